@@ -1,0 +1,48 @@
+//! QAP objective and move costs, always in 64 bits.
+//!
+//! cost(p) = Σᵢ Σⱼ a[i][j] · b[p(i)][p(j)], with p(i) the location of facility i.
+use crate::elem::Elem;
+use crate::matrix::Matrix;
+
+/// Full O(n²) evaluation of `p` (0-based).
+#[inline(always)]
+pub fn cost<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &[u8]) -> i64 {
+    let mut total = 0i64;
+    for (i, &pi) in p.iter().enumerate() {
+        let pi = pi as usize;
+        let mut row = 0i64;
+        for (j, &pj) in p.iter().enumerate() {
+            row += E::mul_wide(a.at(i, j), b.at(pi, pj as usize));
+        }
+        total += row;
+    }
+    total
+}
+
+/// Change of cost when the locations of facilities r and s are exchanged, in O(n)
+/// (Taillard's formula for asymmetric matrices). `r != s`.
+pub fn swap_delta<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &[u8], r: usize, s: usize) -> i64 {
+    let (pr, ps) = (p[r] as usize, p[s] as usize);
+    let ai = |i: usize, j: usize| a.at(i, j).to_i64();
+    let bi = |i: usize, j: usize| b.at(i, j).to_i64();
+    let mut d = (ai(r, r) - ai(s, s)) * (bi(ps, ps) - bi(pr, pr))
+        + (ai(r, s) - ai(s, r)) * (bi(ps, pr) - bi(pr, ps));
+    for (k, &pk) in p.iter().enumerate() {
+        if k == r || k == s {
+            continue;
+        }
+        let pk = pk as usize;
+        d += (ai(k, r) - ai(k, s)) * (bi(pk, ps) - bi(pk, pr))
+            + (ai(r, k) - ai(s, k)) * (bi(ps, pk) - bi(pr, pk));
+    }
+    d
+}
+
+/// True when every cost and every partial sum of an instance of size n with entries bounded
+/// in absolute value by `max_a` and `max_b` fits in an i64: n²·max_a·max_b < 2⁶³.
+pub fn fits_i64(n: usize, max_a: u64, max_b: u64) -> bool {
+    (n as u128 * n as u128)
+        .checked_mul(max_a as u128)
+        .and_then(|x| x.checked_mul(max_b as u128))
+        .is_some_and(|x| x < (1u128 << 63))
+}

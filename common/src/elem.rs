@@ -1,0 +1,84 @@
+//! Matrix element types. The host picks the narrowest one that holds every entry of an
+//! instance (u16 when it can: half the bytes of shared and constant memory).
+
+/// Element width tag, stored in parameter blocks and printed by the audit.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ElemWidth {
+    U16 = 0,
+    U32 = 1,
+    I32 = 2,
+}
+
+impl ElemWidth {
+    pub const fn bytes(self) -> usize {
+        match self {
+            ElemWidth::U16 => 2,
+            ElemWidth::U32 | ElemWidth::I32 => 4,
+        }
+    }
+    pub const fn name(self) -> &'static str {
+        match self {
+            ElemWidth::U16 => "u16",
+            ElemWidth::U32 => "u32",
+            ElemWidth::I32 => "i32",
+        }
+    }
+    /// The narrowest width holding every value in `min..=max`.
+    pub const fn for_range(min: i64, max: i64) -> Option<ElemWidth> {
+        if min >= 0 && max <= u16::MAX as i64 {
+            Some(ElemWidth::U16)
+        } else if min >= 0 && max <= u32::MAX as i64 {
+            Some(ElemWidth::U32)
+        } else if min >= i32::MIN as i64 && max <= i32::MAX as i64 {
+            Some(ElemWidth::I32)
+        } else {
+            None
+        }
+    }
+}
+
+/// A matrix element. `mul_wide` is exact as long as the host has checked that
+/// `n² · max|a| · max|b| < 2⁶³` (see `cost::fits_i64`), which it does before any run.
+pub trait Elem: Copy + Default + Send + Sync + 'static {
+    const WIDTH: ElemWidth;
+    fn to_i64(self) -> i64;
+    fn mul_wide(a: Self, b: Self) -> i64;
+}
+
+impl Elem for u16 {
+    const WIDTH: ElemWidth = ElemWidth::U16;
+    #[inline(always)]
+    fn to_i64(self) -> i64 {
+        self as i64
+    }
+    #[inline(always)]
+    fn mul_wide(a: Self, b: Self) -> i64 {
+        // 16×16 bits fits u32: one 32-bit multiply instead of a 64-bit one on the GPU.
+        (a as u32 * b as u32) as i64
+    }
+}
+
+impl Elem for u32 {
+    const WIDTH: ElemWidth = ElemWidth::U32;
+    #[inline(always)]
+    fn to_i64(self) -> i64 {
+        self as i64
+    }
+    #[inline(always)]
+    fn mul_wide(a: Self, b: Self) -> i64 {
+        (a as u64 * b as u64) as i64
+    }
+}
+
+impl Elem for i32 {
+    const WIDTH: ElemWidth = ElemWidth::I32;
+    #[inline(always)]
+    fn to_i64(self) -> i64 {
+        self as i64
+    }
+    #[inline(always)]
+    fn mul_wide(a: Self, b: Self) -> i64 {
+        a as i64 * b as i64
+    }
+}

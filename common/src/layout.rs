@@ -1,0 +1,211 @@
+//! Where every byte goes: the one place that computes sizes and offsets of shared, constant
+//! and global memory for a kernel, given n and the GPU. `cargo xtask audit` prints these.
+use crate::elem::ElemWidth;
+use crate::params::GaSharedLayout;
+
+/// Bytes of the `.const` array `QAP_CONST_A` that the GA module declares (a whole bank).
+pub const CONST_A_CAPACITY: usize = 65536;
+/// Bytes at the start of the GA scratch area: atomic best cost (i64), count (u32), index (u32).
+pub const SCRATCH_HEADER: u32 = 16;
+/// Bytes per warp in the scratch area: the warp's (min cost i64, index u32, pad u32).
+pub const SCRATCH_PER_WARP: u32 = 16;
+
+/// Per-architecture limits that decide placement and occupancy (CUDA programming guide,
+/// "Technical specifications per compute capability").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DeviceLimits {
+    pub arch: u32,
+    /// Dynamic shared memory one block may use after opting in.
+    pub shared_per_block_optin: u32,
+    pub shared_per_sm: u32,
+    /// Shared memory the system reserves for each resident block.
+    pub reserved_per_block: u32,
+    pub max_threads_per_sm: u32,
+    pub max_blocks_per_sm: u32,
+    pub regs_per_sm: u32,
+}
+
+pub const fn limits(arch: u32) -> Option<DeviceLimits> {
+    let (optin, per_sm, reserved, threads, blocks) = match arch {
+        70 | 72 => (98_304, 98_304, 0, 2048, 32),
+        75 => (65_536, 65_536, 0, 1024, 16),
+        80 | 87 => (166_912, 167_936, 1024, 2048, 32),
+        86 => (101_376, 102_400, 1024, 1536, 16),
+        89 => (101_376, 102_400, 1024, 1536, 24),
+        90 => (232_448, 233_472, 1024, 2048, 32),
+        _ => return None,
+    };
+    Some(DeviceLimits {
+        arch,
+        shared_per_block_optin: optin,
+        shared_per_sm: per_sm,
+        reserved_per_block: reserved,
+        max_threads_per_sm: threads,
+        max_blocks_per_sm: blocks,
+        regs_per_sm: 65_536,
+    })
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Placement {
+    Constant,
+    Shared,
+    Global,
+}
+
+impl Placement {
+    pub const fn name(self) -> &'static str {
+        match self {
+            Placement::Constant => "constant",
+            Placement::Shared => "shared",
+            Placement::Global => "global (read-only path)",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Region {
+    pub offset: u32,
+    pub bytes: u32,
+}
+
+impl Region {
+    pub const fn end(&self) -> u32 {
+        self.offset + self.bytes
+    }
+}
+
+/// Row stride of a `u8` individual: n rounded up to whole 4-byte words, plus one word when
+/// that count is even. With an odd number of words per row, the 32 threads of a warp reading
+/// gene k of their own rows hit 32 different banks.
+pub const fn row_stride(n: u32) -> u32 {
+    let words = n.div_ceil(4);
+    let words = if words % 2 == 0 { words + 1 } else { words };
+    words * 4
+}
+
+const fn align(x: u32, a: u32) -> u32 {
+    x.div_ceil(a) * a
+}
+
+/// Memory plan of the GA kernel (seeds 000/001) for one subpopulation per block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GaLayout {
+    pub n: u32,
+    pub subpop: u32,
+    pub width: ElemWidth,
+    pub stride: u32,
+    /// Population pool P: subpop rows of `stride` bytes.
+    pub p_pool: Region,
+    /// Working pool W (children).
+    pub w_pool: Region,
+    /// Matrix B when it is in shared memory.
+    pub b_matrix: Option<Region>,
+    pub scratch: Region,
+    pub dynamic_shared: u32,
+    pub a_placement: Placement,
+    pub b_placement: Placement,
+    pub matrix_bytes: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LayoutError {
+    BadN(u32),
+    BadSubpop(u32),
+    /// The two pools alone exceed the block's shared memory.
+    PoolsTooLarge { needed: u32, limit: u32 },
+}
+
+impl core::fmt::Display for LayoutError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            LayoutError::BadN(n) => write!(f, "n = {n} is outside 2..=256"),
+            LayoutError::BadSubpop(s) => write!(f, "subpopulation size {s} must be a multiple of 32 in 32..=1024"),
+            LayoutError::PoolsTooLarge { needed, limit } => {
+                write!(f, "the pools need {needed} bytes of shared memory per block, more than the {limit} available")
+            }
+        }
+    }
+}
+
+impl GaLayout {
+    pub fn new(n: u32, subpop: u32, width: ElemWidth, lim: &DeviceLimits) -> Result<GaLayout, LayoutError> {
+        if !(2..=crate::MAX_N as u32).contains(&n) {
+            return Err(LayoutError::BadN(n));
+        }
+        if subpop < 32 || subpop > 1024 || subpop % 32 != 0 {
+            return Err(LayoutError::BadSubpop(subpop));
+        }
+        let stride = row_stride(n);
+        let pool = subpop * stride;
+        let p_pool = Region { offset: 0, bytes: pool };
+        let w_pool = Region { offset: pool, bytes: pool };
+        let scratch_bytes = SCRATCH_HEADER + SCRATCH_PER_WARP * (subpop / 32);
+        let matrix_bytes = n * n * width.bytes() as u32;
+        let b_offset = align(w_pool.end(), 16);
+        let with_b = align(b_offset + matrix_bytes, 16) + scratch_bytes;
+        let (b_matrix, scratch_offset) = if with_b <= lim.shared_per_block_optin {
+            (Some(Region { offset: b_offset, bytes: matrix_bytes }), align(b_offset + matrix_bytes, 16))
+        } else {
+            (None, align(w_pool.end(), 16))
+        };
+        let scratch = Region { offset: scratch_offset, bytes: scratch_bytes };
+        if scratch.end() > lim.shared_per_block_optin {
+            return Err(LayoutError::PoolsTooLarge { needed: scratch.end(), limit: lim.shared_per_block_optin });
+        }
+        let a_placement =
+            if matrix_bytes as usize <= CONST_A_CAPACITY { Placement::Constant } else { Placement::Global };
+        Ok(GaLayout {
+            n,
+            subpop,
+            width,
+            stride,
+            p_pool,
+            w_pool,
+            b_matrix,
+            scratch,
+            dynamic_shared: scratch.end(),
+            a_placement,
+            b_placement: if b_matrix.is_some() { Placement::Shared } else { Placement::Global },
+            matrix_bytes,
+        })
+    }
+
+    pub fn shared(&self) -> GaSharedLayout {
+        GaSharedLayout {
+            stride: self.stride,
+            p_offset: self.p_pool.offset,
+            w_offset: self.w_pool.offset,
+            b_offset: self.b_matrix.map_or(0, |r| r.offset),
+            scratch_offset: self.scratch.offset,
+            total: self.dynamic_shared,
+        }
+    }
+
+    pub fn flags(&self) -> u32 {
+        let mut f = 0;
+        if self.a_placement == Placement::Constant {
+            f |= crate::params::FLAG_A_IN_CONST;
+        }
+        if self.b_placement == Placement::Shared {
+            f |= crate::params::FLAG_B_IN_SHARED;
+        }
+        f
+    }
+}
+
+/// Resident blocks per SM and the resource that limits them.
+pub fn blocks_per_sm(lim: &DeviceLimits, threads: u32, dynamic_shared: u32, regs_per_thread: u32) -> (u32, &'static str) {
+    let by_threads = lim.max_threads_per_sm / threads;
+    let by_shared = lim.shared_per_sm / (dynamic_shared + lim.reserved_per_block).max(1);
+    // Registers are allocated per warp in units of 256.
+    let regs_per_warp = align(regs_per_thread.max(1) * 32, 256);
+    let by_regs = lim.regs_per_sm / (regs_per_warp * threads.div_ceil(32));
+    let mut best = (lim.max_blocks_per_sm, "blocks-per-SM limit");
+    for cand in [(by_threads, "threads"), (by_shared, "shared memory"), (by_regs, "registers")] {
+        if cand.0 < best.0 {
+            best = cand;
+        }
+    }
+    best
+}

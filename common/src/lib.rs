@@ -1,0 +1,21 @@
+//! Shared between the host and the GPU kernels: parameter blocks, memory layouts and the
+//! operators of every algorithm, as plain functions on `&mut [u8]` rows.
+//!
+//! This crate is `no_std` and compiles both for the host and for `nvptx64-nvidia-cuda`.
+//! The kernels in `device` and the CPU engine in `host` call the very same functions, so a
+//! kernel and its CPU twin produce bit-identical populations from the same seed.
+#![no_std]
+
+pub mod cost;
+pub mod elem;
+pub mod ga;
+pub mod layout;
+pub mod matrix;
+pub mod ops;
+pub mod params;
+pub mod planted;
+pub mod rng;
+pub mod shuffle;
+
+/// Largest problem size: a gene is a `u8`, as in the papers' shared-memory populations.
+pub const MAX_N: usize = 256;

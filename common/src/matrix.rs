@@ -1,0 +1,29 @@
+//! Read access to an n×n row-major matrix. The host uses slices; the kernels implement the
+//! same trait over constant, shared or global memory.
+use crate::elem::Elem;
+
+pub trait Matrix<E: Elem> {
+    /// Element (i, j); callers keep `i, j < n`.
+    fn at(&self, i: usize, j: usize) -> E;
+}
+
+/// A row-major matrix in a slice of length n².
+#[derive(Clone, Copy, Debug)]
+pub struct Dense<'a, E> {
+    pub data: &'a [E],
+    pub n: usize,
+}
+
+impl<'a, E: Elem> Dense<'a, E> {
+    pub fn new(data: &'a [E], n: usize) -> Self {
+        assert_eq!(data.len(), n * n, "matrix must hold n² elements");
+        Dense { data, n }
+    }
+}
+
+impl<E: Elem> Matrix<E> for Dense<'_, E> {
+    #[inline(always)]
+    fn at(&self, i: usize, j: usize) -> E {
+        self.data[i * self.n + j]
+    }
+}

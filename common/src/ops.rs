@@ -1,0 +1,72 @@
+//! Permutation operators of the GAs, on `u8` rows (gene k = location of facility k).
+//! Each draws its random numbers in a fixed order, which the kernels and the CPU engine share.
+use crate::rng::Xoshiro128;
+
+/// Fills `p` with a uniformly random permutation of `0..p.len()` (Fisher–Yates).
+#[inline(always)]
+pub fn random_permutation(rng: &mut Xoshiro128, p: &mut [u8]) {
+    for (k, g) in p.iter_mut().enumerate() {
+        *g = k as u8;
+    }
+    for k in (1..p.len()).rev() {
+        let j = rng.below(k as u32 + 1) as usize;
+        p.swap(k, j);
+    }
+}
+
+/// Two distinct cut points in `0..=n`, as the segment `lo..hi` (never empty). `n ≥ 1`.
+#[inline(always)]
+pub fn cut_points(rng: &mut Xoshiro128, n: usize) -> (usize, usize) {
+    let a = rng.below(n as u32 + 1) as usize;
+    let mut b = rng.below(n as u32) as usize;
+    if b >= a {
+        b += 1;
+    }
+    if a < b { (a, b) } else { (b, a) }
+}
+
+/// Partially mapped crossover producing one child: start from `p1`, then for each position
+/// k of the segment swap the gene `p2[k]` into place (the formulation of seed 001, Fig. 7).
+/// The child carries `p2`'s segment and keeps `p1`'s genes elsewhere, moved only where the
+/// segment displaced them.
+#[inline(always)]
+pub fn pmx(p1: &[u8], p2: &[u8], child: &mut [u8], lo: usize, hi: usize) {
+    child.copy_from_slice(p1);
+    for k in lo..hi {
+        let v = p2[k];
+        if child[k] != v {
+            // Positions lo..k already hold p2[lo..k], which differ from v: the search skips them.
+            let mut j = 0;
+            while child[j] != v {
+                j += 1;
+            }
+            child.swap(k, j);
+        }
+    }
+}
+
+/// Swap mutation: with probability `threshold / 2³²`, exchange two distinct random genes.
+#[inline(always)]
+pub fn swap_mutation(rng: &mut Xoshiro128, p: &mut [u8], threshold: u32) -> bool {
+    if !rng.chance(threshold) || p.len() < 2 {
+        return false;
+    }
+    let n = p.len() as u32;
+    let a = rng.below(n);
+    let mut b = rng.below(n - 1);
+    if b >= a {
+        b += 1;
+    }
+    p.swap(a as usize, b as usize);
+    true
+}
+
+/// True when `p` is a permutation of `0..p.len()`.
+pub fn is_permutation(p: &[u8]) -> bool {
+    let mut seen = [false; crate::MAX_N];
+    p.len() <= crate::MAX_N
+        && p.iter().all(|&g| {
+            let g = g as usize;
+            g < p.len() && !core::mem::replace(&mut seen[g], true)
+        })
+}

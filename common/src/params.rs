@@ -1,0 +1,93 @@
+//! `#[repr(C)]` parameter blocks shared by the host and the kernels. Each kernel takes one
+//! pointer to one of these blocks in global memory (never aggregates by value).
+use crate::shuffle::Shuffle;
+
+/// Matrix A is in the module's constant bank (`QAP_CONST_A`) instead of global memory.
+pub const FLAG_A_IN_CONST: u32 = 1;
+/// Matrix B is copied into dynamic shared memory at `GaSharedLayout::b_offset`.
+pub const FLAG_B_IN_SHARED: u32 = 2;
+/// B_count with shared-memory atomics (seed 001) instead of the barrier-reduction variant.
+pub const FLAG_COUNT_ATOMIC: u32 = 4;
+/// Each block is its own run: a block that reaches the target stamps `block_times[blk]`
+/// with `%globaltimer` and stops alone (R single-block runs at once, one per SM).
+pub const FLAG_PER_BLOCK_TARGET: u32 = 8;
+
+/// Offsets into a GA block's dynamic shared memory, from `layout::GaLayout`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GaSharedLayout {
+    /// Bytes per individual row (n rounded up so that rows start on odd 4-byte words).
+    pub stride: u32,
+    pub p_offset: u32,
+    pub w_offset: u32,
+    pub b_offset: u32,
+    pub scratch_offset: u32,
+    pub total: u32,
+}
+
+/// Global-memory state of one GA run, as device pointers (u64), plus its settings.
+///
+/// Buffers (M = blocks · subpop individuals):
+/// `pop` u8[M][stride], `costs` i64[M], `rng` u32[4][M] (structure of arrays, so a warp's
+/// loads coalesce), `best_cost` i64[blocks], `best_perm` u8[blocks][stride],
+/// `restarts` u32[blocks], `control` one `RunControl`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GaParams {
+    pub a: u64,
+    pub b: u64,
+    pub pop: u64,
+    pub costs: u64,
+    pub rng: u64,
+    pub best_cost: u64,
+    pub best_perm: u64,
+    pub restarts: u64,
+    pub control: u64,
+    /// u64[blocks]: `%globaltimer` (ns) when the block reached the target, 0 before.
+    pub block_times: u64,
+    pub seed: u64,
+    /// Stop as soon as some individual costs this much or less.
+    pub target: i64,
+    pub n: u32,
+    pub subpop: u32,
+    /// Generations per launch; a multiple of `restart_interval`.
+    pub generations: u32,
+    pub pm_threshold: u32,
+    /// Restart when at least this many individuals share the best cost; 0 disables.
+    pub restart_count: u32,
+    pub restart_interval: u32,
+    pub flags: u32,
+    pub blocks: u32,
+    pub layout: GaSharedLayout,
+}
+
+/// Written by the block that first reaches the target (FoundFlag of seed 001).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct RunControl {
+    pub found: u32,
+    pub found_block: u32,
+    pub found_cost: i64,
+    /// `%globaltimer` (ns) when the population was drawn: the zero of `block_times`.
+    pub start_ns: u64,
+    pub found_perm: [u8; crate::MAX_N],
+}
+
+impl Default for RunControl {
+    fn default() -> Self {
+        RunControl { found: 0, found_block: 0, found_cost: i64::MAX, start_ns: 0, found_perm: [0; crate::MAX_N] }
+    }
+}
+
+/// Island migration (seed 000): individual x of `src` moves to slot `shuffle.apply(x)` of `dst`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct MigrateParams {
+    pub src_pop: u64,
+    pub dst_pop: u64,
+    pub src_costs: u64,
+    pub dst_costs: u64,
+    pub shuffle: Shuffle,
+    pub total: u32,
+    pub stride: u32,
+}

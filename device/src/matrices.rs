@@ -1,0 +1,104 @@
+//! Matrix views over the three memories the GA kernel can read A and B from.
+//! They implement `qapgpu_common::matrix::Matrix`, so `common::cost` runs on them unchanged.
+use core::arch::{asm, global_asm};
+use core::marker::PhantomData;
+use qapgpu_common::elem::Elem;
+use qapgpu_common::matrix::Matrix;
+
+// Matrix A when it fits (layout::CONST_A_CAPACITY bytes); the host fills it through
+// cuModuleGetGlobal. A is read with the same (i, j) by every thread of a warp at once:
+// the constant cache broadcasts such reads.
+global_asm!(".visible .const .align 16 .b8 QAP_CONST_A[65536];");
+
+/// Element loads from each state space.
+pub trait DevElem: Elem {
+    /// Pitfall: `addr` is a constant-window address; the data must not change during the launch.
+    unsafe fn ld_const(addr: u64) -> Self;
+    /// Pitfall: `addr` is a shared-window address.
+    unsafe fn ld_shared(addr: u64) -> Self;
+    /// Read-only (non-coherent) global load. Pitfall: only for data no thread writes.
+    unsafe fn ld_global_nc(addr: u64) -> Self;
+}
+
+macro_rules! dev_elem {
+    ($t:ty, $ptx:literal, $class:ident) => {
+        impl DevElem for $t {
+            #[inline(always)]
+            unsafe fn ld_const(addr: u64) -> Self {
+                let r: $t;
+                unsafe { asm!(concat!("ld.const.", $ptx, " {r}, [{a}];"), r = out($class) r, a = in(reg64) addr, options(pure, nomem, nostack)) };
+                r
+            }
+            #[inline(always)]
+            unsafe fn ld_shared(addr: u64) -> Self {
+                let r: $t;
+                unsafe { asm!(concat!("ld.shared.", $ptx, " {r}, [{a}];"), r = out($class) r, a = in(reg64) addr, options(pure, readonly, nostack)) };
+                r
+            }
+            #[inline(always)]
+            unsafe fn ld_global_nc(addr: u64) -> Self {
+                let r: $t;
+                unsafe { asm!(concat!("ld.global.nc.", $ptx, " {r}, [{a}];"), r = out($class) r, a = in(reg64) addr, options(pure, nomem, nostack)) };
+                r
+            }
+        }
+    };
+}
+dev_elem!(u16, "u16", reg16);
+dev_elem!(u32, "u32", reg32);
+dev_elem!(i32, "s32", reg32);
+
+/// Start of `QAP_CONST_A` in the constant window.
+#[inline(always)]
+fn const_a_base() -> u64 {
+    let r: u64;
+    unsafe { asm!("mov.u64 {r}, QAP_CONST_A;", r = out(reg64) r, options(pure, nomem, nostack)) };
+    r
+}
+
+/// A row-major n×n matrix at a base address of one state space.
+#[derive(Clone, Copy)]
+pub struct View<E, S> {
+    base: u64,
+    n: usize,
+    _m: PhantomData<(E, S)>,
+}
+
+#[derive(Clone, Copy)]
+pub struct Const;
+#[derive(Clone, Copy)]
+pub struct Shared;
+#[derive(Clone, Copy)]
+pub struct Global;
+
+impl<E> View<E, Const> {
+    pub fn const_a(n: usize) -> Self {
+        View { base: const_a_base(), n, _m: PhantomData }
+    }
+}
+impl<E> View<E, Shared> {
+    pub fn shared(addr: u64, n: usize) -> Self {
+        View { base: addr, n, _m: PhantomData }
+    }
+}
+impl<E> View<E, Global> {
+    pub fn global(ptr: u64, n: usize) -> Self {
+        View { base: ptr, n, _m: PhantomData }
+    }
+}
+
+macro_rules! view_matrix {
+    ($space:ty, $load:ident) => {
+        impl<E: DevElem> Matrix<E> for View<E, $space> {
+            #[inline(always)]
+            fn at(&self, i: usize, j: usize) -> E {
+                let addr = self.base + ((i * self.n + j) * core::mem::size_of::<E>()) as u64;
+                // SAFETY: callers index inside the n×n matrix that the host placed there.
+                unsafe { E::$load(addr) }
+            }
+        }
+    };
+}
+view_matrix!(Const, ld_const);
+view_matrix!(Shared, ld_shared);
+view_matrix!(Global, ld_global_nc);

@@ -1,0 +1,317 @@
+//! The GPU engine: the GA kernels of `device`, driven through cudarc (driver API, loaded at
+//! run time, so this builds and its tests run on machines without CUDA).
+use crate::engine::{CountMethod, GaConfig, GaEngine, Snapshot};
+use crate::instance::{DeviceElem, Instance};
+use anyhow::{Context, Result, anyhow, bail};
+use cudarc::driver::sys::{CUdevice_attribute as Attr, CUfunction_attribute};
+use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg};
+use cudarc::nvrtc::Ptx;
+use qapgpu_common::elem::ElemWidth;
+use qapgpu_common::ga::probability_threshold;
+use qapgpu_common::layout::{DeviceLimits, GaLayout, Placement};
+use qapgpu_common::params::{FLAG_COUNT_ATOMIC, FLAG_PER_BLOCK_TARGET, GaParams, MigrateParams, RunControl};
+use qapgpu_common::shuffle::Shuffle;
+use std::path::Path;
+use std::sync::Arc;
+
+/// The PTX built by `cargo xtask build-ptx` before this binary (empty if it was not).
+pub const EMBEDDED_PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/qapgpu.ptx"));
+
+/// Why the GPU engine cannot run here, or None when it can.
+pub fn unavailable_reason(ptx: Option<&Path>) -> Option<String> {
+    if ptx.is_none() && EMBEDDED_PTX.is_empty() {
+        return Some("no PTX embedded in this binary (run `cargo xtask build-ptx` before building, or pass --ptx)".into());
+    }
+    // SAFETY: only probes whether the driver library can be loaded.
+    if !unsafe { cudarc::driver::sys::is_culib_present() } {
+        return Some("no CUDA driver found (libcuda.so)".into());
+    }
+    match CudaContext::device_count() {
+        Ok(0) => Some("the CUDA driver reports no device".into()),
+        Ok(_) => None,
+        Err(e) => Some(format!("the CUDA driver could not be initialised: {e}")),
+    }
+}
+
+fn bytes_of<T: Copy>(v: &T) -> &[u8] {
+    // SAFETY: T is a #[repr(C)] plain-data block; reading its bytes is fine.
+    unsafe { std::slice::from_raw_parts(v as *const T as *const u8, size_of::<T>()) }
+}
+
+fn from_bytes<T: Copy>(b: &[u8]) -> T {
+    assert_eq!(b.len(), size_of::<T>());
+    // SAFETY: T is plain data of exactly these bytes, written by the kernel.
+    unsafe { std::ptr::read_unaligned(b.as_ptr() as *const T) }
+}
+
+/// One GPU with the qapgpu module loaded.
+#[derive(Clone)]
+pub struct Gpu {
+    pub ctx: Arc<CudaContext>,
+    pub stream: Arc<CudaStream>,
+    pub module: Arc<CudaModule>,
+    pub name: String,
+    pub limits: DeviceLimits,
+    pub sms: u32,
+}
+
+impl Gpu {
+    pub fn open(ordinal: usize, ptx: Option<&Path>) -> Result<Gpu> {
+        if let Some(why) = unavailable_reason(ptx) {
+            bail!("GPU engine unavailable: {why}");
+        }
+        let ctx = CudaContext::new(ordinal).context("creating a CUDA context")?;
+        let stream = ctx.default_stream();
+        let src = match ptx {
+            Some(p) => std::fs::read_to_string(p).with_context(|| format!("{}: cannot read PTX", p.display()))?,
+            None => EMBEDDED_PTX.to_string(),
+        };
+        let module = ctx.load_module(Ptx::from_src(src)).context("loading the PTX module")?;
+        let attr = |a: Attr| -> Result<u32> { Ok(ctx.attribute(a)? as u32) };
+        let (major, minor) = ctx.compute_capability()?;
+        let limits = DeviceLimits {
+            arch: (major * 10 + minor) as u32,
+            shared_per_block_optin: attr(Attr::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)?,
+            shared_per_sm: attr(Attr::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR)?,
+            reserved_per_block: attr(Attr::CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK)?,
+            max_threads_per_sm: attr(Attr::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR)?,
+            max_blocks_per_sm: attr(Attr::CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR)?,
+            regs_per_sm: attr(Attr::CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR)?,
+        };
+        let sms = attr(Attr::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?;
+        Ok(Gpu { name: ctx.name()?, ctx, stream, module, limits, sms })
+    }
+
+    fn ptr<T>(&self, s: &CudaSlice<T>) -> u64 {
+        let (p, _sync) = s.device_ptr(&self.stream);
+        p
+    }
+}
+
+/// Device buffers of one GA run (see `GaParams` for their shapes).
+struct Buffers {
+    a: CudaSlice<u8>,
+    b: CudaSlice<u8>,
+    pop: CudaSlice<u8>,
+    pop_alt: CudaSlice<u8>,
+    costs: CudaSlice<i64>,
+    costs_alt: CudaSlice<i64>,
+    rng: CudaSlice<u32>,
+    best_cost: CudaSlice<i64>,
+    best_perm: CudaSlice<u8>,
+    restarts: CudaSlice<u32>,
+    control: CudaSlice<u8>,
+    block_times: CudaSlice<u64>,
+    params: CudaSlice<u8>,
+    migrate: CudaSlice<u8>,
+}
+
+pub struct GpuEngine {
+    gpu: Gpu,
+    cfg: GaConfig,
+    n: usize,
+    pub layout: GaLayout,
+    blocks: u32,
+    f_init: CudaFunction,
+    f_gens: CudaFunction,
+    f_migrate: CudaFunction,
+    params: GaParams,
+    buf: Buffers,
+}
+
+fn matrix_bytes<E: DeviceElem + TryFrom<i64>>(inst: &Instance) -> (Vec<u8>, Vec<u8>) {
+    let (a, b) = inst.typed::<E>();
+    let raw = |m: &[E]| {
+        // SAFETY: E is u16/u32/i32, plain data.
+        let mut v = unsafe { std::slice::from_raw_parts(m.as_ptr() as *const u8, std::mem::size_of_val(m)) }.to_vec();
+        v.resize(v.len().div_ceil(16) * 16, 0); // kernels copy whole words
+        v
+    };
+    (raw(&a), raw(&b))
+}
+
+impl GpuEngine {
+    pub fn new(gpu: Gpu, inst: &Instance, cfg: &GaConfig) -> Result<GpuEngine> {
+        let n = inst.n;
+        let layout = GaLayout::new(n as u32, cfg.subpop, inst.width, &gpu.limits).map_err(|e| anyhow!("{e}"))?;
+        let w = inst.width.name();
+        let load = |name: String| gpu.module.load_function(&name).with_context(|| format!("kernel {name} missing from the PTX"));
+        let (f_init, f_gens, f_migrate) = (load(format!("ga_init_{w}"))?, load(format!("ga_generations_{w}"))?, load("ga_migrate".into())?);
+        f_gens.set_attribute(
+            CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            layout.dynamic_shared as i32,
+        )?;
+        let blocks = if cfg.blocks > 0 {
+            cfg.blocks
+        } else {
+            let per_sm = f_gens.occupancy_max_active_blocks_per_multiprocessor(cfg.subpop, layout.dynamic_shared as usize, None)?;
+            per_sm.max(1) * gpu.sms
+        };
+        let total = blocks as usize * cfg.subpop as usize;
+        let stride = layout.stride as usize;
+        let s = &gpu.stream;
+        let (a_bytes, b_bytes) = match inst.width {
+            ElemWidth::U16 => matrix_bytes::<u16>(inst),
+            ElemWidth::U32 => matrix_bytes::<u32>(inst),
+            ElemWidth::I32 => matrix_bytes::<i32>(inst),
+        };
+        if layout.a_placement == Placement::Constant {
+            let mut sym = gpu.module.get_global("QAP_CONST_A", s)?;
+            s.memcpy_htod(&a_bytes[..layout.matrix_bytes as usize], &mut sym)?;
+        }
+        let buf = Buffers {
+            a: s.clone_htod(&a_bytes)?,
+            b: s.clone_htod(&b_bytes)?,
+            pop: s.alloc_zeros(total * stride)?,
+            pop_alt: s.alloc_zeros(total * stride)?,
+            costs: s.alloc_zeros(total)?,
+            costs_alt: s.alloc_zeros(total)?,
+            rng: s.alloc_zeros(4 * total)?,
+            best_cost: s.clone_htod(&vec![i64::MAX; blocks as usize])?,
+            best_perm: s.alloc_zeros(blocks as usize * stride)?,
+            restarts: s.alloc_zeros(blocks as usize)?,
+            control: s.clone_htod(bytes_of(&RunControl::default()))?,
+            block_times: s.alloc_zeros(blocks as usize)?,
+            params: s.alloc_zeros(size_of::<GaParams>())?,
+            migrate: s.alloc_zeros(size_of::<MigrateParams>())?,
+        };
+        let mut flags = layout.flags();
+        if cfg.count == CountMethod::Atomic {
+            flags |= FLAG_COUNT_ATOMIC;
+        }
+        if cfg.per_block_target {
+            flags |= FLAG_PER_BLOCK_TARGET;
+        }
+        let params = GaParams {
+            a: gpu.ptr(&buf.a),
+            b: gpu.ptr(&buf.b),
+            pop: gpu.ptr(&buf.pop),
+            costs: gpu.ptr(&buf.costs),
+            rng: gpu.ptr(&buf.rng),
+            best_cost: gpu.ptr(&buf.best_cost),
+            best_perm: gpu.ptr(&buf.best_perm),
+            restarts: gpu.ptr(&buf.restarts),
+            control: gpu.ptr(&buf.control),
+            block_times: gpu.ptr(&buf.block_times),
+            seed: cfg.seed,
+            target: cfg.target,
+            n: n as u32,
+            subpop: cfg.subpop,
+            generations: 0,
+            pm_threshold: probability_threshold(cfg.pm),
+            restart_count: cfg.restart_count(),
+            restart_interval: cfg.restart_interval,
+            flags,
+            blocks,
+            layout: layout.shared(),
+        };
+        Ok(GpuEngine { gpu, cfg: cfg.clone(), n, layout, blocks, f_init, f_gens, f_migrate, params, buf })
+    }
+
+    fn launch(&mut self, f: &CudaFunction, cfg: LaunchConfig, params: &[u8], on_migrate: bool) -> Result<()> {
+        let s = &self.gpu.stream;
+        let dst = if on_migrate { &mut self.buf.migrate } else { &mut self.buf.params };
+        s.memcpy_htod(params, dst)?;
+        let arg = if on_migrate { &self.buf.migrate } else { &self.buf.params };
+        // SAFETY: the parameter block matches the kernel's, and every buffer it points to is
+        // allocated with the sizes GaParams/MigrateParams document.
+        unsafe { s.launch_builder(f).arg(arg).launch(cfg) }?;
+        s.synchronize().context("kernel failed")?;
+        Ok(())
+    }
+
+    fn grid(&self, shared: u32) -> LaunchConfig {
+        LaunchConfig { grid_dim: (self.blocks, 1, 1), block_dim: (self.cfg.subpop, 1, 1), shared_mem_bytes: shared }
+    }
+
+    pub fn gpu(&self) -> &Gpu {
+        &self.gpu
+    }
+}
+
+impl GaEngine for GpuEngine {
+    fn device(&self) -> String {
+        format!("{} (sm_{}, {} SMs)", self.gpu.name, self.gpu.limits.arch, self.gpu.sms)
+    }
+
+    fn blocks(&self) -> u32 {
+        self.blocks
+    }
+
+    fn init(&mut self) -> Result<()> {
+        let p = self.params;
+        let (f, grid) = (self.f_init.clone(), self.grid(0));
+        self.launch(&f, grid, bytes_of(&p), false)
+    }
+
+    fn advance(&mut self, gens: u32) -> Result<()> {
+        self.params.generations = gens;
+        let p = self.params;
+        let (f, grid) = (self.f_gens.clone(), self.grid(self.layout.dynamic_shared));
+        self.launch(&f, grid, bytes_of(&p), false)
+    }
+
+    fn migrate(&mut self, epoch: u64) -> Result<()> {
+        let total = self.blocks * self.cfg.subpop;
+        let m = MigrateParams {
+            src_pop: self.params.pop,
+            dst_pop: self.gpu.ptr(&self.buf.pop_alt),
+            src_costs: self.params.costs,
+            dst_costs: self.gpu.ptr(&self.buf.costs_alt),
+            shuffle: Shuffle::new(total, self.cfg.seed, epoch),
+            total,
+            stride: self.layout.stride,
+        };
+        let grid = LaunchConfig { grid_dim: (total.div_ceil(256), 1, 1), block_dim: (256, 1, 1), shared_mem_bytes: 0 };
+        let f = self.f_migrate.clone();
+        self.launch(&f, grid, bytes_of(&m), true)?;
+        std::mem::swap(&mut self.buf.pop, &mut self.buf.pop_alt);
+        std::mem::swap(&mut self.buf.costs, &mut self.buf.costs_alt);
+        self.params.pop = m.dst_pop;
+        self.params.costs = m.dst_costs;
+        Ok(())
+    }
+
+    fn found(&mut self) -> Result<Option<(i64, Vec<u8>)>> {
+        let c: RunControl = from_bytes(&self.gpu.stream.clone_dtoh(&self.buf.control)?);
+        Ok((c.found != 0).then(|| (c.found_cost, c.found_perm[..self.n].to_vec())))
+    }
+
+    fn best(&mut self) -> Result<(i64, Vec<u8>)> {
+        let costs = self.gpu.stream.clone_dtoh(&self.buf.best_cost)?;
+        let (blk, &cost) = costs.iter().enumerate().min_by_key(|(_, c)| **c).expect("at least one block");
+        let stride = self.layout.stride as usize;
+        let row = self.gpu.stream.clone_dtoh(&self.buf.best_perm.slice(blk * stride..blk * stride + self.n))?;
+        let mut best = (cost, row);
+        if let Some(f) = self.found()? {
+            if f.0 < best.0 {
+                best = f;
+            }
+        }
+        Ok(best)
+    }
+
+    fn restarts(&mut self) -> Result<u64> {
+        Ok(self.gpu.stream.clone_dtoh(&self.buf.restarts)?.iter().map(|&r| r as u64).sum())
+    }
+
+    fn snapshot(&mut self) -> Result<Snapshot> {
+        let s = &self.gpu.stream;
+        let (stride, total) = (self.layout.stride as usize, (self.blocks * self.cfg.subpop) as usize);
+        let pop = s.clone_dtoh(&self.buf.pop)?;
+        let rng = s.clone_dtoh(&self.buf.rng)?;
+        Ok(Snapshot {
+            rows: pop.chunks(stride).map(|r| r[..self.n].to_vec()).collect(),
+            costs: s.clone_dtoh(&self.buf.costs)?,
+            rng: (0..total).map(|i| [rng[i], rng[total + i], rng[2 * total + i], rng[3 * total + i]]).collect(),
+            best_costs: s.clone_dtoh(&self.buf.best_cost)?,
+            restarts: s.clone_dtoh(&self.buf.restarts)?,
+        })
+    }
+
+    fn block_times(&mut self) -> Result<Vec<Option<f64>>> {
+        let c: RunControl = from_bytes(&self.gpu.stream.clone_dtoh(&self.buf.control)?);
+        let stamps = self.gpu.stream.clone_dtoh(&self.buf.block_times)?;
+        Ok(stamps.iter().map(|&t| (t != 0).then(|| t.saturating_sub(c.start_ns) as f64 * 1e-9)).collect())
+    }
+}

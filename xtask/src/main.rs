@@ -1,0 +1,88 @@
+//! Project automation in plain Rust (`cargo xtask <command>`), rust-analyzer style.
+mod audit;
+mod ptx;
+
+use std::path::PathBuf;
+use std::process::{Command, ExitCode};
+
+const HELP: &str = "\
+cargo xtask <command> [options]
+
+commands:
+  build-ptx [--arch sm_XX] [--check sm_A,sm_B,...]
+        Build the device crate to PTX (default --arch sm_70: runs on Volta through Hopper)
+        into target/ptx/qapgpu.ptx (embedded by the host at build time) and
+        target/ptx/qapgpu-sm_XX.ptx; when ptxas is found (PATH, $PTXAS, or pip's
+        nvidia-cuda-nvcc), assemble it for each --check arch (default sm_75,sm_80,sm_90; ptxas 13 has no sm_70)
+        and fail on errors or spills.
+  audit --n N [--arch sm_XX] [--subpop N] [--width u16|u32|i32]
+        Where every byte goes for the GA kernel at problem size n: shared-memory pools,
+        strides, padding, matrix placement, constant memory, and from ptxas -v the
+        registers, spills, stack of each kernel and the resulting blocks per SM.
+  dist  Build the release host binary with the PTX embedded into dist/ (ignored by git),
+        ready to carry to a GPU machine.
+  ci    What CI runs: build-ptx (with the ptxas check) then the README's test command.
+";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("build-ptx") => ptx::build_ptx(&args[1..]).map(|_| ()),
+        Some("audit") => audit::audit(&args[1..]),
+        Some("dist") => dist(),
+        Some("ci") => ci(),
+        Some("help" | "--help" | "-h") | None => {
+            print!("{HELP}");
+            Ok(())
+        }
+        Some(other) => Err(format!("unknown command `{other}`\n\n{HELP}")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The workspace root (xtask lives one level below it).
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+/// Value of `--name VALUE` in `args`.
+pub fn flag<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
+    args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).map(String::as_str)
+}
+
+pub fn run(cmd: &mut Command) -> Result<(), String> {
+    eprintln!("$ {cmd:?}");
+    let status = cmd.status().map_err(|e| format!("cannot start {cmd:?}: {e}"))?;
+    if status.success() { Ok(()) } else { Err(format!("{cmd:?} failed with {status}")) }
+}
+
+fn cargo() -> Command {
+    Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+}
+
+fn dist() -> Result<(), String> {
+    ptx::build_ptx(&[])?;
+    run(cargo().current_dir(root()).args(["build", "--release", "-p", "host"]))?;
+    let dist = root().join("dist");
+    std::fs::create_dir_all(&dist).map_err(|e| e.to_string())?;
+    for f in ["host"] {
+        std::fs::copy(root().join("target/release").join(f), dist.join("qapgpu")).map_err(|e| format!("copy {f}: {e}"))?;
+    }
+    std::fs::copy(root().join("target/ptx/qapgpu.ptx"), dist.join("qapgpu.ptx")).map_err(|e| e.to_string())?;
+    eprintln!("dist/qapgpu and dist/qapgpu.ptx are ready");
+    Ok(())
+}
+
+/// The README's test command; `.ci/run` and `cargo xtask ci` both call it.
+pub const TEST_COMMAND: [&str; 3] = ["test", "--workspace", "--release"];
+
+fn ci() -> Result<(), String> {
+    ptx::build_ptx(&["--require-ptxas".to_string()])?;
+    run(cargo().current_dir(root()).args(TEST_COMMAND))
+}

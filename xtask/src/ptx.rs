@@ -1,0 +1,141 @@
+//! `cargo xtask build-ptx`: device crate → PTX, then ptxas checks.
+use crate::{flag, root, run};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+pub const DEFAULT_ARCH: &str = "sm_70";
+/// ptxas 13 no longer assembles for Volta (sm_70), so checks start at Turing.
+pub const DEFAULT_CHECKS: &str = "sm_75,sm_80,sm_90";
+
+/// Builds the PTX and returns its path (target/ptx/qapgpu-<arch>.ptx).
+pub fn build_ptx(args: &[String]) -> Result<PathBuf, String> {
+    let arch = flag(args, "--arch").unwrap_or(DEFAULT_ARCH);
+    let checks = flag(args, "--check").unwrap_or(DEFAULT_CHECKS);
+    check_arch_name(arch)?;
+    let root = root();
+    let target_dir = root.join("target/device").join(arch);
+    // build-std needs rust-src and the pinned nightly; the cdylib + LTO + no-op linker trick
+    // gives one PTX module from --emit=asm without the llvm-bitcode-linker.
+    let mut cmd = Command::new("cargo");
+    cmd.current_dir(root.join("device"))
+        .env_remove("RUSTFLAGS")
+        .env("CARGO_TARGET_NVPTX64_NVIDIA_CUDA_RUSTFLAGS", format!("-C target-cpu={arch} -C linker=/bin/true"))
+        .args(["rustc", "--release", "--target", "nvptx64-nvidia-cuda", "-Zbuild-std=core", "--target-dir"])
+        .arg(&target_dir)
+        .args(["--", "--emit=asm"]);
+    run(&mut cmd)?;
+    let asm = target_dir.join("nvptx64-nvidia-cuda/release/deps/qapgpu_device.s");
+    let out_dir = root.join("target/ptx");
+    std::fs::create_dir_all(&out_dir).map_err(|e| e.to_string())?;
+    let out = out_dir.join(format!("qapgpu-{arch}.ptx"));
+    std::fs::copy(&asm, &out).map_err(|e| format!("{}: {e}", asm.display()))?;
+    std::fs::copy(&asm, out_dir.join("qapgpu.ptx")).map_err(|e| e.to_string())?;
+    eprintln!("PTX written to {} (and target/ptx/qapgpu.ptx, which the host embeds)", out.display());
+
+    match find_ptxas() {
+        Some(ptxas) => {
+            for check in checks.split(',') {
+                check_arch_name(check)?;
+                let report = ptxas_report(&ptxas, &out, check)?;
+                let spills: Vec<_> = report.iter().filter(|k| k.spill_stores + k.spill_loads > 0).collect();
+                eprintln!("ptxas {check}: {} kernels assembled", report.len());
+                for k in &report {
+                    eprintln!(
+                        "  {:<22} {:>3} registers, {:>4} B stack, spills {} B stores / {} B loads",
+                        k.name, k.registers, k.stack, k.spill_stores, k.spill_loads
+                    );
+                }
+                if !spills.is_empty() {
+                    eprintln!("warning: {} kernels spill registers on {check}", spills.len());
+                }
+            }
+        }
+        None if args.iter().any(|a| a == "--require-ptxas") => {
+            return Err("ptxas not found: pip install nvidia-cuda-nvcc, or set PTXAS".into());
+        }
+        None => eprintln!("ptxas not found (pip install nvidia-cuda-nvcc): PTX not assembled"),
+    }
+    Ok(out)
+}
+
+fn check_arch_name(arch: &str) -> Result<(), String> {
+    let ok = arch.strip_prefix("sm_").is_some_and(|v| !v.is_empty() && v.chars().all(|c| c.is_ascii_digit()));
+    if ok { Ok(()) } else { Err(format!("architecture `{arch}` is not of the form sm_XX")) }
+}
+
+pub fn find_ptxas() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("PTXAS") {
+        return Some(PathBuf::from(p));
+    }
+    if Command::new("ptxas").arg("--version").output().is_ok_and(|o| o.status.success()) {
+        return Some(PathBuf::from("ptxas"));
+    }
+    // pip's nvidia-cuda-nvcc puts it under site-packages/nvidia/cu*/bin or cuda_nvcc/bin.
+    let out = Command::new("python3")
+        .args(["-c", "import nvidia, os; print('\\n'.join(os.path.join(p, d) for p in nvidia.__path__ for d in os.listdir(p)))"])
+        .output()
+        .ok()?;
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|d| Path::new(d).join("bin/ptxas"))
+        .find(|p| p.is_file())
+}
+
+#[derive(Debug, Default, Clone)]
+pub struct KernelReport {
+    pub name: String,
+    pub registers: u32,
+    pub stack: u32,
+    pub spill_stores: u32,
+    pub spill_loads: u32,
+    pub shared_static: u32,
+    pub constant: String,
+}
+
+/// Runs `ptxas -v` and parses its per-kernel resource lines.
+pub fn ptxas_report(ptxas: &Path, ptx: &Path, arch: &str) -> Result<Vec<KernelReport>, String> {
+    let tmp = std::env::temp_dir().join(format!("qapgpu-{arch}-{}.cubin", std::process::id()));
+    let out = Command::new(ptxas)
+        .args(["-v", "-O3", &format!("-arch={arch}"), "-o"])
+        .arg(&tmp)
+        .arg(ptx)
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", ptxas.display()))?;
+    let _ = std::fs::remove_file(&tmp);
+    let text = String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
+    if !out.status.success() {
+        return Err(format!("ptxas failed for {arch}:\n{text}"));
+    }
+    let num = |s: &str, before: &str| -> u32 {
+        s.split(before).next().and_then(|h| h.split_whitespace().last()).and_then(|t| t.parse().ok()).unwrap_or(0)
+    };
+    let mut kernels = Vec::new();
+    let mut cur: Option<KernelReport> = None;
+    for line in text.lines() {
+        if let Some(rest) = line.split("Compiling entry function '").nth(1) {
+            if let Some(k) = cur.take() {
+                kernels.push(k);
+            }
+            cur = Some(KernelReport { name: rest.split('\'').next().unwrap_or("").to_string(), ..Default::default() });
+        } else if let Some(k) = cur.as_mut() {
+            if line.contains("bytes stack frame") {
+                k.stack = num(line, "bytes stack frame");
+                k.spill_stores = num(line, "bytes spill stores");
+                k.spill_loads = num(line, "bytes spill loads");
+            } else if line.contains("Used") && line.contains("registers") {
+                k.registers = num(line, "registers");
+                if line.contains("bytes smem") {
+                    k.shared_static = num(line, "bytes smem");
+                }
+                k.constant = line
+                    .split(',')
+                    .filter(|p| p.contains("cmem"))
+                    .map(|p| p.trim().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ");
+            }
+        }
+    }
+    kernels.extend(cur);
+    Ok(kernels)
+}
