@@ -113,6 +113,7 @@ pub fn protocol_001(
     singles: &dyn Fn(&Instance, &GaConfig) -> Result<Vec<Option<f64>>>,
     names: &[String],
     ps: &[u32],
+    single_runs: usize,
     runs: usize,
     limit: Duration,
     seed: u64,
@@ -127,7 +128,7 @@ pub fn protocol_001(
         cfg.target = acceptable(name, known);
         cfg.seed = seed;
         let paper = PAPER_001.iter().find(|r| r.0 == name.as_str());
-        let t1 = singles(&inst, &cfg)?;
+        let t1 = if single_runs > 0 { singles(&inst, &cfg)? } else { Vec::new() };
         let ok1: Vec<f64> = t1.iter().flatten().copied().collect();
         let (m1, s1) = mean_sd(&ok1);
         let fit = GammaFit::fit(&ok1);
@@ -147,20 +148,25 @@ pub fn protocol_001(
                 paper_m.map_or("–".into(), fmt),
                 paper_t.map_or("–".into(), |t| format!("{:.1}×", t / m)),
             ]);
+            eprintln!("{}", rows.last().unwrap().join(" | "));
         };
-        row("1".into(), t1.len(), &ok1, 1.0, fit.map_or(f64::NAN, |f| f.mean()), paper.map(|r| r.1), None);
+        if single_runs > 0 {
+            row("1".into(), t1.len(), &ok1, 1.0, fit.map_or(f64::NAN, |f| f.mean()), paper.map(|r| r.1), None);
+        }
         for &p in ps {
             let mut c = cfg.clone();
             c.blocks = p;
             let times = timed_runs(make, &inst, &c, runs, limit)?;
             let ok: Vec<f64> = times.iter().flatten().copied().collect();
-            let model = fit.map_or(f64::NAN, |f| f.mean_of_min(p.max(1)));
+            let blocks = if p == 0 { make(&inst, &c)?.blocks() } else { p };
+            let model = fit.map_or(f64::NAN, |f| f.mean_of_min(blocks));
             let (paper_t, paper_m) = match (paper, p) {
                 (Some(r), 30) => (Some(r.2), Some(r.4)),
                 (Some(r), 60) => (Some(r.3), Some(r.5)),
                 _ => (None, None),
             };
-            row(p.to_string(), times.len(), &ok, m1 / mean_sd(&ok).0, model, paper_t, paper_m);
+            let label = if p == 0 { format!("{} (fill)", make(&inst, &c)?.blocks()) } else { p.to_string() };
+            row(label, times.len(), &ok, m1 / mean_sd(&ok).0, model, paper_t, paper_m);
         }
         let _ = s1;
     }
@@ -168,7 +174,8 @@ pub fn protocol_001(
 }
 
 /// Seed 000's protocol: island GA, total population 128 × `base_blocks` × k.
-pub fn protocol_000(make: &EngineFactory, names: &[String], base_blocks: u32, ks: &[u32], runs: usize, seed: u64) -> Result<Table> {
+/// Per-run limits are the paper's (15 s tai20b, 30 s tai25b, 120 s otherwise), capped by `cap`.
+pub fn protocol_000(make: &EngineFactory, names: &[String], base_blocks: u32, ks: &[u32], runs: usize, cap: Duration, seed: u64) -> Result<Table> {
     let header = ["instance", "total population", "runs", "#OPT", "T_avg (s)", "σ", "paper population", "paper #OPT", "paper T_avg", "paper/ours"];
     let mut rows = Vec::new();
     for name in names {
@@ -179,7 +186,8 @@ pub fn protocol_000(make: &EngineFactory, names: &[String], base_blocks: u32, ks
             "tai20b" => 15,
             "tai25b" => 30,
             _ => 120,
-        });
+        })
+        .min(cap);
         for &k in ks {
             let mut cfg = GaConfig::paper(Algo::GaIslands);
             cfg.target = known;
@@ -200,6 +208,7 @@ pub fn protocol_000(make: &EngineFactory, names: &[String], base_blocks: u32, ks
                 paper.map_or("–".into(), |r| fmt(r.3)),
                 paper.map_or("–".into(), |r| format!("{:.1}×", r.3 / m)),
             ]);
+            eprintln!("{}", rows.last().unwrap().join(" | "));
         }
     }
     Ok(Table { header: header.iter().map(|s| s.to_string()).collect(), rows })

@@ -149,7 +149,7 @@ struct BenchArgs {
     /// Seed 001: block counts p of the FoundFlag runs; 0 = fill the GPU.
     #[arg(long, value_delimiter = ',', default_value = "30,60,0")]
     blocks: Vec<u32>,
-    /// Seed 001: single-block runs for the gamma fit.
+    /// Seed 001: single-block runs for the gamma fit (0: skip them).
     #[arg(long, default_value_t = 30)]
     single_runs: usize,
     /// Seed 000: B in 128 × B × k (30 = one block per GTX 285 multiprocessor).
@@ -335,9 +335,9 @@ fn bench_cmd(a: BenchArgs) -> Result<()> {
                 }
             };
             let ps: Vec<u32> = a.blocks.clone();
-            bench::protocol_001(make, &singles, &names, &ps, a.runs, limit, a.seed)?
+            bench::protocol_001(make, &singles, &names, &ps, a.single_runs, a.runs, limit, a.seed)?
         }
-        Protocol::Islands => bench::protocol_000(make, &names, a.base_blocks, &a.k, a.runs, a.seed)?,
+        Protocol::Islands => bench::protocol_000(make, &names, a.base_blocks, &a.k, a.runs, limit, a.seed)?,
     };
     let title = match a.protocol {
         Protocol::Independent => "seed 001 protocol (independent runs, restarts, FoundFlag)",

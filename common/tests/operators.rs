@@ -1,0 +1,174 @@
+//! Properties of the shared operators, which both the kernels and the CPU engine run.
+use proptest::prelude::*;
+use qapgpu_common::cost::{cost, swap_delta};
+use qapgpu_common::ga::{breed, fresh, pick_partner, probability_threshold, restart_count};
+use qapgpu_common::layout::row_stride;
+use qapgpu_common::matrix::Dense;
+use qapgpu_common::ops::{cut_points, is_permutation, pmx, random_permutation, swap_mutation};
+use qapgpu_common::rng::Xoshiro128;
+use qapgpu_common::shuffle::Shuffle;
+
+fn perm(n: usize, seed: u64) -> Vec<u8> {
+    let mut p = vec![0u8; n];
+    random_permutation(&mut Xoshiro128::from_stream(seed, 7), &mut p);
+    p
+}
+
+fn matrices(n: usize, seed: u64) -> (Vec<i32>, Vec<i32>) {
+    let mut r = Xoshiro128::from_stream(seed, 99);
+    let mut m = || (0..n * n).map(|_| r.below(2001) as i32 - 1000).collect::<Vec<_>>();
+    (m(), m())
+}
+
+proptest! {
+    #[test]
+    fn random_permutation_is_a_permutation(n in 1usize..=256, seed: u64) {
+        prop_assert!(is_permutation(&perm(n, seed)));
+    }
+
+    #[test]
+    fn pmx_child_is_a_permutation_carrying_the_segment(n in 2usize..=256, s1: u64, s2: u64, s3: u64) {
+        let (p1, p2) = (perm(n, s1), perm(n, s2));
+        let (lo, hi) = cut_points(&mut Xoshiro128::from_stream(s3, 0), n);
+        prop_assert!(lo < hi && hi <= n);
+        let mut child = vec![0u8; n];
+        pmx(&p1, &p2, &mut child, lo, hi);
+        prop_assert!(is_permutation(&child));
+        prop_assert_eq!(&child[lo..hi], &p2[lo..hi]);
+        // Outside the segment, p1's genes stay where they were unless the segment took them.
+        for k in (0..lo).chain(hi..n) {
+            if !p2[lo..hi].contains(&p1[k]) {
+                prop_assert_eq!(child[k], p1[k]);
+            }
+        }
+    }
+
+    #[test]
+    fn swap_mutation_changes_two_genes_or_none(n in 2usize..=256, seed: u64, pm in 0.0f64..=1.0) {
+        let p = perm(n, seed);
+        let mut q = p.clone();
+        let mutated = swap_mutation(&mut Xoshiro128::from_stream(seed, 1), &mut q, probability_threshold(pm));
+        prop_assert!(is_permutation(&q));
+        let diff = p.iter().zip(&q).filter(|(a, b)| a != b).count();
+        prop_assert_eq!(diff, if mutated { 2 } else { 0 });
+    }
+
+    #[test]
+    fn breed_returns_the_cost_of_a_valid_child(n in 2usize..=40, seed: u64) {
+        let (a, b) = matrices(n, seed);
+        let (a, b) = (Dense::new(&a, n), Dense::new(&b, n));
+        let (p1, p2) = (perm(n, seed ^ 1), perm(n, seed ^ 2));
+        let mut child = vec![0u8; n];
+        let c = breed(&mut Xoshiro128::from_stream(seed, 3), &p1, &p2, &mut child, &a, &b, u32::MAX);
+        prop_assert!(is_permutation(&child));
+        prop_assert_eq!(c, cost(&a, &b, &child));
+    }
+
+    #[test]
+    fn restart_draws_valid_individuals(n in 2usize..=64, seed: u64) {
+        let (a, b) = matrices(n, seed);
+        let (a, b) = (Dense::new(&a, n), Dense::new(&b, n));
+        let mut row = vec![0u8; n];
+        let c = fresh(&mut Xoshiro128::from_stream(seed, 4), &mut row, &a, &b);
+        prop_assert!(is_permutation(&row));
+        prop_assert_eq!(c, cost(&a, &b, &row));
+    }
+
+    #[test]
+    fn swap_delta_matches_full_evaluation(n in 3usize..=30, seed: u64, r in 0usize..30, s in 0usize..30) {
+        let (r, s) = (r % n, s % n);
+        prop_assume!(r != s);
+        let (a, b) = matrices(n, seed);
+        let (a, b) = (Dense::new(&a, n), Dense::new(&b, n));
+        let p = perm(n, seed);
+        let mut q = p.clone();
+        q.swap(r, s);
+        prop_assert_eq!(swap_delta(&a, &b, &p, r, s), cost(&a, &b, &q) - cost(&a, &b, &p));
+    }
+
+    #[test]
+    fn partner_is_never_self(subpop in 2usize..=1024, i in 0usize..1024, seed: u64) {
+        let i = i % subpop;
+        let j = pick_partner(&mut Xoshiro128::from_stream(seed, 5), i, subpop);
+        prop_assert!(j < subpop && j != i);
+    }
+
+    #[test]
+    fn shuffle_is_a_bijection(m in 1u32..5000, seed: u64, epoch in 0u64..100) {
+        let s = Shuffle::new(m, seed, epoch);
+        let mut seen = vec![false; m as usize];
+        for x in 0..m {
+            let y = s.apply(x);
+            prop_assert!(y < m && !seen[y as usize]);
+            seen[y as usize] = true;
+        }
+    }
+}
+
+#[test]
+fn rng_streams_are_deterministic_and_distinct() {
+    let draw = |seed, stream| {
+        let mut r = Xoshiro128::from_stream(seed, stream);
+        (0..8).map(|_| r.next()).collect::<Vec<_>>()
+    };
+    assert_eq!(draw(42, 3), draw(42, 3));
+    assert_ne!(draw(42, 3), draw(42, 4));
+    assert_ne!(draw(42, 3), draw(43, 3));
+    // The reference output of xoshiro128** from state [1, 2, 3, 4].
+    let mut r = Xoshiro128 { s: [1, 2, 3, 4] };
+    assert_eq!([r.next(), r.next(), r.next()], [11520, 0, 5927040]);
+}
+
+#[test]
+fn below_stays_in_range_and_covers_it() {
+    let mut r = Xoshiro128::from_stream(1, 1);
+    let mut hits = [0u32; 7];
+    for _ in 0..70_000 {
+        hits[r.below(7) as usize] += 1;
+    }
+    assert!(hits.iter().all(|&h| (9_000..11_000).contains(&h)), "{hits:?}");
+}
+
+#[test]
+fn restart_count_is_the_ceiling() {
+    assert_eq!(restart_count(128, 0.6), 77); // 76.8 → 77
+    assert_eq!(restart_count(100, 0.5), 50);
+    assert_eq!(probability_threshold(0.0), 0);
+    assert_eq!(probability_threshold(1.0), u32::MAX);
+}
+
+#[test]
+fn row_stride_has_an_odd_word_count() {
+    for n in 1..=256 {
+        let s = row_stride(n);
+        assert!(s >= n && s % 4 == 0 && (s / 4) % 2 == 1, "n = {n}: stride {s}");
+    }
+}
+
+#[test]
+fn planted_instance_optimum_is_the_brute_force_optimum() {
+    let n = 7;
+    for seed in 0..5 {
+        let (mut a, mut b, mut sol) = (vec![0u16; n * n], vec![0u16; n * n], vec![0u8; n]);
+        let opt = qapgpu_common::planted::generate(n, 35, seed, &mut a, &mut b, &mut sol);
+        let (da, db) = (Dense::new(&a, n), Dense::new(&b, n));
+        assert_eq!(cost(&da, &db, &sol), opt);
+        // Heap's algorithm over all 5040 permutations.
+        let mut p: Vec<u8> = (0..n as u8).collect();
+        let mut c = vec![0usize; n];
+        let mut best = cost(&da, &db, &p);
+        let mut i = 0;
+        while i < n {
+            if c[i] < i {
+                if i % 2 == 0 { p.swap(0, i) } else { p.swap(c[i], i) }
+                best = best.min(cost(&da, &db, &p));
+                c[i] += 1;
+                i = 0;
+            } else {
+                c[i] = 0;
+                i += 1;
+            }
+        }
+        assert_eq!(best, opt, "seed {seed}");
+    }
+}

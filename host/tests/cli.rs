@@ -1,0 +1,44 @@
+//! The command line: the default job, JSON output, and one-line errors for bad files.
+use std::process::Command;
+
+fn host() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_host"))
+}
+
+#[test]
+fn default_job_solves_the_embedded_instance_and_prints_json() {
+    let out = host().args(["--engine", "cpu", "--json", "--seed", "4", "--time-limit", "60"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for key in ["instance", "n", "algorithm", "engine", "device", "seed", "cost", "permutation", "target", "time_to_target_s", "elapsed_s"] {
+        assert!(v.get(key).is_some(), "missing {key} in {v}");
+    }
+    assert_eq!(v["instance"], "planted24");
+    assert_eq!(v["cost"], v["target"], "the planted optimum is reached: {v}");
+    assert_eq!(v["permutation"].as_array().unwrap().len(), 24);
+}
+
+#[test]
+fn bad_files_give_one_line_errors_naming_the_file() {
+    let dir = std::env::temp_dir().join(format!("qapgpu-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = [
+        ("empty.dat", "", "empty file"),
+        ("word.dat", "2 0 1 1 0 0 1 one 0", "is not an integer"),
+        ("zero.dat", "0", "n = 0"),
+        ("big.dat", "257", "exceeds the limit of 256"),
+        ("short.dat", "2 0 1 1 0 0 1 1", "expected 1 + 2·n² = 9 numbers"),
+        ("range.dat", "2 0 1 1 0 0 5000000000 1 0", "out of range"),
+    ];
+    for (name, text, needle) in cases {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let out = host().arg(&path).args(["--engine", "cpu", "--quiet"]).output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{name}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim_end().lines().count(), 1, "{name}: one line, got {err}");
+        assert!(err.contains(&path.display().to_string()) && err.contains(needle), "{name}: {err}");
+    }
+    let missing = host().arg(dir.join("missing.dat")).args(["--engine", "cpu"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot read"));
+}

@@ -1,0 +1,113 @@
+//! Each GA kernel against its CPU twin: same seed, bit-identical populations. These tests
+//! need a GPU; without one they print why and pass without checking anything.
+use host::cpu::CpuEngine;
+use host::engine::{Algo, CountMethod, GaConfig, GaEngine};
+use host::gpu::{Gpu, GpuEngine};
+use host::instance::Instance;
+use host::qaplib;
+use qapgpu_tests::gpu_skip_reason;
+
+fn gpu() -> Option<Gpu> {
+    match gpu_skip_reason() {
+        Some(why) => {
+            eprintln!("SKIPPED (no GPU): {why}");
+            None
+        }
+        None => Some(Gpu::open(0, None).expect("opening the GPU")),
+    }
+}
+
+fn negatives() -> Instance {
+    // An i32 instance: negative flows exercise the signed kernel.
+    let n = 17;
+    let a = (0..n * n).map(|k| ((k * 7919) % 201) as i64 - 100).collect();
+    let b = (0..n * n).map(|k| ((k * 104729) % 97) as i64).collect();
+    Instance::new("neg17".into(), n, a, b).unwrap()
+}
+
+fn twin(g: &Gpu, inst: &Instance, algo: Algo, count: CountMethod, b_rate: Option<f64>) {
+    let mut cfg = GaConfig::paper(algo);
+    cfg.blocks = 6;
+    cfg.seed = 77;
+    cfg.count = count;
+    cfg.b_rate = b_rate;
+    let mut gpu = GpuEngine::new(g.clone(), inst, &cfg).unwrap();
+    let mut cpu = CpuEngine::new(inst, &cfg, 2).unwrap();
+    let both = |gpu: &mut GpuEngine, cpu: &mut CpuEngine, what: &str| {
+        let (s1, s2) = (gpu.snapshot().unwrap(), cpu.snapshot().unwrap());
+        assert_eq!(s1.rng, s2.rng, "{} {what}: RNG states differ", inst.name);
+        assert_eq!(s1.rows, s2.rows, "{} {what}: populations differ", inst.name);
+        assert_eq!(s1.costs, s2.costs, "{} {what}: costs differ", inst.name);
+        assert_eq!(s1.restarts, s2.restarts, "{} {what}: restarts differ", inst.name);
+        assert_eq!(s1.best_costs, s2.best_costs, "{} {what}: best costs differ", inst.name);
+    };
+    gpu.init().unwrap();
+    cpu.init().unwrap();
+    both(&mut gpu, &mut cpu, "after init");
+    for step in 0..3 {
+        gpu.advance(200).unwrap();
+        cpu.advance(200).unwrap();
+        both(&mut gpu, &mut cpu, &format!("after launch {step}"));
+        if algo == Algo::GaIslands {
+            gpu.migrate(step).unwrap();
+            cpu.migrate(step).unwrap();
+            both(&mut gpu, &mut cpu, &format!("after migration {step}"));
+        }
+    }
+    for s in [&mut gpu as &mut dyn GaEngine, &mut cpu] {
+        let (c, p) = s.best().unwrap();
+        assert_eq!(inst.cost(&p), c);
+    }
+}
+
+#[test]
+fn kernels_match_their_cpu_twin() {
+    let Some(g) = gpu() else { return };
+    let load = |n: &str| qaplib::read_dat(&qaplib::resolve(n)).unwrap();
+    // u16, u32 (els19) and i32 element widths; restarts forced often by a low B_rate.
+    for inst in [load("nug12"), load("els19"), negatives(), load("tai40b")] {
+        for count in [CountMethod::Reduce, CountMethod::Atomic] {
+            twin(&g, &inst, Algo::GaIndependent, count, Some(0.2));
+        }
+        twin(&g, &inst, Algo::GaIslands, CountMethod::Reduce, None);
+    }
+}
+
+#[test]
+fn large_n_uses_global_matrices_and_still_matches() {
+    let Some(g) = gpu() else { return };
+    // tai150b: A (u32, 90 KB) does not fit the constant bank; B still fits shared on sm_90.
+    let inst = qaplib::read_dat(&qaplib::resolve("tai150b")).unwrap();
+    twin(&g, &inst, Algo::GaIndependent, CountMethod::Reduce, Some(0.6));
+}
+
+#[test]
+fn found_flag_stops_at_the_target() {
+    let Some(g) = gpu() else { return };
+    let (inst, known) = host::bench::load("nug12").unwrap();
+    let mut cfg = GaConfig::paper(Algo::GaIndependent);
+    cfg.target = known;
+    cfg.seed = 5;
+    let mut e = GpuEngine::new(g, &inst, &cfg).unwrap();
+    let limits = host::runner::Limits { target: Some(known), time_limit: Some(std::time::Duration::from_secs(60)), known: None };
+    let out = host::runner::run(&mut e, &cfg, &limits, &mut host::runner::Silent, &Default::default()).unwrap();
+    assert_eq!(out.cost, known);
+    assert_eq!(inst.cost(&out.perm), known);
+    assert!(out.time_to_target_s.is_some());
+}
+
+#[test]
+fn per_block_runs_each_reach_the_target() {
+    let Some(g) = gpu() else { return };
+    let (inst, known) = host::bench::load("had12").unwrap();
+    let mut cfg = GaConfig::paper(Algo::GaIndependent);
+    cfg.target = known;
+    cfg.blocks = 16;
+    cfg.per_block_target = true;
+    let mut e = GpuEngine::new(g, &inst, &cfg).unwrap();
+    let times = host::runner::run_per_block(&mut e, &cfg, std::time::Duration::from_secs(60)).unwrap();
+    assert_eq!(times.len(), 16);
+    assert!(times.iter().all(|t| t.is_some_and(|t| t > 0.0)), "{times:?}");
+    let snap = e.snapshot().unwrap();
+    assert!(snap.best_costs.iter().all(|&c| c == known), "{:?}", snap.best_costs);
+}

@@ -1,0 +1,48 @@
+//! Every shared QAPLIB file reads, and every .sln has exactly the cost in its header.
+use host::qaplib::{best_known, read_dat, read_sln};
+use qapgpu_tests::{dat_files, qaplib};
+
+#[test]
+fn every_dat_file_reads() {
+    let files = dat_files();
+    assert!(files.len() >= 30, "expected the shared QAPLIB set in {}", qaplib().display());
+    for f in files {
+        let inst = read_dat(&f).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(inst.a.len(), inst.n * inst.n);
+        assert!(best_known(&f, &inst.name).is_some(), "{}: no best-known value", f.display());
+    }
+}
+
+#[test]
+fn every_sln_has_the_cost_in_its_header() {
+    let mut checked = 0;
+    for f in dat_files() {
+        let sln = f.with_extension("sln");
+        if !sln.exists() {
+            continue;
+        }
+        let inst = read_dat(&f).unwrap();
+        let s = read_sln(&sln).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(s.n, inst.n, "{}", sln.display());
+        assert_eq!(inst.cost(&s.perm), s.cost, "{}", sln.display());
+        assert_eq!(best_known(&f, &inst.name), Some(s.cost), "{}: .sln and bks.csv disagree", sln.display());
+        checked += 1;
+    }
+    assert!(checked >= 25, "only {checked} .sln files checked");
+}
+
+#[test]
+fn element_width_is_chosen_per_instance() {
+    use qapgpu_common::elem::ElemWidth;
+    let w = |name: &str| read_dat(&qaplib().join(format!("{name}.dat"))).unwrap().width;
+    assert_eq!(w("nug12"), ElemWidth::U16);
+    assert_eq!(w("els19"), ElemWidth::U32); // entries up to 99999
+}
+
+#[test]
+fn sln_round_trips_through_the_writer() {
+    let f = qaplib().join("tai25b.sln");
+    let s = read_sln(&f).unwrap();
+    let text = host::qaplib::format_sln(s.cost, &s.perm);
+    assert_eq!(host::qaplib::parse_sln(&f, &text).unwrap(), s);
+}
