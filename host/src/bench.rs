@@ -130,7 +130,7 @@ pub fn protocol_001(
         let paper = PAPER_001.iter().find(|r| r.0 == name.as_str());
         let t1 = if single_runs > 0 { singles(&inst, &cfg)? } else { Vec::new() };
         let ok1: Vec<f64> = t1.iter().flatten().copied().collect();
-        let (m1, s1) = mean_sd(&ok1);
+        let (m1, _) = mean_sd(&ok1);
         let fit = GammaFit::fit(&ok1);
         let mut row = |p: String, n_runs: usize, ok: &[f64], gain: f64, model: f64, paper_t: Option<f64>, paper_m: Option<f64>| {
             let (m, s) = mean_sd(ok);
@@ -165,10 +165,9 @@ pub fn protocol_001(
                 (Some(r), 60) => (Some(r.3), Some(r.5)),
                 _ => (None, None),
             };
-            let label = if p == 0 { format!("{} (fill)", make(&inst, &c)?.blocks()) } else { p.to_string() };
+            let label = if p == 0 { format!("{blocks} (fill)") } else { p.to_string() };
             row(label, times.len(), &ok, m1 / mean_sd(&ok).0, model, paper_t, paper_m);
         }
-        let _ = s1;
     }
     Ok(Table { header: header.iter().map(|s| s.to_string()).collect(), rows })
 }

@@ -334,8 +334,7 @@ fn bench_cmd(a: BenchArgs) -> Result<()> {
                     }
                 }
             };
-            let ps: Vec<u32> = a.blocks.clone();
-            bench::protocol_001(make, &singles, &names, &ps, a.single_runs, a.runs, limit, a.seed)?
+            bench::protocol_001(make, &singles, &names, &a.blocks, a.single_runs, a.runs, limit, a.seed)?
         }
         Protocol::Islands => bench::protocol_000(make, &names, a.base_blocks, &a.k, a.runs, limit, a.seed)?,
     };
