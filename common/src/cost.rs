@@ -38,11 +38,15 @@ pub fn swap_delta<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &[u8], r
     d
 }
 
-/// True when every cost and every partial sum of an instance of size n with entries bounded
-/// in absolute value by `max_a` and `max_b` fits in an i64: n²·max_a·max_b < 2⁶³.
+/// True when every cost, every move cost Δ and every partial sum of them fits in an i64 for
+/// an instance of size n with entries bounded in absolute value by `max_a` and `max_b`:
+/// a cost has n² products, Δ is a difference of two costs, and Eq. 4's running sum has at
+/// most 4(n + 1) terms of at most four products each. So K·max_a·max_b < 2⁶³ with
+/// K = max(2n², 16(n + 1)).
 pub fn fits_i64(n: usize, max_a: u64, max_b: u64) -> bool {
-    (n as u128 * n as u128)
-        .checked_mul(max_a as u128)
+    let n = n as u128;
+    let k = (2 * n * n).max(16 * (n + 1));
+    k.checked_mul(max_a as u128)
         .and_then(|x| x.checked_mul(max_b as u128))
         .is_some_and(|x| x < (1u128 << 63))
 }

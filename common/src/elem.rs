@@ -39,7 +39,7 @@ impl ElemWidth {
 }
 
 /// A matrix element. `mul_wide` is exact as long as the host has checked that
-/// `n² · max|a| · max|b| < 2⁶³` (see `cost::fits_i64`), which it does before any run.
+/// costs and move costs fit in 64 bits (see `cost::fits_i64`), which it does before any run.
 pub trait Elem: Copy + Default + Send + Sync + 'static {
     const WIDTH: ElemWidth;
     fn to_i64(self) -> i64;

@@ -194,6 +194,13 @@ impl GaLayout {
     }
 }
 
+/// Largest block a kernel with `regs_per_thread` registers can launch (registers are
+/// allocated per warp in units of 256).
+pub fn max_threads_for_registers(lim: &DeviceLimits, regs_per_thread: u32) -> u32 {
+    let per_warp = align(regs_per_thread.max(1) * 32, 256);
+    ((lim.regs_per_sm / per_warp) * 32).min(1024)
+}
+
 /// Resident blocks per SM and the resource that limits them.
 pub fn blocks_per_sm(lim: &DeviceLimits, threads: u32, dynamic_shared: u32, regs_per_thread: u32) -> (u32, &'static str) {
     let by_threads = lim.max_threads_per_sm / threads;
@@ -208,4 +215,90 @@ pub fn blocks_per_sm(lim: &DeviceLimits, threads: u32, dynamic_shared: u32, regs
         }
     }
     best
+}
+
+/// Bytes per warp of the local search's argmin scratch: (Δ i64, tag u32, pad).
+pub const LS_SCRATCH_PER_WARP: u32 = 16;
+
+/// Memory plan of the local-search kernel (seed 003): one block per ant.
+///
+/// Shared memory holds the current and best permutations, the argmin scratch, then the Δ
+/// table when it fits, then the tabu matrix when it also fits (Δ first: every move reads and
+/// writes it each iteration, the tabu matrix is only read). A and B are read through the
+/// read-only global path (the paper's texture fetches).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LsLayout {
+    pub n: u32,
+    pub shape: crate::mata::Shape,
+    pub tabu_search: bool,
+    pub perm: Region,
+    pub best: Region,
+    pub scratch: Region,
+    pub delta: Region,
+    pub tabu: Region,
+    pub delta_placement: Placement,
+    pub tabu_placement: Placement,
+    pub dynamic_shared: u32,
+}
+
+impl LsLayout {
+    pub fn new(shape: crate::mata::Shape, tabu_search: bool, lim: &DeviceLimits) -> LsLayout {
+        let n = shape.n;
+        let perm = Region { offset: 0, bytes: n };
+        let best = Region { offset: align(perm.end(), 16), bytes: if tabu_search { n } else { 0 } };
+        let scratch = Region { offset: align(best.end(), 16), bytes: LS_SCRATCH_PER_WARP * shape.total.div_ceil(32) };
+        let delta_bytes = shape.moves * 8;
+        let tabu_bytes = if tabu_search { n * n * 4 } else { 0 };
+        let base = align(scratch.end(), 16);
+        let fits = |end: u32| end <= lim.shared_per_block_optin;
+        let delta_shared = fits(base + delta_bytes);
+        let delta = Region { offset: if delta_shared { base } else { 0 }, bytes: delta_bytes };
+        let after = if delta_shared { align(delta.end(), 16) } else { base };
+        let tabu_shared = tabu_search && fits(after + tabu_bytes);
+        let tabu = Region { offset: if tabu_shared { after } else { 0 }, bytes: tabu_bytes };
+        let end = if tabu_shared { tabu.end() } else { after };
+        let place = |s: bool| if s { Placement::Shared } else { Placement::Global };
+        LsLayout {
+            n,
+            shape,
+            tabu_search,
+            perm,
+            best,
+            scratch,
+            delta,
+            tabu,
+            delta_placement: place(delta_shared),
+            tabu_placement: if tabu_search { place(tabu_shared) } else { Placement::Global },
+            dynamic_shared: end,
+        }
+    }
+
+    pub fn shared(&self) -> crate::params::LsSharedLayout {
+        crate::params::LsSharedLayout {
+            perm: self.perm.offset,
+            best: self.best.offset,
+            scratch: self.scratch.offset,
+            delta: self.delta.offset,
+            tabu: self.tabu.offset,
+            total: self.dynamic_shared,
+        }
+    }
+
+    pub fn flags(&self) -> u32 {
+        use crate::params::*;
+        let mut f = 0;
+        if self.tabu_search {
+            f |= LS_TABU;
+            if self.tabu_placement == Placement::Shared {
+                f |= LS_TABU_SHARED;
+            }
+        }
+        if self.shape.mapping == crate::mata::Mapping::Mata {
+            f |= LS_MATA;
+        }
+        if self.delta_placement == Placement::Shared {
+            f |= LS_DELTA_SHARED;
+        }
+        f
+    }
 }

@@ -6,11 +6,15 @@
 //! kernel and its CPU twin produce bit-identical populations from the same seed.
 #![no_std]
 
+pub mod aco;
 pub mod cost;
 pub mod elem;
 pub mod ga;
 pub mod layout;
+pub mod ls;
+pub mod mata;
 pub mod matrix;
+pub mod moves;
 pub mod ops;
 pub mod params;
 pub mod planted;

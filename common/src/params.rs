@@ -91,3 +91,87 @@ pub struct MigrateParams {
     pub total: u32,
     pub stride: u32,
 }
+
+/// The local search is the robust tabu search (else 2-opt).
+pub const LS_TABU: u32 = 1;
+/// Moves are mapped to threads by MATA (else the plain layout).
+pub const LS_MATA: u32 = 2;
+/// The Δ table is in dynamic shared memory (else in `AcoParams::delta`).
+pub const LS_DELTA_SHARED: u32 = 4;
+/// The tabu matrix is in dynamic shared memory (else in `AcoParams::tabu`).
+pub const LS_TABU_SHARED: u32 = 8;
+
+/// Offsets into a local-search block's dynamic shared memory, from `layout::LsLayout`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LsSharedLayout {
+    pub perm: u32,
+    pub best: u32,
+    pub scratch: u32,
+    pub delta: u32,
+    pub tabu: u32,
+    pub total: u32,
+}
+
+/// The best-so-far solution of an ACO run, the only thing the host reads each iteration.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct AcoBest {
+    pub cost: i64,
+    pub perm: [u8; crate::MAX_N],
+}
+
+impl Default for AcoBest {
+    fn default() -> Self {
+        AcoBest { cost: i64::MAX, perm: [0; crate::MAX_N] }
+    }
+}
+
+/// Global-memory state of one cAS run (seed 003) and its settings; every ACO kernel takes
+/// a pointer to one of these.
+///
+/// Buffers (m ants, rows of `stride` bytes, C = n(n−1)/2 moves):
+/// `ants` u8[m][stride] (ant*_k, the unit bests), `ant_costs` i64[m], `cants` u8[m][stride],
+/// `cant_costs` i64[m], `ls_iters` u32[m] (iterations of the last local search),
+/// `rng` u32[4][m], `tau` f32[n][n], `delta` i64[m][C] and `tabu` i32[m][n][n] (only used
+/// when not in shared memory), `first_pairs` u16[T_S] (MATA's lookup table), `best` one
+/// `AcoBest`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AcoParams {
+    pub a: u64,
+    pub b: u64,
+    pub ants: u64,
+    pub ant_costs: u64,
+    pub cants: u64,
+    pub cant_costs: u64,
+    pub ls_iters: u64,
+    pub rng: u64,
+    pub tau: u64,
+    pub delta: u64,
+    pub tabu: u64,
+    pub first_pairs: u64,
+    pub best: u64,
+    pub seed: u64,
+    pub n: u32,
+    pub m: u32,
+    pub stride: u32,
+    /// IT_TS or IT_2OPT.
+    pub ls_iterations: u32,
+    pub tabu_list_size: u32,
+    /// N_S, C, T_S, T_L-START of `mata::Shape`.
+    pub ns: u32,
+    pub moves: u32,
+    pub ts: u32,
+    pub tl_start: u32,
+    /// LS_* flags.
+    pub flags: u32,
+    /// γ as a `Xoshiro128::chance` threshold.
+    pub gamma_threshold: u32,
+    pub rho: f32,
+    /// Value written by the pheromone initialisation.
+    pub tau_init: f32,
+    pub tau_min: f32,
+    pub tau_max: f32,
+    pub layout: LsSharedLayout,
+}

@@ -18,6 +18,7 @@ use qapgpu_common::rng::Xoshiro128;
 
 use crate::intrinsics::*;
 use crate::matrices::{DevElem, View};
+use crate::rngs::{load_rng, store_rng};
 
 /// Copies `words` 4-byte words with the whole block, thread t taking words t, t+N, …:
 /// consecutive threads touch consecutive words, so global accesses coalesce.
@@ -28,20 +29,6 @@ unsafe fn block_copy_words(dst: *mut u32, src: *const u32, words: usize) {
     while w < words {
         unsafe { *dst.add(w) = *src.add(w) };
         w += step;
-    }
-}
-
-#[inline(always)]
-unsafe fn load_rng(base: *const u32, idx: usize, total: usize) -> Xoshiro128 {
-    unsafe {
-        Xoshiro128 { s: [*base.add(idx), *base.add(total + idx), *base.add(2 * total + idx), *base.add(3 * total + idx)] }
-    }
-}
-
-#[inline(always)]
-unsafe fn store_rng(base: *mut u32, idx: usize, total: usize, rng: &Xoshiro128) {
-    for k in 0..4 {
-        unsafe { *base.add(k * total + idx) = rng.s[k] };
     }
 }
 

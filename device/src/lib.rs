@@ -6,9 +6,12 @@
 #![no_std]
 #![feature(abi_ptx, stdarch_nvptx, asm_experimental_arch)]
 
+mod aco;
 mod ga;
 mod intrinsics;
+mod ls;
 mod matrices;
+mod rngs;
 
 #[panic_handler]
 fn panic(_: &core::panic::PanicInfo) -> ! {

@@ -96,14 +96,14 @@ impl SubPop {
 }
 
 /// Element-typed copies of the matrices (the same width the GPU uses).
-enum Mats {
+pub(crate) enum Mats {
     U16(Vec<u16>, Vec<u16>),
     U32(Vec<u32>, Vec<u32>),
     I32(Vec<i32>, Vec<i32>),
 }
 
 impl Mats {
-    fn of(inst: &Instance) -> Mats {
+    pub(crate) fn of(inst: &Instance) -> Mats {
         match inst.width {
             ElemWidth::U16 => { let (a, b) = inst.typed(); Mats::U16(a, b) }
             ElemWidth::U32 => { let (a, b) = inst.typed(); Mats::U32(a, b) }

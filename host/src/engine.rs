@@ -11,6 +11,14 @@ pub enum Algo {
     #[value(name = "ga-islands")]
     #[serde(rename = "ga-islands")]
     GaIslands,
+    /// Cunning ant system with robust tabu search on the GPU, MATA mapping (seed 003).
+    #[value(name = "aco-ts")]
+    #[serde(rename = "aco-ts")]
+    AcoTs,
+    /// Cunning ant system with best-improvement 2-opt (seed 003, experiment 2).
+    #[value(name = "aco-2opt")]
+    #[serde(rename = "aco-2opt")]
+    Aco2Opt,
 }
 
 impl Algo {
@@ -18,6 +26,18 @@ impl Algo {
         match self {
             Algo::GaIndependent => "ga-independent",
             Algo::GaIslands => "ga-islands",
+            Algo::AcoTs => "aco-ts",
+            Algo::Aco2Opt => "aco-2opt",
+        }
+    }
+
+    /// The local search of an ACO algorithm, None for the GAs.
+    pub fn local_search(self) -> Option<qapgpu_common::ls::LsKind> {
+        use qapgpu_common::ls::LsKind;
+        match self {
+            Algo::AcoTs => Some(LsKind::Tabu),
+            Algo::Aco2Opt => Some(LsKind::TwoOpt),
+            Algo::GaIndependent | Algo::GaIslands => None,
         }
     }
 }
@@ -66,7 +86,7 @@ impl GaConfig {
             pm: 0.1,
             b_rate: match algo {
                 Algo::GaIndependent => Some(0.6),
-                Algo::GaIslands => None,
+                Algo::GaIslands | Algo::AcoTs | Algo::Aco2Opt => None,
             },
             restart_interval: 50,
             migration_interval: 500,

@@ -33,12 +33,12 @@ pub fn unavailable_reason(ptx: Option<&Path>) -> Option<String> {
     }
 }
 
-fn bytes_of<T: Copy>(v: &T) -> &[u8] {
+pub(crate) fn bytes_of<T: Copy>(v: &T) -> &[u8] {
     // SAFETY: T is a #[repr(C)] plain-data block; reading its bytes is fine.
     unsafe { std::slice::from_raw_parts(v as *const T as *const u8, size_of::<T>()) }
 }
 
-fn from_bytes<T: Copy>(b: &[u8]) -> T {
+pub(crate) fn from_bytes<T: Copy>(b: &[u8]) -> T {
     assert_eq!(b.len(), size_of::<T>());
     // SAFETY: T is plain data of exactly these bytes, written by the kernel.
     unsafe { std::ptr::read_unaligned(b.as_ptr() as *const T) }
@@ -82,7 +82,7 @@ impl Gpu {
         Ok(Gpu { name: ctx.name()?, ctx, stream, module, limits, sms })
     }
 
-    fn ptr<T>(&self, s: &CudaSlice<T>) -> u64 {
+    pub(crate) fn ptr<T>(&self, s: &CudaSlice<T>) -> u64 {
         let (p, _sync) = s.device_ptr(&self.stream);
         p
     }
@@ -130,6 +130,15 @@ fn matrix_bytes<E: DeviceElem + TryFrom<i64>>(inst: &Instance) -> (Vec<u8>, Vec<
     (raw(&a), raw(&b))
 }
 
+/// A and B as raw bytes of the instance's element type, padded to 16 bytes.
+pub(crate) fn device_matrices(inst: &Instance) -> (Vec<u8>, Vec<u8>) {
+    match inst.width {
+        ElemWidth::U16 => matrix_bytes::<u16>(inst),
+        ElemWidth::U32 => matrix_bytes::<u32>(inst),
+        ElemWidth::I32 => matrix_bytes::<i32>(inst),
+    }
+}
+
 impl GpuEngine {
     pub fn new(gpu: Gpu, inst: &Instance, cfg: &GaConfig) -> Result<GpuEngine> {
         let n = inst.n;
@@ -150,11 +159,7 @@ impl GpuEngine {
         let total = blocks as usize * cfg.subpop as usize;
         let stride = layout.stride as usize;
         let s = &gpu.stream;
-        let (a_bytes, b_bytes) = match inst.width {
-            ElemWidth::U16 => matrix_bytes::<u16>(inst),
-            ElemWidth::U32 => matrix_bytes::<u32>(inst),
-            ElemWidth::I32 => matrix_bytes::<i32>(inst),
-        };
+        let (a_bytes, b_bytes) = device_matrices(inst);
         if layout.a_placement == Placement::Constant {
             let mut sym = gpu.module.get_global("QAP_CONST_A", s)?;
             s.memcpy_htod(&a_bytes[..layout.matrix_bytes as usize], &mut sym)?;

@@ -26,7 +26,7 @@ impl Instance {
         if !fits_i64(n, max_abs(&a), max_abs(&b)) {
             return Err((
                 ErrorKind::Overflow,
-                format!("n²·max|A|·max|B| ≥ 2⁶³ for n = {n}: costs could overflow 64 bits"),
+                format!("max(2n², 16(n+1))·max|A|·max|B| ≥ 2⁶³ for n = {n}: costs or move costs could overflow 64 bits"),
             ));
         }
         Ok(Instance { name, n, a, b, width })

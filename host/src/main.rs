@@ -2,6 +2,9 @@
 //! instance (planted, optimum known) on the GPU when there is one, else on the CPU.
 use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use host::aco::{AcoConfig, AcoEngine, Class, Layout};
+use host::aco_cpu::AcoCpu;
+use host::aco_gpu::AcoGpu;
 use host::bench::{self, EngineFactory};
 use host::cpu::CpuEngine;
 use host::engine::{Algo, CountMethod, GaConfig, GaEngine};
@@ -89,6 +92,38 @@ struct GaArgs {
     count: CountMethod,
 }
 
+/// Seed 003's settings; unset ones come from its Table 4 for the instance's class.
+#[derive(Args, Clone)]
+struct AcoArgs {
+    /// Thread mapping of the local search's move costs.
+    #[arg(long, value_enum, default_value = "mata")]
+    layout: Layout,
+    /// Instance class for Table 4's defaults (default: iv for taiNNb, i otherwise).
+    #[arg(long, value_enum)]
+    class: Option<Class>,
+    /// m: units (ants); one block each on the GPU. Default n (class i) or 4n (class iv).
+    #[arg(long)]
+    ants: Option<u32>,
+    /// ρ: pheromone kept per iteration.
+    #[arg(long)]
+    rho: Option<f64>,
+    /// γ: share of a c-ant sampled from τ (the rest comes from its donor).
+    #[arg(long)]
+    gamma: Option<f64>,
+    /// IT_TS or IT_2OPT: iterations of one local search. Default 16n (class i) or 4n (iv).
+    #[arg(long)]
+    ls_iterations: Option<u32>,
+    /// T_list-size of the robust tabu search (tenure T·r³). Default n.
+    #[arg(long)]
+    tabu_list: Option<u32>,
+    /// N_S: O(1) moves per thread. Default n/4.
+    #[arg(long)]
+    ns: Option<u32>,
+    /// IT_TOTAL: stop after this many local-search iterations in all (Table 5 uses n·50000).
+    #[arg(long)]
+    max_ls_iterations: Option<u64>,
+}
+
 #[derive(Args, Clone)]
 struct SolveArgs {
     /// A QAPLIB .dat file, or a name looked up in $QAPLIB_DIR (default ../shared/qaplib).
@@ -123,6 +158,8 @@ struct SolveArgs {
     #[command(flatten)]
     ga: GaArgs,
     #[command(flatten)]
+    aco: AcoArgs,
+    #[command(flatten)]
     device: DeviceArgs,
 }
 
@@ -134,6 +171,12 @@ enum Protocol {
     /// Seed 000, Table 1: island GA with total population 128 × B × k.
     #[value(name = "000")]
     Islands,
+    /// Seed 003, Table 5: ACO + tabu search for IT_TOTAL = n·50000 iterations or the optimum.
+    #[value(name = "003-fixed")]
+    AcoFixed,
+    /// Seed 003, Table 6: ACO + tabu search / 2-opt to the acceptable cost.
+    #[value(name = "003-target")]
+    AcoTarget,
 }
 
 #[derive(Args, Clone)]
@@ -163,6 +206,12 @@ struct BenchArgs {
     time_limit: f64,
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Seed 003: local searches (ts, 2opt).
+    #[arg(long, value_delimiter = ',', default_value = "ts")]
+    ls: Vec<String>,
+    /// Seed 003: GPU thread mappings to run (mata, plain); ignored on the CPU engine.
+    #[arg(long, value_delimiter = ',', default_value = "mata,plain")]
+    layouts: Vec<Layout>,
     /// Folder for the CSV and Markdown tables.
     #[arg(long, default_value = "bench-results")]
     out: PathBuf,
@@ -254,9 +303,7 @@ fn solve(a: SolveArgs) -> Result<()> {
         bail!("--time-limit must be positive");
     }
     let seed = a.seed.unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64));
-    let cfg = ga_config(a.algo, &a.ga, seed, target);
     let gpu = pick_gpu(&a.device, a.quiet || a.json)?;
-    let mut engine = make_engine(&gpu, a.device.threads, &inst, &cfg)?;
     ctrlc::set_handler(|| {
         if STOP.swap(true, Ordering::SeqCst) {
             std::process::exit(130); // a second Ctrl-C does not wait
@@ -264,16 +311,26 @@ fn solve(a: SolveArgs) -> Result<()> {
     })
     .context("installing the Ctrl-C handler")?;
     let limits = Limits { target, time_limit: Some(Duration::from_secs_f64(a.time_limit)), known };
-    let out = if a.quiet || a.json {
-        runner::run(engine.as_mut(), &cfg, &limits, &mut Silent, &STOP)?
-    } else {
-        let mut line = ProgressLine::new();
-        let o = runner::run(engine.as_mut(), &cfg, &limits, &mut line, &STOP)?;
-        line.finish();
-        o
-    };
+    let mut line = ProgressLine::new();
+    let obs: &mut dyn runner::Observer = if a.quiet || a.json { &mut Silent } else { &mut line };
     let engine_name = if gpu.is_some() { "gpu" } else { "cpu" };
-    let report = Report::new(&inst, &out, a.algo.name(), engine_name, engine.device(), seed, target, known, engine.blocks(), cfg.subpop)?;
+    let (out, report) = if let Some(ls) = a.algo.local_search() {
+        let cfg = aco_config(ls, &a.aco, &inst, seed);
+        let mut engine = make_aco_engine(&gpu, a.device.threads, &inst, &cfg)?;
+        let out = runner::run_aco(engine.as_mut(), inst.n, &limits, a.aco.max_ls_iterations, obs, &STOP)?;
+        let mut report = Report::new(&inst, &out, a.algo.name(), engine_name, engine.device(), seed, target, known, cfg.ants, engine.threads_per_block())?;
+        report.layout = aco_layout_text(&cfg, engine.as_ref());
+        (out, report)
+    } else {
+        let cfg = ga_config(a.algo, &a.ga, seed, target);
+        let mut engine = make_engine(&gpu, a.device.threads, &inst, &cfg)?;
+        let out = runner::run(engine.as_mut(), &cfg, &limits, obs, &STOP)?;
+        let report = Report::new(&inst, &out, a.algo.name(), engine_name, engine.device(), seed, target, known, engine.blocks(), cfg.subpop)?;
+        (out, report)
+    };
+    if !(a.quiet || a.json) {
+        line.finish();
+    }
     if let Some(p) = &a.write_sln {
         qaplib::write_sln(p, report.cost, &out.perm)?;
     }
@@ -283,6 +340,44 @@ fn solve(a: SolveArgs) -> Result<()> {
         print!("{}", report.text());
     }
     Ok(())
+}
+
+/// Table 4 of seed 003 for the instance's class, with the command line's overrides.
+fn aco_config(ls: qapgpu_common::ls::LsKind, x: &AcoArgs, inst: &Instance, seed: u64) -> AcoConfig {
+    let class = x.class.unwrap_or_else(|| Class::of(&inst.name));
+    let mut cfg = AcoConfig::paper(ls, inst.n as u32, class);
+    cfg.layout = x.layout;
+    cfg.seed = seed;
+    cfg.ants = x.ants.unwrap_or(cfg.ants);
+    cfg.rho = x.rho.unwrap_or(cfg.rho);
+    cfg.gamma = x.gamma.unwrap_or(cfg.gamma);
+    cfg.ls_iterations = x.ls_iterations.unwrap_or(cfg.ls_iterations);
+    cfg.tabu_list_size = x.tabu_list.unwrap_or(cfg.tabu_list_size);
+    cfg.ns = x.ns.unwrap_or(cfg.ns);
+    cfg
+}
+
+fn make_aco_engine(gpu: &Option<Gpu>, threads: usize, inst: &Instance, cfg: &AcoConfig) -> Result<Box<dyn AcoEngine>> {
+    if !(0.0..1.0).contains(&cfg.rho) {
+        bail!("--rho must be in [0, 1)");
+    }
+    if !(0.0..=1.0).contains(&cfg.gamma) {
+        bail!("--gamma must be in [0, 1]");
+    }
+    Ok(match gpu {
+        Some(g) => Box::new(AcoGpu::new(g.clone(), inst, cfg)?),
+        None => Box::new(AcoCpu::new(inst, cfg, threads)?),
+    })
+}
+
+fn aco_layout_text(cfg: &AcoConfig, e: &dyn AcoEngine) -> String {
+    let ls = match cfg.ls {
+        qapgpu_common::ls::LsKind::Tabu => format!("tabu search, IT_TS = {}, T_list = {}", cfg.ls_iterations, cfg.tabu_list_size),
+        qapgpu_common::ls::LsKind::TwoOpt => format!("2-opt, IT_2OPT = {}", cfg.ls_iterations),
+    };
+    let threads = e.threads_per_block();
+    let mapping = if threads > 1 { format!(", {} layout, {threads} threads per ant", cfg.layout.name()) } else { String::new() };
+    format!("{} ants (units), ρ = {}, γ = {}; {ls}{mapping}", cfg.ants, cfg.rho, cfg.gamma)
 }
 
 fn info(d: &DeviceArgs) -> Result<()> {
@@ -307,6 +402,7 @@ fn bench_cmd(a: BenchArgs) -> Result<()> {
         let from: Vec<&str> = match a.protocol {
             Protocol::Independent => bench::PAPER_001.iter().map(|r| r.0).collect(),
             Protocol::Islands => bench::PAPER_000.iter().map(|r| r.0).collect(),
+            Protocol::AcoFixed | Protocol::AcoTarget => host::bench003::PAPER_T6.iter().map(|r| r.0).collect(),
         };
         from.into_iter().filter(|n| qaplib::resolve(n).is_file()).map(String::from).collect()
     };
@@ -337,16 +433,36 @@ fn bench_cmd(a: BenchArgs) -> Result<()> {
             bench::protocol_001(make, &singles, &names, &a.blocks, a.single_runs, a.runs, limit, a.seed)?
         }
         Protocol::Islands => bench::protocol_000(make, &names, a.base_blocks, &a.k, a.runs, limit, a.seed)?,
+        Protocol::AcoFixed | Protocol::AcoTarget => {
+            use host::bench003::{Column, protocol_003};
+            use qapgpu_common::ls::LsKind;
+            let searches = a
+                .ls
+                .iter()
+                .map(|s| match s.as_str() {
+                    "ts" => Ok(LsKind::Tabu),
+                    "2opt" => Ok(LsKind::TwoOpt),
+                    other => Err(anyhow::anyhow!("--ls {other}: expected ts or 2opt")),
+                })
+                .collect::<Result<Vec<_>>>()?;
+            let columns: Vec<Column> = if gpu.is_some() { a.layouts.iter().map(|&l| Column::Gpu(l)).collect() } else { vec![Column::Cpu] };
+            let make_aco: &host::bench003::AcoFactory = &|inst, cfg| make_aco_engine(&gpu, threads, inst, cfg);
+            protocol_003(make_aco, a.protocol == Protocol::AcoFixed, &names, &searches, &columns, a.runs, limit, a.seed)?
+        }
     };
     let title = match a.protocol {
         Protocol::Independent => "seed 001 protocol (independent runs, restarts, FoundFlag)",
         Protocol::Islands => "seed 000 protocol (island GA, shuffle every 500 generations)",
+        Protocol::AcoFixed => "seed 003 Table 5 protocol (IT_TOTAL = n·50000 or the optimum)",
+        Protocol::AcoTarget => "seed 003 Table 6 protocol (time to the acceptable cost)",
     };
     let md = format!("### {title}\n\ndevice: {device}; runs: {}; time limit per run: {} s\n\n{}", a.runs, a.time_limit, table.markdown());
     std::fs::create_dir_all(&a.out).with_context(|| format!("{}: cannot create", a.out.display()))?;
     let stem = match a.protocol {
         Protocol::Independent => "seed001",
         Protocol::Islands => "seed000",
+        Protocol::AcoFixed => "seed003-table5",
+        Protocol::AcoTarget => "seed003-table6",
     };
     std::fs::write(a.out.join(format!("{stem}.md")), &md)?;
     std::fs::write(a.out.join(format!("{stem}.csv")), table.csv())?;

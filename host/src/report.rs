@@ -26,6 +26,10 @@ pub struct Report {
     pub subpopulation: u32,
     pub element_width: String,
     pub interrupted: bool,
+    /// What `generations` counts ("generations" for the GAs, "cAS iterations" for ACO).
+    pub unit: String,
+    /// How blocks and threads are used, in words.
+    pub layout: String,
 }
 
 impl Report {
@@ -66,6 +70,8 @@ impl Report {
             subpopulation: subpop,
             element_width: inst.width.name().into(),
             interrupted: out.interrupted,
+            unit: out.unit.into(),
+            layout: format!("{blocks} subpopulations × {subpop}"),
         })
     }
 
@@ -74,7 +80,7 @@ impl Report {
         let line = |s: &mut String, k: &str, v: String| s.push_str(&format!("{k:<16} {v}\n"));
         line(&mut s, "instance", format!("{} (n = {}, {} elements)", self.instance, self.n, self.element_width));
         line(&mut s, "algorithm", format!("{} on {} — {}", self.algorithm, self.engine, self.device));
-        line(&mut s, "population", format!("{} subpopulations × {}", self.blocks, self.subpopulation));
+        line(&mut s, "population", self.layout.clone());
         line(&mut s, "seed", self.seed.to_string());
         let gap = self.gap_percent.map_or(String::new(), |g| format!("  (gap {g:.4}% to best known {})", self.best_known.unwrap()));
         line(&mut s, "cost", format!("{}{gap}  [re-checked on the host in 64-bit]", self.cost));
@@ -82,7 +88,12 @@ impl Report {
             let reached = self.time_to_target_s.map_or("not reached".to_string(), |t| format!("reached in {t:.3} s"));
             line(&mut s, "target", format!("{t}: {reached}"));
         }
-        line(&mut s, "elapsed", format!("{:.3} s, {} generations, {} restarts", self.elapsed_s, self.generations, self.restarts));
+        let counted = if self.unit == crate::runner::GENERATIONS {
+            format!("{} generations, {} restarts", self.generations, self.restarts)
+        } else {
+            format!("{} {}", self.generations, self.unit)
+        };
+        line(&mut s, "elapsed", format!("{:.3} s, {counted}", self.elapsed_s));
         if self.interrupted {
             line(&mut s, "stopped", "interrupted (Ctrl-C): best solution so far".into());
         }

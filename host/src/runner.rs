@@ -1,5 +1,6 @@
 //! The run loop shared by every engine and algorithm: launches of generations, island
 //! migrations, target and time limits, Ctrl-C, and progress observers.
+use crate::aco::{self, AcoEngine};
 use crate::engine::{Algo, GaConfig, GaEngine};
 use anyhow::Result;
 use std::io::{IsTerminal, Write};
@@ -13,6 +14,8 @@ pub struct Progress {
     pub best: i64,
     pub known: Option<i64>,
     pub restarts: u64,
+    /// What `generations` counts ("generations", "cAS iterations").
+    pub unit: &'static str,
 }
 
 impl Progress {
@@ -65,11 +68,15 @@ impl Observer for ProgressLine {
         }
         self.last = p.elapsed_s;
         let gap = p.gap_percent().map_or(String::new(), |g| format!(" (gap {g:.3}%)"));
-        let rate = p.generations as f64 / p.elapsed_s.max(1e-9);
-        let line = format!(
-            "[{:>7.2}s] best {}{gap} | {:.3e} gen/s | {} generations | restarts {}",
-            p.elapsed_s, p.best, rate, p.generations, p.restarts
-        );
+        let line = if p.unit == GENERATIONS {
+            let rate = p.generations as f64 / p.elapsed_s.max(1e-9);
+            format!(
+                "[{:>7.2}s] best {}{gap} | {:.3e} gen/s | {} generations | restarts {}",
+                p.elapsed_s, p.best, rate, p.generations, p.restarts
+            )
+        } else {
+            format!("[{:>7.2}s] best {}{gap} | {} {}", p.elapsed_s, p.best, p.generations, p.unit)
+        };
         let mut err = std::io::stderr().lock();
         let _ = if self.tty { write!(err, "\r{line}\x1b[K") } else { writeln!(err, "{line}") };
     }
@@ -93,7 +100,12 @@ pub struct Outcome {
     pub generations: u64,
     pub restarts: u64,
     pub interrupted: bool,
+    /// What `generations` counts.
+    pub unit: &'static str,
 }
+
+pub const GENERATIONS: &str = "generations";
+pub const CAS_ITERATIONS: &str = "cAS iterations";
 
 /// Seconds a launch should take: long enough to hide launch overhead, short enough for a
 /// responsive time limit and progress line. FoundFlag ends a launch early, so the time to
@@ -146,7 +158,7 @@ pub fn run(engine: &mut dyn GaEngine, cfg: &GaConfig, limits: &Limits, obs: &mut
         if elapsed - last_progress >= 0.25 {
             last_progress = elapsed;
             let (best, _) = engine.best()?;
-            obs.progress(&Progress { elapsed_s: elapsed, generations, best, known: limits.known, restarts: engine.restarts()? });
+            obs.progress(&Progress { elapsed_s: elapsed, generations, best, known: limits.known, restarts: engine.restarts()?, unit: GENERATIONS });
         }
         if stop.load(Ordering::Relaxed) {
             interrupted = true;
@@ -162,8 +174,8 @@ pub fn run(engine: &mut dyn GaEngine, cfg: &GaConfig, limits: &Limits, obs: &mut
         None => engine.best()?,
     };
     let restarts = engine.restarts()?;
-    obs.progress(&Progress { elapsed_s, generations, best: cost, known: limits.known, restarts });
-    Ok(Outcome { cost, perm, time_to_target_s: found.map(|f| f.0), elapsed_s, generations, restarts, interrupted })
+    obs.progress(&Progress { elapsed_s, generations, best: cost, known: limits.known, restarts, unit: GENERATIONS });
+    Ok(Outcome { cost, perm, time_to_target_s: found.map(|f| f.0), elapsed_s, generations, restarts, interrupted, unit: GENERATIONS })
 }
 
 /// Per-block runs (`GaConfig::per_block_target`): every block is an independent run that
@@ -185,4 +197,51 @@ pub fn run_per_block(engine: &mut dyn GaEngine, cfg: &GaConfig, time_limit: Dura
             return Ok(times);
         }
     }
+}
+
+/// Runs the cunning ant system of `engine` (seed 003, Fig. 2) until the target, the time
+/// limit, `max_ls_iterations` local-search iterations in total (the paper's IT_TOTAL,
+/// counted as m · IT_ACO · IT_LS, checked after each cAS iteration), or `stop`.
+pub fn run_aco(
+    engine: &mut dyn AcoEngine,
+    n: usize,
+    limits: &Limits,
+    max_ls_iterations: Option<u64>,
+    obs: &mut dyn Observer,
+    stop: &AtomicBool,
+) -> Result<Outcome> {
+    let start = Instant::now();
+    aco::init(engine, n)?;
+    let cfg = engine.config().clone();
+    let per_iteration = cfg.ants as u64 * cfg.ls_iterations as u64;
+    let (mut iterations, mut budget_used) = (0u64, per_iteration);
+    let mut found = None;
+    let mut interrupted = false;
+    let mut last_progress = 0.0;
+    loop {
+        let (best, _) = engine.best()?;
+        let elapsed = start.elapsed().as_secs_f64();
+        if limits.target.is_some_and(|t| best <= t) {
+            found = Some(elapsed);
+            break;
+        }
+        if elapsed - last_progress >= 0.25 {
+            last_progress = elapsed;
+            obs.progress(&Progress { elapsed_s: elapsed, generations: iterations, best, known: limits.known, restarts: 0, unit: CAS_ITERATIONS });
+        }
+        if stop.load(Ordering::Relaxed) {
+            interrupted = true;
+            break;
+        }
+        if limits.time_limit.is_some_and(|t| start.elapsed() >= t) || max_ls_iterations.is_some_and(|m| budget_used >= m) {
+            break;
+        }
+        aco::iterate(engine, n)?;
+        iterations += 1;
+        budget_used += per_iteration;
+    }
+    let elapsed_s = start.elapsed().as_secs_f64();
+    let (cost, perm) = engine.best()?;
+    obs.progress(&Progress { elapsed_s, generations: iterations, best: cost, known: limits.known, restarts: 0, unit: CAS_ITERATIONS });
+    Ok(Outcome { cost, perm, time_to_target_s: found, elapsed_s, generations: iterations, restarts: 0, interrupted, unit: CAS_ITERATIONS })
 }

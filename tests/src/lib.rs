@@ -21,3 +21,14 @@ pub fn dat_files() -> Vec<PathBuf> {
 pub fn gpu_skip_reason() -> Option<String> {
     host::gpu::unavailable_reason(None)
 }
+
+/// The GPU for GPU tests, or None after printing why they skip.
+pub fn gpu() -> Option<host::gpu::Gpu> {
+    match gpu_skip_reason() {
+        Some(why) => {
+            eprintln!("SKIPPED (no GPU): {why}");
+            None
+        }
+        None => Some(host::gpu::Gpu::open(0, None).expect("opening the GPU")),
+    }
+}

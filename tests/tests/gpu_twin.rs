@@ -5,17 +5,8 @@ use host::engine::{Algo, CountMethod, GaConfig, GaEngine};
 use host::gpu::{Gpu, GpuEngine};
 use host::instance::Instance;
 use host::qaplib;
-use qapgpu_tests::gpu_skip_reason;
+use qapgpu_tests::gpu;
 
-fn gpu() -> Option<Gpu> {
-    match gpu_skip_reason() {
-        Some(why) => {
-            eprintln!("SKIPPED (no GPU): {why}");
-            None
-        }
-        None => Some(Gpu::open(0, None).expect("opening the GPU")),
-    }
-}
 
 fn negatives() -> Instance {
     // An i32 instance: negative flows exercise the signed kernel.

@@ -15,6 +15,9 @@ pub fn audit(args: &[String]) -> Result<(), String> {
         "i32" => ElemWidth::I32,
         w => return Err(format!("--width {w}: expected u16, u32 or i32")),
     };
+    if flag(args, "--kernel").unwrap_or("ga") == "ls" {
+        return crate::audit_ls::audit(args, n, arch, width.name());
+    }
     let cc: u32 = arch.trim_start_matches("sm_").parse().map_err(|_| format!("bad arch {arch}"))?;
     let lim = layout::limits(cc).ok_or(format!("no limits known for {arch}"))?;
     let lay = GaLayout::new(n, subpop, width, &lim).map_err(|e| e.to_string())?;

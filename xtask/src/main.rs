@@ -1,5 +1,6 @@
 //! Project automation in plain Rust (`cargo xtask <command>`), rust-analyzer style.
 mod audit;
+mod audit_ls;
 mod ptx;
 
 use std::path::PathBuf;
@@ -16,6 +17,7 @@ commands:
         nvidia-cuda-nvcc), assemble it for each --check arch (default sm_75,sm_80,sm_90; ptxas 13 has no sm_70)
         and fail on errors or spills.
   audit --n N [--arch sm_XX] [--subpop N] [--width u16|u32|i32]
+        [--kernel ga|ls] [--ls ts|2opt] [--layout mata|plain] [--ns N]
         Where every byte goes for the GA kernel at problem size n: shared-memory pools,
         strides, padding, matrix placement, constant memory, and from ptxas -v the
         registers, spills, stack of each kernel and the resulting blocks per SM.

@@ -1,0 +1,87 @@
+//! The cunning ant system (cAS, seed 003 §3): c-ant construction from a donor and
+//! pheromone sampling, and the MAX–MIN pheromone update of Eqs. 1–2.
+//!
+//! τ is an n×n f32 matrix, facility-major: τ[i][ℓ] is the desire to put facility i on
+//! location ℓ. Every f32 operation here runs in the same order on host and GPU (IEEE, no
+//! contraction), so the kernels and the CPU twin keep bit-identical pheromone.
+use crate::ls::uniform_f32;
+use crate::rng::Xoshiro128;
+
+/// Step 6: builds a c-ant in `out` from the donor `donor` (its unit's best ant): each
+/// facility is resampled with probability γ (`gamma_threshold`, so E(l_s) = n·γ; at least
+/// two, or the c-ant would be its donor), the others keep the donor's location. The freed
+/// locations go to the resampled facilities, in random order, by roulette on τ.
+/// `marked` and `free` are work space of n bytes.
+pub fn construct(rng: &mut Xoshiro128, donor: &[u8], tau: &[f32], gamma_threshold: u32, out: &mut [u8], marked: &mut [u8], free: &mut [u8]) {
+    let n = donor.len();
+    out.copy_from_slice(donor);
+    let mut ls = 0;
+    for i in 0..n {
+        if rng.chance(gamma_threshold) {
+            marked[ls] = i as u8;
+            ls += 1;
+        }
+    }
+    while ls < 2 {
+        let i = rng.below(n as u32) as u8;
+        if !marked[..ls].contains(&i) {
+            marked[ls] = i;
+            ls += 1;
+        }
+    }
+    for j in (1..ls).rev() {
+        let x = rng.below(j as u32 + 1) as usize;
+        marked.swap(j, x);
+    }
+    for j in 0..ls {
+        free[j] = donor[marked[j] as usize];
+    }
+    let mut left = ls;
+    for j in 0..ls {
+        let f = marked[j] as usize;
+        let row = &tau[f * n..(f + 1) * n];
+        let mut sum = 0.0f32;
+        for &l in &free[..left] {
+            sum += row[l as usize];
+        }
+        let x = uniform_f32(rng) * sum;
+        let (mut q, mut acc) = (0, row[free[0] as usize]);
+        while acc <= x && q + 1 < left {
+            q += 1;
+            acc += row[free[q] as usize];
+        }
+        out[f] = free[q];
+        free[q] = free[left - 1];
+        left -= 1;
+    }
+}
+
+/// Eq. 2: what unit k's best ant lays on each of its assignments, 1/C* (costs below 1,
+/// which no QAPLIB instance has, lay as much as cost 1).
+#[inline(always)]
+pub fn deposit(cost: i64) -> f32 {
+    1.0 / (if cost < 1 { 1 } else { cost }) as f32
+}
+
+/// Lays the pheromone of every unit's best ant on facility i's row, units in order.
+/// `ants` holds m rows of `stride` bytes.
+#[inline(always)]
+pub fn lay_row(row: &mut [f32], i: usize, ants: &[u8], stride: usize, costs: &[i64]) {
+    for (k, &c) in costs.iter().enumerate() {
+        row[ants[k * stride + i] as usize] += deposit(c);
+    }
+}
+
+/// MAX–MIN bounds for the current best-so-far cost (MMAS, Stützle & Hoos):
+/// τ_max = m / ((1 − ρ) · C_best), τ_min = τ_max (1 − p^(1/n)) / ((n/2 − 1) p^(1/n)).
+/// Computed once on the host per iteration and handed to both engines.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bounds {
+    pub min: f32,
+    pub max: f32,
+}
+
+#[inline(always)]
+pub fn clamp(t: f32, b: Bounds) -> f32 {
+    if t < b.min { b.min } else if t > b.max { b.max } else { t }
+}

@@ -1,0 +1,85 @@
+//! The swap neighbourhood of the tabu search and 2-opt (seed 003, §4.3): move numbering and
+//! move costs.
+//!
+//! Move (u, v) with u > v exchanges the locations of facilities u and v. Moves are numbered
+//! row by row of the strict lower triangle (seed 003, Fig. 4): k = u(u−1)/2 + v, so
+//! k = 0 is (1, 0), k = 1 is (2, 0), k = 2 is (2, 1), … and the order of k is the
+//! lexicographic order of (u, v). Every cost is an i64 (`cost::fits_i64` bounds them).
+use crate::cost::swap_delta;
+use crate::elem::Elem;
+use crate::matrix::Matrix;
+
+/// |N(φ)| = n(n−1)/2.
+#[inline(always)]
+pub const fn move_count(n: u32) -> u32 {
+    n * (n - 1) / 2
+}
+
+/// Number of move (u, v); `u > v`.
+#[inline(always)]
+pub const fn move_index(u: u32, v: u32) -> u32 {
+    u * (u - 1) / 2 + v
+}
+
+/// The move numbered k, as (u, v) with u > v.
+pub const fn move_pair(k: u32) -> (u32, u32) {
+    // u is the largest integer with u(u−1)/2 ≤ k; start from a float-free estimate.
+    let mut u = 1;
+    while (u + 1) * u / 2 <= k {
+        u += 1;
+    }
+    (u, k - u * (u - 1) / 2)
+}
+
+/// The move after (u, v) in numbering order.
+#[inline(always)]
+pub const fn next_pair(u: u32, v: u32) -> (u32, u32) {
+    if v + 1 == u { (u + 1, 0) } else { (u, v + 1) }
+}
+
+/// Packs (u, v) into 16 bits (n ≤ 256): the order of packed values is the order of k.
+#[inline(always)]
+pub const fn pack_pair(u: u32, v: u32) -> u32 {
+    (u << 8) | v
+}
+
+#[inline(always)]
+pub const fn unpack_pair(x: u32) -> (u32, u32) {
+    ((x >> 8) & 0xFF, x & 0xFF)
+}
+
+/// True when move (u, v) shares a facility with the previous move (r, s): its cost must
+/// then be recomputed in O(n) (Eq. 4); otherwise the O(1) update (Eq. 5) applies.
+#[inline(always)]
+pub const fn touches(u: u32, v: u32, r: u32, s: u32) -> bool {
+    u == r || u == s || v == r || v == s
+}
+
+/// Δ(φ, r, s) in O(n): Eq. 4 of seed 003 (Taillard's formula for asymmetric matrices).
+#[inline(always)]
+pub fn delta_full<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &[u8], r: usize, s: usize) -> i64 {
+    swap_delta(a, b, p, r, s)
+}
+
+/// Δ(φ', u, v) in O(1) from Δ(φ, u, v), where φ' is φ after the move (r, s) and
+/// {u, v} ∩ {r, s} = ∅ (Eq. 5 of seed 003, after Taillard). `p` is φ', already swapped.
+///
+/// The paper prints b_{φ'(u)φ'(v)} as the second term of the last factor; the identity
+/// holds with b_{φ'(v)φ'(s)} (Taillard's code), which the tests check against Eq. 4.
+#[inline(always)]
+pub fn delta_update<E: Elem, A: Matrix<E>, B: Matrix<E>>(
+    a: &A,
+    b: &B,
+    p: &[u8],
+    old: i64,
+    r: usize,
+    s: usize,
+    u: usize,
+    v: usize,
+) -> i64 {
+    let ai = |i: usize, j: usize| a.at(i, j).to_i64();
+    let bi = |i: usize, j: usize| b.at(i, j).to_i64();
+    let (pr, ps, pu, pv) = (p[r] as usize, p[s] as usize, p[u] as usize, p[v] as usize);
+    old + (ai(r, u) - ai(r, v) + ai(s, v) - ai(s, u)) * (bi(ps, pu) - bi(ps, pv) + bi(pr, pv) - bi(pr, pu))
+        + (ai(u, r) - ai(v, r) + ai(v, s) - ai(u, s)) * (bi(pu, ps) - bi(pv, ps) + bi(pv, pr) - bi(pu, pr))
+}

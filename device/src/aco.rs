@@ -1,0 +1,202 @@
+//! The cunning ant system kernels of seed 003 (its Table 1), besides the local search
+//! (`ls.rs`): initial ants, c-ant construction, the best-so-far, and the four pheromone
+//! kernels. Each applies one `qapgpu_common::aco` function per thread.
+use core::slice;
+
+use qapgpu_common::aco::{Bounds, clamp, construct, lay_row};
+use qapgpu_common::cost::cost;
+use qapgpu_common::ops::random_permutation;
+use qapgpu_common::params::{AcoBest, AcoParams};
+use qapgpu_common::rng::Xoshiro128;
+use qapgpu_common::MAX_N;
+
+use crate::intrinsics::*;
+use crate::matrices::{DevElem, View};
+use crate::rngs::{load_rng, store_rng};
+
+#[inline(always)]
+fn global_thread() -> usize {
+    (block_idx_x() * block_dim_x() + thread_idx_x()) as usize
+}
+
+/// Step 3: seeds ant k's RNG stream and draws a random c-ant; no unit has a best yet.
+#[inline(always)]
+unsafe fn init<E: DevElem>(p: &AcoParams) {
+    let (k, n, m) = (global_thread(), p.n as usize, p.m as usize);
+    if k >= m {
+        return;
+    }
+    let mut rng = Xoshiro128::from_stream(p.seed, k as u64);
+    let row = unsafe { slice::from_raw_parts_mut((p.cants as *mut u8).add(k * p.stride as usize), n) };
+    random_permutation(&mut rng, row);
+    let c = cost(&View::<E, _>::global(p.a, n), &View::<E, _>::global(p.b, n), row);
+    unsafe {
+        *(p.cant_costs as *mut i64).add(k) = c;
+        *(p.ant_costs as *mut i64).add(k) = i64::MAX;
+        store_rng(p.rng as *mut u32, k, m, &rng);
+    }
+}
+
+/// Step 6: c-ant k from its unit's best ant (the donor) and τ.
+#[inline(always)]
+unsafe fn build<E: DevElem>(p: &AcoParams) {
+    let (k, n, m, stride) = (global_thread(), p.n as usize, p.m as usize, p.stride as usize);
+    if k >= m {
+        return;
+    }
+    let mut rng = unsafe { load_rng(p.rng as *const u32, k, m) };
+    let (mut marked, mut free) = ([0u8; MAX_N], [0u8; MAX_N]);
+    unsafe {
+        let donor = slice::from_raw_parts((p.ants as *const u8).add(k * stride), n);
+        let tau = slice::from_raw_parts(p.tau as *const f32, n * n);
+        let out = slice::from_raw_parts_mut((p.cants as *mut u8).add(k * stride), n);
+        construct(&mut rng, donor, tau, p.gamma_threshold, out, &mut marked[..n], &mut free[..n]);
+        let c = cost(&View::<E, _>::global(p.a, n), &View::<E, _>::global(p.b, n), out);
+        *(p.cant_costs as *mut i64).add(k) = c;
+        store_rng(p.rng as *mut u32, k, m, &rng);
+    }
+}
+
+macro_rules! ant_kernels {
+    ($t:ty, $init:ident, $construct:ident) => {
+        /// Random initial c-ants (step 3 of Fig. 2) and their costs.
+        ///
+        /// # Safety
+        /// `p` points to an `AcoParams` with buffers for `m` ants; launch ≥ m threads in
+        /// total, no shared memory.
+        ///
+        /// # Thread mapping
+        /// One thread per ant; threads past m return.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "ptx-kernel" fn $init(p: *const AcoParams) {
+            unsafe { init::<$t>(&*p) }
+        }
+
+        /// Construct_solutions (step 6): one c-ant per unit from its donor and τ.
+        ///
+        /// # Safety
+        /// As the init kernel; τ holds n² values.
+        ///
+        /// # Thread mapping
+        /// One thread per ant (the paper used one single-thread block per ant).
+        #[unsafe(no_mangle)]
+        pub unsafe extern "ptx-kernel" fn $construct(p: *const AcoParams) {
+            unsafe { build::<$t>(&*p) }
+        }
+    };
+}
+ant_kernels!(u16, aco_init_u16, aco_construct_u16);
+ant_kernels!(u32, aco_init_u32, aco_construct_u32);
+ant_kernels!(i32, aco_init_i32, aco_construct_i32);
+
+/// The best unit ant (lowest index among equals) becomes the best-so-far when it is
+/// strictly better: the one value the host reads every iteration.
+///
+/// # Safety
+/// `p` points to an `AcoParams`; launch one block of any size.
+///
+/// # Thread mapping
+/// Thread 0 scans the m costs (m ≤ 1024, negligible next to the local search).
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn aco_best(p: *const AcoParams) {
+    let p = unsafe { &*p };
+    if thread_idx_x() != 0 || block_idx_x() != 0 {
+        return;
+    }
+    unsafe {
+        let costs = slice::from_raw_parts(p.ant_costs as *const i64, p.m as usize);
+        let (mut k, mut c) = (0, costs[0]);
+        for (j, &x) in costs.iter().enumerate() {
+            if x < c {
+                (k, c) = (j, x);
+            }
+        }
+        let best = p.best as *mut AcoBest;
+        if c < (*best).cost {
+            (*best).cost = c;
+            let src = (p.ants as *const u8).add(k * p.stride as usize);
+            for i in 0..p.n as usize {
+                (*best).perm[i] = *src.add(i);
+            }
+        }
+    }
+}
+
+/// τ element of this thread in an n × n grid (block = facility row, thread = location).
+#[inline(always)]
+unsafe fn tau_cell(p: &AcoParams) -> Option<*mut f32> {
+    let (i, j, n) = (block_idx_x() as usize, thread_idx_x() as usize, p.n as usize);
+    if i >= n || j >= n {
+        return None;
+    }
+    Some(unsafe { (p.tau as *mut f32).add(i * n + j) })
+}
+
+/// Initialize_pheromone_density: τ = τ_init.
+///
+/// # Safety
+/// `p` points to an `AcoParams` with an n² τ; launch grid n, block n.
+///
+/// # Thread mapping
+/// One thread per τ cell.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn aco_tau_init(p: *const AcoParams) {
+    let p = unsafe { &*p };
+    if let Some(t) = unsafe { tau_cell(p) } {
+        unsafe { *t = p.tau_init };
+    }
+}
+
+/// Evaporate_pheromone: τ ← ρ τ (Eq. 1's first term).
+///
+/// # Safety
+/// As `aco_tau_init`.
+///
+/// # Thread mapping
+/// One thread per τ cell.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn aco_evaporate(p: *const AcoParams) {
+    let p = unsafe { &*p };
+    if let Some(t) = unsafe { tau_cell(p) } {
+        unsafe { *t *= p.rho };
+    }
+}
+
+/// Lay_pheromone: every unit's best ant lays 1/C* on its assignments (Eq. 2). One thread
+/// per facility row adds the m deposits in unit order, so the f32 sums are reproducible
+/// (atomics would add them in any order).
+///
+/// # Safety
+/// `p` points to an `AcoParams`; launch ≥ n threads in total.
+///
+/// # Thread mapping
+/// One thread per facility (a row of τ); threads past n return.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn aco_lay(p: *const AcoParams) {
+    let p = unsafe { &*p };
+    let (i, n, m) = (global_thread(), p.n as usize, p.m as usize);
+    if i >= n {
+        return;
+    }
+    unsafe {
+        let row = slice::from_raw_parts_mut((p.tau as *mut f32).add(i * n), n);
+        let ants = slice::from_raw_parts(p.ants as *const u8, m * p.stride as usize);
+        let costs = slice::from_raw_parts(p.ant_costs as *const i64, m);
+        lay_row(row, i, ants, p.stride as usize, costs);
+    }
+}
+
+/// Max_min_pheromone: τ clamped to [τ_min, τ_max].
+///
+/// # Safety
+/// As `aco_tau_init`.
+///
+/// # Thread mapping
+/// One thread per τ cell.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn aco_clamp(p: *const AcoParams) {
+    let p = unsafe { &*p };
+    if let Some(t) = unsafe { tau_cell(p) } {
+        unsafe { *t = clamp(*t, Bounds { min: p.tau_min, max: p.tau_max }) };
+    }
+}

@@ -1,0 +1,224 @@
+//! The local-search kernel of seed 003: robust tabu search or 2-opt on one ant per block,
+//! with the MATA or the plain thread mapping (`qapgpu_common::mata`).
+//!
+//! # Thread mapping
+//! Block k improves c-ant k. Threads 0..T_S own N_S consecutive moves each (first pair from
+//! the lookup table `first_pairs`); with MATA, threads T_L-START..T_L-START+2n compute the
+//! moves that touch the previous move. Every thread keeps its best `Candidate` in
+//! registers; a warp-shuffle argmin, then a pass over one slot per warp in shared memory,
+//! gives every thread the same chosen move. Thread 0 alone draws tenures, writes the tabu
+//! matrix and swaps the permutation. The block is launched with T_TOTAL rounded up to a
+//! warp so that full-mask shuffles are defined; the extra threads own no move.
+use core::slice;
+
+use qapgpu_common::layout::LS_SCRATCH_PER_WARP;
+use qapgpu_common::ls::{Candidate, TABU_FREE, authorized, tenure};
+use qapgpu_common::moves::{delta_full, delta_update, move_index, next_pair, touches, unpack_pair};
+use qapgpu_common::params::{AcoParams, LS_DELTA_SHARED, LS_MATA, LS_TABU, LS_TABU_SHARED};
+
+use crate::intrinsics::*;
+use crate::matrices::{DevElem, View};
+use crate::rngs::{load_rng, store_rng};
+
+/// The block-wide smallest candidate; every thread returns the same one.
+/// Pitfall: contains barriers, so every thread of the block must call it.
+#[inline(always)]
+unsafe fn block_argmin(mut c: Candidate, scratch: u64) -> Candidate {
+    let mut off = 16;
+    while off > 0 {
+        let o = Candidate { delta: shfl_down_i64(c.delta, off), tag: shfl_down_u32(c.tag, off) };
+        if o.better(&c) {
+            c = o;
+        }
+        off >>= 1;
+    }
+    let tid = thread_idx_x();
+    let slot = |w: u32| scratch + (w * LS_SCRATCH_PER_WARP) as u64;
+    unsafe {
+        if tid % 32 == 0 {
+            st_shared_i64(slot(tid / 32), c.delta);
+            st_shared_u32(slot(tid / 32) + 8, c.tag);
+        }
+        sync_threads();
+        let mut best = Candidate::NONE;
+        for w in 0..block_dim_x() / 32 {
+            let o = Candidate { delta: ld_shared_i64(slot(w)), tag: ld_shared_u32(slot(w) + 8) };
+            if o.better(&best) {
+                best = o;
+            }
+        }
+        best
+    }
+}
+
+/// Copies n bytes with the block, one byte per thread.
+#[inline(always)]
+unsafe fn block_copy_bytes(dst: *mut u8, src: *const u8, n: usize) {
+    let (mut i, step) = (thread_idx_x() as usize, block_dim_x() as usize);
+    while i < n {
+        unsafe { *dst.add(i) = *src.add(i) };
+        i += step;
+    }
+}
+
+#[inline(always)]
+unsafe fn run<E: DevElem>(p: &AcoParams) {
+    let (tid, blk) = (thread_idx_x(), block_idx_x() as usize);
+    let n = p.n as usize;
+    let (a, b) = (View::<E, _>::global(p.a, n), View::<E, _>::global(p.b, n));
+    let tabu_search = p.flags & LS_TABU != 0;
+    let mata = p.flags & LS_MATA != 0;
+    let smem = shared_generic();
+    let lay = &p.layout;
+    let scratch = shared_base() + lay.scratch as u64;
+    let (perm_ptr, best_ptr) = unsafe { (smem.add(lay.perm as usize), smem.add(lay.best as usize)) };
+    let delta = unsafe {
+        if p.flags & LS_DELTA_SHARED != 0 {
+            smem.add(lay.delta as usize) as *mut i64
+        } else {
+            (p.delta as *mut i64).add(blk * p.moves as usize)
+        }
+    };
+    let tabu = unsafe {
+        if p.flags & LS_TABU_SHARED != 0 {
+            smem.add(lay.tabu as usize) as *mut i32
+        } else {
+            (p.tabu as *mut i32).add(blk * n * n)
+        }
+    };
+    let cant = unsafe { (p.cants as *mut u8).add(blk * p.stride as usize) };
+    unsafe {
+        block_copy_bytes(perm_ptr, cant, n);
+        if tabu_search {
+            let mut i = tid as usize;
+            while i < n * n {
+                *tabu.add(i) = TABU_FREE;
+                i += block_dim_x() as usize;
+            }
+        }
+    }
+    let owner = tid < p.ts;
+    let first = if owner { unsafe { *(p.first_pairs as *const u16).add(tid as usize) as u32 } } else { 0 };
+    let k0 = tid * p.ns;
+    let owned = if owner { (p.moves - k0).min(p.ns) } else { 0 };
+    let mut rng = unsafe { load_rng(p.rng as *const u32, blk, p.m as usize) };
+    let cost = unsafe { *(p.cant_costs as *const i64).add(blk) };
+    let (mut cur, mut best_cost) = (cost, cost);
+    let (mut r, mut s, mut fresh) = (0u32, 0u32, true);
+    let mut iterations = p.ls_iterations;
+    sync_threads();
+
+    for it in 0..p.ls_iterations as i32 {
+        let perm = unsafe { slice::from_raw_parts(perm_ptr as *const u8, n) };
+        let mut pick = Candidate::NONE;
+        let mut consider = |d: i64, u: u32, v: u32| {
+            let ok = !tabu_search
+                || cur + d < best_cost
+                || unsafe {
+                    authorized(*tabu.add(u as usize * n + perm[v as usize] as usize), *tabu.add(v as usize * n + perm[u as usize] as usize), it)
+                };
+            let c = Candidate::new(d, u, v, ok);
+            if c.better(&pick) {
+                pick = c;
+            }
+        };
+        if owner {
+            let (mut u, mut v) = unpack_pair(first);
+            for j in 0..owned {
+                let slot = unsafe { delta.add((k0 + j) as usize) };
+                if !fresh && !touches(u, v, r, s) {
+                    let d = delta_update(&a, &b, perm, unsafe { *slot }, r as usize, s as usize, u as usize, v as usize);
+                    unsafe { *slot = d };
+                    consider(d, u, v);
+                } else if fresh || !mata {
+                    let d = delta_full(&a, &b, perm, u as usize, v as usize);
+                    unsafe { *slot = d };
+                    consider(d, u, v);
+                }
+                (u, v) = next_pair(u, v);
+            }
+        } else if mata && !fresh && tid >= p.tl_start {
+            let shape = qapgpu_common::mata::Shape {
+                n: p.n,
+                ns: p.ns,
+                mapping: qapgpu_common::mata::Mapping::Mata,
+                moves: p.moves,
+                ts: p.ts,
+                tl_start: p.tl_start,
+                total: p.tl_start + 2 * p.n,
+            };
+            if let Some((u, v)) = shape.long_move(tid, r, s) {
+                let d = delta_full(&a, &b, perm, u as usize, v as usize);
+                unsafe { *delta.add(move_index(u, v) as usize) = d };
+                consider(d, u, v);
+            }
+        }
+        let pick = unsafe { block_argmin(pick, scratch) };
+        if !tabu_search && pick.delta >= 0 {
+            iterations = it as u32 + 1;
+            break;
+        }
+        (r, s) = pick.pair();
+        fresh = false;
+        if tid == 0 {
+            unsafe {
+                if tabu_search {
+                    *tabu.add(r as usize * n + *perm_ptr.add(r as usize) as usize) = it + tenure(&mut rng, p.tabu_list_size);
+                    *tabu.add(s as usize * n + *perm_ptr.add(s as usize) as usize) = it + tenure(&mut rng, p.tabu_list_size);
+                }
+                let (pr, ps) = (*perm_ptr.add(r as usize), *perm_ptr.add(s as usize));
+                *perm_ptr.add(r as usize) = ps;
+                *perm_ptr.add(s as usize) = pr;
+            }
+        }
+        cur += pick.delta;
+        // Publishes the swap (and frees the argmin slots for the next iteration).
+        sync_threads();
+        if tabu_search && cur < best_cost {
+            best_cost = cur;
+            unsafe { block_copy_bytes(best_ptr, perm_ptr, n) };
+        }
+    }
+    let (result, result_cost) = if tabu_search { (best_ptr, best_cost) } else { (perm_ptr, cur) };
+    sync_threads();
+    unsafe {
+        block_copy_bytes(cant, result, n);
+        // Step 8 of Fig. 2: the c-ant replaces its unit's best when it is as good or better.
+        let ant_cost = (p.ant_costs as *mut i64).add(blk);
+        if result_cost <= *ant_cost {
+            block_copy_bytes((p.ants as *mut u8).add(blk * p.stride as usize), result, n);
+        }
+        sync_threads();
+        if tid == 0 {
+            if result_cost <= *ant_cost {
+                *ant_cost = result_cost;
+            }
+            *(p.cant_costs as *mut i64).add(blk) = result_cost;
+            *(p.ls_iters as *mut u32).add(blk) = iterations;
+            store_rng(p.rng as *mut u32, blk, p.m as usize, &rng);
+        }
+    }
+}
+
+macro_rules! ls_kernel {
+    ($t:ty, $name:ident) => {
+        /// Local search (tabu search or 2-opt, MATA or plain) of every c-ant, then step 8 of
+        /// cAS: the result replaces its unit's best ant when it is as good or better.
+        ///
+        /// # Safety
+        /// `p` points to an `AcoParams` whose buffers are allocated for `m` ants; launch with
+        /// grid = m, block = T_TOTAL rounded up to 32, and `p.layout.total` bytes of dynamic
+        /// shared memory.
+        ///
+        /// # Thread mapping
+        /// Block = ant; threads map to moves as the module docs say.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "ptx-kernel" fn $name(p: *const AcoParams) {
+            unsafe { run::<$t>(&*p) }
+        }
+    };
+}
+ls_kernel!(u16, aco_local_search_u16);
+ls_kernel!(u32, aco_local_search_u32);
+ls_kernel!(i32, aco_local_search_i32);
+

@@ -1,0 +1,238 @@
+//! The GPU engine of seed 003: the ACO kernels (`device::aco`, `device::ls`) driven through
+//! cudarc, one launch per step of Fig. 2. Only the best-so-far (one `AcoBest`) crosses to
+//! the host each iteration.
+use crate::aco::{AcoConfig, AcoEngine, AcoSnapshot, LsStats};
+use crate::gpu::{Gpu, bytes_of, device_matrices, from_bytes};
+use crate::instance::Instance;
+use anyhow::{Context, Result, anyhow};
+use cudarc::driver::sys::CUfunction_attribute;
+use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
+use qapgpu_common::aco::Bounds;
+use qapgpu_common::layout::LsLayout;
+use qapgpu_common::ls::LsKind;
+use qapgpu_common::mata::Shape;
+use qapgpu_common::params::{AcoBest, AcoParams};
+use std::time::Instant;
+
+struct Buffers {
+    a: CudaSlice<u8>,
+    b: CudaSlice<u8>,
+    ants: CudaSlice<u8>,
+    ant_costs: CudaSlice<i64>,
+    cants: CudaSlice<u8>,
+    cant_costs: CudaSlice<i64>,
+    ls_iters: CudaSlice<u32>,
+    rng: CudaSlice<u32>,
+    tau: CudaSlice<f32>,
+    delta: CudaSlice<i64>,
+    tabu: CudaSlice<i32>,
+    first_pairs: CudaSlice<u16>,
+    best: CudaSlice<u8>,
+    params: CudaSlice<u8>,
+}
+
+struct Kernels {
+    init: CudaFunction,
+    construct: CudaFunction,
+    local_search: CudaFunction,
+    best: CudaFunction,
+    tau_init: CudaFunction,
+    evaporate: CudaFunction,
+    lay: CudaFunction,
+    clamp: CudaFunction,
+}
+
+pub struct AcoGpu {
+    gpu: Gpu,
+    cfg: AcoConfig,
+    n: usize,
+    pub layout: LsLayout,
+    k: Kernels,
+    buf: Buffers,
+    params: AcoParams,
+    stats: LsStats,
+}
+
+impl AcoGpu {
+    pub fn new(gpu: Gpu, inst: &Instance, cfg: &AcoConfig) -> Result<AcoGpu> {
+        let (n, m) = (inst.n, cfg.ants as usize);
+        anyhow::ensure!(cfg.ants >= 1, "the colony needs at least one ant");
+        let w = inst.width.name();
+        let load = |name: String| gpu.module.load_function(&name).with_context(|| format!("kernel {name} missing from the PTX"));
+        let k = Kernels {
+            init: load(format!("aco_init_{w}"))?,
+            construct: load(format!("aco_construct_{w}"))?,
+            local_search: load(format!("aco_local_search_{w}"))?,
+            best: load("aco_best".into())?,
+            tau_init: load("aco_tau_init".into())?,
+            evaporate: load("aco_evaporate".into())?,
+            lay: load("aco_lay".into())?,
+            clamp: load("aco_clamp".into())?,
+        };
+        let max_threads = k.local_search.get_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)? as u32;
+        let shape = Shape::fit(n as u32, cfg.ns, cfg.layout.mapping(), max_threads).map_err(|e| anyhow!("{}: {e}", inst.name))?;
+        let layout = LsLayout::new(shape, cfg.ls == LsKind::Tabu, &gpu.limits);
+        k.local_search
+            .set_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, layout.dynamic_shared as i32)?;
+        let stride = n.div_ceil(16) * 16;
+        let s = &gpu.stream;
+        let (a_bytes, b_bytes) = device_matrices(inst);
+        let first: Vec<u16> = (0..shape.ts).map(|t| shape.first_pair(t) as u16).collect();
+        let global_delta = if layout.delta_placement == qapgpu_common::layout::Placement::Shared { 1 } else { m * shape.moves as usize };
+        let global_tabu = if layout.tabu_search && layout.tabu_placement != qapgpu_common::layout::Placement::Shared { m * n * n } else { 1 };
+        let buf = Buffers {
+            a: s.clone_htod(&a_bytes)?,
+            b: s.clone_htod(&b_bytes)?,
+            ants: s.alloc_zeros(m * stride)?,
+            ant_costs: s.alloc_zeros(m)?,
+            cants: s.alloc_zeros(m * stride)?,
+            cant_costs: s.alloc_zeros(m)?,
+            ls_iters: s.alloc_zeros(m)?,
+            rng: s.alloc_zeros(4 * m)?,
+            tau: s.alloc_zeros(n * n)?,
+            delta: s.alloc_zeros(global_delta)?,
+            tabu: s.alloc_zeros(global_tabu)?,
+            first_pairs: s.clone_htod(&first)?,
+            best: s.clone_htod(bytes_of(&AcoBest::default()))?,
+            params: s.alloc_zeros(size_of::<AcoParams>())?,
+        };
+        let params = AcoParams {
+            a: gpu.ptr(&buf.a),
+            b: gpu.ptr(&buf.b),
+            ants: gpu.ptr(&buf.ants),
+            ant_costs: gpu.ptr(&buf.ant_costs),
+            cants: gpu.ptr(&buf.cants),
+            cant_costs: gpu.ptr(&buf.cant_costs),
+            ls_iters: gpu.ptr(&buf.ls_iters),
+            rng: gpu.ptr(&buf.rng),
+            tau: gpu.ptr(&buf.tau),
+            delta: gpu.ptr(&buf.delta),
+            tabu: gpu.ptr(&buf.tabu),
+            first_pairs: gpu.ptr(&buf.first_pairs),
+            best: gpu.ptr(&buf.best),
+            seed: cfg.seed,
+            n: n as u32,
+            m: m as u32,
+            stride: stride as u32,
+            ls_iterations: cfg.ls_iterations,
+            tabu_list_size: cfg.tabu_list_size,
+            ns: shape.ns,
+            moves: shape.moves,
+            ts: shape.ts,
+            tl_start: shape.tl_start,
+            flags: layout.flags(),
+            gamma_threshold: cfg.gamma_threshold(),
+            rho: cfg.rho as f32,
+            tau_init: 0.0,
+            tau_min: 0.0,
+            tau_max: 0.0,
+            layout: layout.shared(),
+        };
+        Ok(AcoGpu { gpu, cfg: cfg.clone(), n, layout, k, buf, params, stats: LsStats::default() })
+    }
+
+    fn launch(&mut self, which: fn(&Kernels) -> &CudaFunction, cfg: LaunchConfig) -> Result<()> {
+        let s = &self.gpu.stream;
+        s.memcpy_htod(bytes_of(&self.params), &mut self.buf.params)?;
+        // SAFETY: the parameter block matches the kernels' `AcoParams`, and every buffer it
+        // points to has the size `AcoParams` documents for m ants and this layout.
+        unsafe { s.launch_builder(which(&self.k)).arg(&self.buf.params).launch(cfg) }?;
+        s.synchronize().context("ACO kernel failed")?;
+        Ok(())
+    }
+
+    fn per_ant(&self) -> LaunchConfig {
+        LaunchConfig { grid_dim: (self.cfg.ants.div_ceil(64), 1, 1), block_dim: (64, 1, 1), shared_mem_bytes: 0 }
+    }
+
+    fn per_cell(&self) -> LaunchConfig {
+        LaunchConfig { grid_dim: (self.n as u32, 1, 1), block_dim: (self.n as u32, 1, 1), shared_mem_bytes: 0 }
+    }
+
+    pub fn block_threads(&self) -> u32 {
+        self.layout.shape.launched()
+    }
+}
+
+impl AcoEngine for AcoGpu {
+    fn device(&self) -> String {
+        format!("{} (sm_{}, {} SMs)", self.gpu.name, self.gpu.limits.arch, self.gpu.sms)
+    }
+    fn config(&self) -> &AcoConfig {
+        &self.cfg
+    }
+    fn threads_per_block(&self) -> u32 {
+        self.block_threads()
+    }
+
+    fn random_ants(&mut self) -> Result<()> {
+        let c = self.per_ant();
+        self.launch(|k| &k.init, c)
+    }
+
+    fn construct(&mut self) -> Result<()> {
+        let c = self.per_ant();
+        self.launch(|k| &k.construct, c)
+    }
+
+    fn local_search(&mut self) -> Result<()> {
+        let c = LaunchConfig {
+            grid_dim: (self.cfg.ants, 1, 1),
+            block_dim: (self.block_threads(), 1, 1),
+            shared_mem_bytes: self.layout.dynamic_shared,
+        };
+        let t0 = Instant::now();
+        self.launch(|k| &k.local_search, c)?;
+        self.stats.seconds += t0.elapsed().as_secs_f64();
+        let iters: u64 = self.gpu.stream.clone_dtoh(&self.buf.ls_iters)?.iter().map(|&i| i as u64).sum();
+        self.stats.iterations += iters;
+        self.stats.evaluations += iters * self.layout.shape.moves as u64;
+        Ok(())
+    }
+
+    fn update_best(&mut self) -> Result<i64> {
+        let c = LaunchConfig { grid_dim: (1, 1, 1), block_dim: (32, 1, 1), shared_mem_bytes: 0 };
+        self.launch(|k| &k.best, c)?;
+        Ok(self.best()?.0)
+    }
+
+    fn pheromone(&mut self, init: Option<f32>, bounds: Bounds) -> Result<()> {
+        self.params.tau_min = bounds.min;
+        self.params.tau_max = bounds.max;
+        let cell = self.per_cell();
+        if let Some(t0) = init {
+            self.params.tau_init = t0;
+            self.launch(|k| &k.tau_init, cell)?;
+        }
+        self.launch(|k| &k.evaporate, cell)?;
+        let rows = LaunchConfig { grid_dim: ((self.n as u32).div_ceil(64), 1, 1), block_dim: (64, 1, 1), shared_mem_bytes: 0 };
+        self.launch(|k| &k.lay, rows)?;
+        self.launch(|k| &k.clamp, cell)
+    }
+
+    fn best(&mut self) -> Result<(i64, Vec<u8>)> {
+        let b: AcoBest = from_bytes(&self.gpu.stream.clone_dtoh(&self.buf.best)?);
+        Ok((b.cost, b.perm[..self.n].to_vec()))
+    }
+
+    fn ls_stats(&self) -> LsStats {
+        self.stats
+    }
+
+    fn snapshot(&mut self) -> Result<AcoSnapshot> {
+        let s = &self.gpu.stream;
+        let (n, m, stride) = (self.n, self.cfg.ants as usize, self.params.stride as usize);
+        let rows = |v: Vec<u8>| v.chunks(stride).map(|r| r[..n].to_vec()).collect();
+        let rng = s.clone_dtoh(&self.buf.rng)?;
+        Ok(AcoSnapshot {
+            ants: rows(s.clone_dtoh(&self.buf.ants)?),
+            ant_costs: s.clone_dtoh(&self.buf.ant_costs)?,
+            cants: rows(s.clone_dtoh(&self.buf.cants)?),
+            cant_costs: s.clone_dtoh(&self.buf.cant_costs)?,
+            ls_iterations: s.clone_dtoh(&self.buf.ls_iters)?,
+            tau_bits: s.clone_dtoh(&self.buf.tau)?.iter().map(|t| t.to_bits()).collect(),
+            rng: (0..m).map(|i| [rng[i], rng[m + i], rng[2 * m + i], rng[3 * m + i]]).collect(),
+            best: self.best()?.0,
+        })
+    }
+}

@@ -1,0 +1,172 @@
+//! Seed 003's protocols, printed beside its published numbers (GTX 480, i7 965):
+//!
+//! * Table 5 (`003-fixed`): IT_TOTAL = n·50000 local-search iterations or the best-known
+//!   cost, whichever comes first; T_avg and average error.
+//! * Table 6 (`003-target`): time to the acceptable cost (1 % above the best known for
+//!   class (i), the best known for class (iv) up to n = 100, 0.2 % for tai150b); T_avg.
+use crate::aco::{AcoConfig, AcoEngine, Class, Layout};
+use crate::bench::{Table, load, mean_sd};
+use crate::instance::Instance;
+use crate::runner::{self, Limits, Silent};
+use anyhow::Result;
+use qapgpu_common::ls::LsKind;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// Table 5: instance, T_avg MATA, T_avg non-MATA, average error % (GPU), CPU T_avg, CPU error %.
+pub const PAPER_T5: &[(&str, f64, f64, f64, f64, f64)] = &[
+    ("tai40a", 4.4, 27.8, 0.29, 74.4, 0.31),
+    ("tai50a", 6.8, 42.6, 0.49, 144.1, 0.45),
+    ("tai60a", 11.9, 74.6, 0.54, 253.7, 0.52),
+    ("tai80a", 42.9, 143.9, 0.51, 612.6, 0.50),
+    ("tai100a", 89.9, 372.5, 0.55, 1246.6, 0.51),
+    ("tai50b", 0.3, 1.5, 0.0, 6.318, 0.0),
+    ("tai60b", 0.5, 3.1, 0.0, 15.656, 0.0),
+    ("tai80b", 8.8, 30.7, 0.0, 138.684, 0.0),
+    ("tai100b", 16.7, 72.6, 0.0, 373.03, 0.0),
+    ("tai150b", 367.7, 1715.9, 0.12, 5088.874, 0.21),
+];
+
+/// Table 6: instance, acceptable error %, TS (MATA, non-MATA, CPU), 2-opt (MATA, non-MATA, CPU), T_avg in s.
+pub const PAPER_T6: &[(&str, f64, [f64; 3], [f64; 3])] = &[
+    ("tai40a", 1.0, [0.1, 0.6, 2.0], [0.5, 2.0, 7.7]),
+    ("tai50a", 1.0, [0.4, 2.5, 9.9], [7.2, 31.3, 398.5]),
+    ("tai60a", 1.0, [1.0, 5.5, 23.3], [25.7, 150.7, 697.4]),
+    ("tai80a", 1.0, [3.2, 12.1, 56.7], [261.1, 719.4, 3872.7]),
+    ("tai100a", 1.0, [7.1, 29.5, 108.6], [909.9, 4337.0, 20062.5]),
+    ("tai50b", 0.0, [0.3, 1.5, 6.3], [0.2, 1.6, 5.0]),
+    ("tai60b", 0.0, [0.5, 3.1, 15.7], [0.5, 4.4, 11.4]),
+    ("tai80b", 0.0, [8.1, 30.8, 138.7], [6.8, 39.0, 121.6]),
+    ("tai100b", 0.0, [16.2, 66.9, 373.0], [11.8, 69.2, 280.1]),
+    ("tai150b", 0.2, [138.6, 697.4, 1815.1], [98.8, 612.8, 1596.8]),
+];
+
+/// Acceptable cost of Table 6: 1 % above the best known for class (i), 0.2 % for tai150b,
+/// the best known otherwise.
+pub fn acceptable(name: &str, known: i64) -> i64 {
+    let pct = match (name, Class::of(name)) {
+        ("tai150b", _) => 0.2,
+        (_, Class::Random) => 1.0,
+        (_, Class::RealLifeLike) => 0.0,
+    };
+    known + (known as f64 * pct / 100.0).floor() as i64
+}
+
+/// Where a configuration runs: a GPU layout, or the CPU twin.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Column {
+    Gpu(Layout),
+    Cpu,
+}
+
+impl Column {
+    fn label(self) -> &'static str {
+        match self {
+            Column::Gpu(Layout::Mata) => "GPU MATA",
+            Column::Gpu(Layout::Plain) => "GPU non-MATA",
+            Column::Cpu => "CPU twin",
+        }
+    }
+    fn index(self) -> usize {
+        match self {
+            Column::Gpu(Layout::Mata) => 0,
+            Column::Gpu(Layout::Plain) => 1,
+            Column::Cpu => 2,
+        }
+    }
+}
+
+pub type AcoFactory<'a> = dyn Fn(&Instance, &AcoConfig) -> Result<Box<dyn AcoEngine>> + 'a;
+
+struct RunStats {
+    reached: Vec<Option<f64>>,
+    elapsed: Vec<f64>,
+    errors: Vec<f64>,
+    evals_per_s: f64,
+}
+
+fn runs(make: &AcoFactory, inst: &Instance, cfg: &AcoConfig, target: i64, known: i64, it_total: Option<u64>, n_runs: usize, limit: Duration) -> Result<RunStats> {
+    let stop = AtomicBool::new(false);
+    let (mut reached, mut elapsed, mut errors) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut evals, mut secs) = (0u64, 0f64);
+    for r in 0..n_runs {
+        let mut c = cfg.clone();
+        c.seed = cfg.seed.wrapping_add(r as u64);
+        let mut e = make(inst, &c)?;
+        let limits = Limits { target: Some(target), time_limit: Some(limit), known: Some(known) };
+        let o = runner::run_aco(e.as_mut(), inst.n, &limits, it_total, &mut Silent, &stop)?;
+        anyhow::ensure!(inst.cost(&o.perm) == o.cost, "{}: engine cost mismatch", inst.name);
+        let st = e.ls_stats();
+        evals += st.evaluations;
+        secs += st.seconds;
+        reached.push(o.time_to_target_s);
+        elapsed.push(o.elapsed_s);
+        errors.push(100.0 * (o.cost - known) as f64 / known as f64);
+    }
+    Ok(RunStats { reached, elapsed, errors, evals_per_s: evals as f64 / secs.max(1e-12) })
+}
+
+fn fmt(x: f64) -> String {
+    if x.is_nan() { "–".into() } else if x < 10.0 { format!("{x:.3}") } else { format!("{x:.1}") }
+}
+
+/// Both tables. `fixed`: Table 5 (IT_TOTAL or optimum), else Table 6 (acceptable cost).
+#[allow(clippy::too_many_arguments)]
+pub fn protocol_003(
+    make: &AcoFactory,
+    fixed: bool,
+    names: &[String],
+    searches: &[LsKind],
+    columns: &[Column],
+    n_runs: usize,
+    limit: Duration,
+    seed: u64,
+) -> Result<Table> {
+    let header = [
+        "instance", "LS", "engine", "runs", "#reached", "T_avg (s)", "σ", "avg error %", "move evals/s", "paper T_avg", "paper/ours",
+    ];
+    let mut rows = Vec::new();
+    for name in names {
+        let (inst, known) = load(name)?;
+        let n = inst.n as u64;
+        let (target, it_total) = if fixed { (known, Some(n * 50_000)) } else { (acceptable(name, known), None) };
+        for &ls in searches {
+            for &col in columns {
+                let mut cfg = AcoConfig::paper(ls, inst.n as u32, Class::of(name));
+                cfg.seed = seed;
+                if let Column::Gpu(l) = col {
+                    cfg.layout = l;
+                }
+                let st = runs(make, &inst, &cfg, target, known, it_total, n_runs, limit)?;
+                let ok: Vec<f64> = st.reached.iter().flatten().copied().collect();
+                // Table 5 times every run (to IT_TOTAL or the optimum); Table 6 the successes.
+                let times = if fixed { st.elapsed.clone() } else { ok.clone() };
+                let (m, s) = mean_sd(&times);
+                let paper = if fixed {
+                    PAPER_T5.iter().find(|r| r.0 == name.as_str()).filter(|_| ls == LsKind::Tabu).map(|r| [r.1, r.2, r.4][col.index()])
+                } else {
+                    PAPER_T6.iter().find(|r| r.0 == name.as_str()).map(|r| if ls == LsKind::Tabu { r.2 } else { r.3 }[col.index()])
+                };
+                let censored = !fixed && ok.len() < st.reached.len();
+                rows.push(vec![
+                    name.clone(),
+                    match ls {
+                        LsKind::Tabu => "TS".into(),
+                        LsKind::TwoOpt => "2-opt".into(),
+                    },
+                    col.label().into(),
+                    st.reached.len().to_string(),
+                    ok.len().to_string(),
+                    if censored { format!("{} (successes only)", fmt(m)) } else { fmt(m) },
+                    fmt(s),
+                    format!("{:.3}", mean_sd(&st.errors).0),
+                    format!("{:.3e}", st.evals_per_s),
+                    paper.map_or("–".into(), fmt),
+                    paper.map_or("–".into(), |p| format!("{:.1}×", p / m)),
+                ]);
+                eprintln!("{}", rows.last().unwrap().join(" | "));
+            }
+        }
+    }
+    Ok(Table { header: header.iter().map(|s| s.to_string()).collect(), rows })
+}

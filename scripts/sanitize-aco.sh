@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# compute-sanitizer memcheck and racecheck over the ACO kernels (seed 003) for n = 12, 50,
+# 100, 150: init, one local search per ant and the pheromone kernels, both local searches
+# and both mappings (from the repository root, after `cargo xtask dist` with QAPLIB in
+# dist/qaplib).
+set -u
+cd dist
+export QAPLIB_DIR=$PWD/qaplib
+for tool in memcheck racecheck; do
+  for inst in nug12 tai50b tai100a tai150b; do
+    for algo in "aco-ts --layout mata" "aco-ts --layout plain" "aco-2opt --layout mata"; do
+      echo "== $tool $inst $algo"
+      timeout 120 compute-sanitizer --tool $tool --print-limit 5 ./qapgpu $inst --engine gpu --algo $algo \
+        --ants 3 --ls-iterations 12 --max-ls-iterations 40 --target 0 --quiet --seed 5 2>&1 \
+        | grep -E "ERROR SUMMARY|RACECHECK SUMMARY|Error|error|cost " | head -4
+    done
+  done
+done

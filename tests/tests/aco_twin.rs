@@ -1,0 +1,112 @@
+//! The ACO kernels (construction, tabu search and 2-opt in both thread mappings, pheromone)
+//! against their CPU twin: same seed, bit-identical ants, costs, τ and RNG states. These
+//! tests need a GPU; without one they print why and pass without checking anything.
+use host::aco::{self, AcoConfig, AcoEngine, Class, Layout};
+use host::aco_cpu::AcoCpu;
+use host::aco_gpu::AcoGpu;
+use host::gpu::Gpu;
+use host::instance::Instance;
+use host::qaplib;
+use qapgpu_common::layout::Placement;
+use qapgpu_common::ls::LsKind;
+use qapgpu_tests::gpu;
+
+
+fn load(name: &str) -> Instance {
+    qaplib::read_dat(&qaplib::resolve(name)).unwrap()
+}
+
+fn negatives() -> Instance {
+    let n = 17;
+    let a = (0..n * n).map(|k| ((k * 7919) % 201) as i64 - 100).collect();
+    let b = (0..n * n).map(|k| ((k * 104729) % 97) as i64).collect();
+    Instance::new("neg17".into(), n, a, b).unwrap()
+}
+
+/// Runs init and `iterations` cAS iterations on both engines, comparing every state.
+fn twin(g: &Gpu, inst: &Instance, ls: LsKind, layout: Layout, ants: u32, ls_iterations: u32, iterations: usize) -> AcoGpu {
+    let mut cfg = AcoConfig::paper(ls, inst.n as u32, Class::of(&inst.name));
+    cfg.layout = layout;
+    cfg.ants = ants;
+    cfg.ls_iterations = ls_iterations;
+    cfg.seed = 4242;
+    let mut gpu = AcoGpu::new(g.clone(), inst, &cfg).unwrap();
+    let mut cpu = AcoCpu::new(inst, &cfg, 2).unwrap();
+    let what = format!("{} {ls:?} {layout:?}", inst.name);
+    let compare = |gpu: &mut AcoGpu, cpu: &mut AcoCpu, step: &str| {
+        let (s1, s2) = (gpu.snapshot().unwrap(), cpu.snapshot().unwrap());
+        assert_eq!(s1.cant_costs, s2.cant_costs, "{what} {step}: c-ant costs differ");
+        assert_eq!(s1.cants, s2.cants, "{what} {step}: c-ants differ");
+        assert_eq!(s1.ls_iterations, s2.ls_iterations, "{what} {step}: local-search lengths differ");
+        assert_eq!(s1.ants, s2.ants, "{what} {step}: unit bests differ");
+        assert_eq!(s1.ant_costs, s2.ant_costs, "{what} {step}: unit best costs differ");
+        assert_eq!(s1.rng, s2.rng, "{what} {step}: RNG states differ");
+        assert_eq!(s1.tau_bits, s2.tau_bits, "{what} {step}: pheromone differs");
+        assert_eq!(s1.best, s2.best, "{what} {step}: best-so-far differs");
+        for (p, &c) in s1.ants.iter().zip(&s1.ant_costs) {
+            assert_eq!(inst.cost(p), c, "{what} {step}: a unit best's cost is wrong");
+        }
+    };
+    let n = inst.n;
+    aco::init(&mut gpu, n).unwrap();
+    aco::init(&mut cpu, n).unwrap();
+    compare(&mut gpu, &mut cpu, "after init");
+    for it in 0..iterations {
+        aco::iterate(&mut gpu, n).unwrap();
+        aco::iterate(&mut cpu, n).unwrap();
+        compare(&mut gpu, &mut cpu, &format!("after iteration {it}"));
+    }
+    let (c, p) = gpu.best().unwrap();
+    assert_eq!(inst.cost(&p), c);
+    gpu
+}
+
+#[test]
+fn small_instances_every_width_mapping_and_search() {
+    let Some(g) = gpu() else { return };
+    for inst in [load("nug12"), load("els19"), negatives()] {
+        for ls in [LsKind::Tabu, LsKind::TwoOpt] {
+            for layout in [Layout::Mata, Layout::Plain] {
+                twin(&g, &inst, ls, layout, 8, 3 * inst.n as u32, 3);
+            }
+        }
+    }
+}
+
+#[test]
+fn paper_sized_instances() {
+    let Some(g) = gpu() else { return };
+    // tai40a: class (i) settings; tai50b: class (iv); tai150b: Δ and tabu in shared memory.
+    twin(&g, &load("tai40a"), LsKind::Tabu, Layout::Mata, 40, 200, 2);
+    twin(&g, &load("tai50b"), LsKind::Tabu, Layout::Plain, 24, 100, 2);
+    twin(&g, &load("tai50b"), LsKind::TwoOpt, Layout::Mata, 24, 200, 2);
+    let e = twin(&g, &load("tai150b"), LsKind::Tabu, Layout::Mata, 6, 60, 1);
+    assert_eq!(e.layout.delta_placement, Placement::Shared);
+}
+
+#[test]
+fn n_256_uses_global_memory_and_a_larger_ns() {
+    let Some(g) = gpu() else { return };
+    let (inst, _, _) = Instance::planted(256, 5);
+    let e = twin(&g, &inst, LsKind::Tabu, Layout::Mata, 3, 40, 1);
+    assert_eq!(e.layout.delta_placement, Placement::Global);
+    assert_eq!(e.layout.tabu_placement, Placement::Global);
+    assert!(e.threads_per_block() <= 1024);
+}
+
+#[test]
+fn gpu_reaches_the_optimum_of_small_instances() {
+    let Some(g) = gpu() else { return };
+    for name in ["nug12", "tai20b"] {
+        let inst = load(name);
+        let known = qaplib::best_known(&qaplib::resolve(name), name).unwrap();
+        let mut cfg = AcoConfig::paper(LsKind::Tabu, inst.n as u32, Class::of(name));
+        cfg.seed = 3;
+        let mut e = AcoGpu::new(g.clone(), &inst, &cfg).unwrap();
+        let limits = host::runner::Limits { target: Some(known), time_limit: Some(std::time::Duration::from_secs(60)), known: Some(known) };
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let out = host::runner::run_aco(&mut e, inst.n, &limits, None, &mut host::runner::Silent, &stop).unwrap();
+        assert_eq!(out.cost, known, "{name}: stopped at {} after {} iterations", out.cost, out.generations);
+        assert_eq!(inst.cost(&out.perm), known);
+    }
+}

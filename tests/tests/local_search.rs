@@ -1,0 +1,134 @@
+//! Move costs against full re-evaluation on every shared instance, and the sequential
+//! local searches (the CPU twin of the kernel) on real instances.
+use host::instance::Instance;
+use host::qaplib;
+use qapgpu_common::elem::{Elem, ElemWidth};
+use qapgpu_common::ls::{Scratch, tabu_search, two_opt};
+use qapgpu_common::matrix::Dense;
+use qapgpu_common::moves::{delta_full, delta_update, move_count, move_pair};
+use qapgpu_common::ops::random_permutation;
+use qapgpu_common::rng::Xoshiro128;
+use qapgpu_tests::dat_files;
+
+/// Eq. 4 for every move (or 3000 sampled ones for large n) of random permutations, and
+/// Eq. 5 after a random previous move, against cost differences computed from scratch.
+fn check_deltas<E: Elem>(inst: &Instance, a: &[E], b: &[E]) {
+    let n = inst.n;
+    if n < 3 {
+        return;
+    }
+    let (a, b) = (Dense::new(a, n), Dense::new(b, n));
+    let mut rng = Xoshiro128::from_stream(5, n as u64);
+    let c = move_count(n as u32);
+    for _ in 0..2 {
+        let mut p = vec![0u8; n];
+        random_permutation(&mut rng, &mut p);
+        let base = inst.cost(&p);
+        let moves: Vec<u32> = if c <= 2000 { (0..c).collect() } else { (0..3000).map(|_| rng.below(c)).collect() };
+        // Previous move (r, s), and the table before it.
+        let (r, s) = move_pair(rng.below(c));
+        let (r, s) = (r as usize, s as usize);
+        let mut after = p.clone();
+        after.swap(r, s);
+        let after_cost = inst.cost(&after);
+        for &k in &moves {
+            let (u, v) = move_pair(k);
+            let (u, v) = (u as usize, v as usize);
+            let mut q = p.clone();
+            q.swap(u, v);
+            let d = delta_full(&a, &b, &p, u, v);
+            assert_eq!(d, inst.cost(&q) - base, "{}: Eq. 4 for ({u}, {v})", inst.name);
+            if [u, v].iter().all(|x| *x != r && *x != s) {
+                let mut q2 = after.clone();
+                q2.swap(u, v);
+                let d2 = delta_update(&a, &b, &after, d, r, s, u, v);
+                assert_eq!(d2, inst.cost(&q2) - after_cost, "{}: Eq. 5 for ({u}, {v}) after ({r}, {s})", inst.name);
+            }
+        }
+    }
+}
+
+#[test]
+fn deltas_match_full_evaluation_on_every_instance() {
+    let files = dat_files();
+    assert!(!files.is_empty());
+    for f in files {
+        let inst = qaplib::read_dat(&f).unwrap();
+        match inst.width {
+            ElemWidth::U16 => { let (a, b) = inst.typed::<u16>(); check_deltas(&inst, &a, &b) }
+            ElemWidth::U32 => { let (a, b) = inst.typed::<u32>(); check_deltas(&inst, &a, &b) }
+            ElemWidth::I32 => { let (a, b) = inst.typed::<i32>(); check_deltas(&inst, &a, &b) }
+        }
+    }
+}
+
+fn load(name: &str) -> Instance {
+    qaplib::read_dat(&qaplib::resolve(name)).unwrap()
+}
+
+#[test]
+fn tabu_search_returns_its_best_and_never_worsens() {
+    let inst = load("tai40a");
+    let (a, b) = inst.typed::<u16>();
+    let (a, b) = (Dense::new(&a, 40), Dense::new(&b, 40));
+    let mut rng = Xoshiro128::from_stream(9, 0);
+    let mut p = vec![0u8; 40];
+    random_permutation(&mut rng, &mut p);
+    let start = inst.cost(&p);
+    let (mut delta, mut tabu, mut best) = (vec![0; 780], vec![0; 1600], vec![0u8; 40]);
+    let r = tabu_search(&a, &b, &mut p, start, 640, 40, &mut rng, Scratch { delta: &mut delta, tabu: &mut tabu }, &mut best);
+    assert_eq!(r.cost, inst.cost(&best));
+    assert!(r.cost < start);
+    // A 2-opt from the tabu search's result cannot find more than a local minimum lets it.
+    let two = two_opt(&a, &b, &mut best, r.cost, 10_000, &mut delta);
+    assert_eq!(two.cost, inst.cost(&best));
+    assert!(two.cost <= r.cost);
+}
+
+#[test]
+fn two_opt_stops_at_a_local_minimum() {
+    let inst = load("tai50b");
+    match inst.width {
+        ElemWidth::U16 => { let (a, b) = inst.typed::<u16>(); two_opt_case(&inst, &a, &b) }
+        ElemWidth::U32 => { let (a, b) = inst.typed::<u32>(); two_opt_case(&inst, &a, &b) }
+        ElemWidth::I32 => { let (a, b) = inst.typed::<i32>(); two_opt_case(&inst, &a, &b) }
+    }
+}
+
+fn two_opt_case<E: Elem>(inst: &Instance, a: &[E], b: &[E]) {
+    let n = inst.n;
+    let (a, b) = (Dense::new(a, n), Dense::new(b, n));
+    let mut rng = Xoshiro128::from_stream(3, 1);
+    let mut p = vec![0u8; n];
+    random_permutation(&mut rng, &mut p);
+    let mut delta = vec![0; move_count(n as u32) as usize];
+    let start = inst.cost(&p);
+    let r = two_opt(&a, &b, &mut p, start, 100_000, &mut delta);
+    assert_eq!(r.cost, inst.cost(&p));
+    assert!(r.iterations < 100_000, "ended by the rule, not the cap");
+    for k in 0..move_count(n as u32) {
+        let (u, v) = move_pair(k);
+        assert!(delta_full(&a, &b, &p, u as usize, v as usize) >= 0, "improving move ({u}, {v}) left");
+    }
+}
+
+#[test]
+fn cpu_aco_reaches_the_optimum_of_small_instances() {
+    use host::aco::{AcoConfig, Class};
+    use host::aco_cpu::AcoCpu;
+    use host::runner::{Limits, Silent, run_aco};
+    use qapgpu_common::ls::LsKind;
+    for (name, ls) in [("nug12", LsKind::Tabu), ("tai20b", LsKind::Tabu), ("nug12", LsKind::TwoOpt)] {
+        let inst = load(name);
+        let known = qaplib::best_known(&qaplib::resolve(name), name).unwrap();
+        let mut cfg = AcoConfig::paper(ls, inst.n as u32, Class::of(name));
+        cfg.seed = 11;
+        let mut e = AcoCpu::new(&inst, &cfg, 2).unwrap();
+        // The budget is in local-search iterations (IT_TOTAL), not in seconds.
+        let limits = Limits { target: Some(known), time_limit: None, known: Some(known) };
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let out = run_aco(&mut e, inst.n, &limits, Some(inst.n as u64 * 50_000), &mut Silent, &stop).unwrap();
+        assert_eq!(out.cost, known, "{name} {ls:?}: {} after {} iterations", out.cost, out.generations);
+        assert_eq!(inst.cost(&out.perm), known);
+    }
+}
