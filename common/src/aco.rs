@@ -72,6 +72,19 @@ pub fn lay_row(row: &mut [f32], i: usize, ants: &[u8], stride: usize, costs: &[i
     }
 }
 
+/// The unit whose best ant costs least (the first among equals), and that cost. `costs`
+/// is not empty.
+#[inline(always)]
+pub fn best_unit(costs: &[i64]) -> (usize, i64) {
+    let (mut k, mut c) = (0, costs[0]);
+    for (j, &x) in costs.iter().enumerate() {
+        if x < c {
+            (k, c) = (j, x);
+        }
+    }
+    (k, c)
+}
+
 /// MAX–MIN bounds for the current best-so-far cost (MMAS, Stützle & Hoos):
 /// τ_max = m / ((1 − ρ) · C_best), τ_min = τ_max (1 − p^(1/n)) / ((n/2 − 1) p^(1/n)).
 /// Computed once on the host per iteration and handed to both engines.

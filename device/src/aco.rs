@@ -3,7 +3,7 @@
 //! kernels. Each applies one `qapgpu_common::aco` function per thread.
 use core::slice;
 
-use qapgpu_common::aco::{Bounds, clamp, construct, lay_row};
+use qapgpu_common::aco::{Bounds, best_unit, clamp, construct, lay_row};
 use qapgpu_common::cost::cost;
 use qapgpu_common::ops::random_permutation;
 use qapgpu_common::params::{AcoBest, AcoParams};
@@ -104,13 +104,7 @@ pub unsafe extern "ptx-kernel" fn aco_best(p: *const AcoParams) {
         return;
     }
     unsafe {
-        let costs = slice::from_raw_parts(p.ant_costs as *const i64, p.m as usize);
-        let (mut k, mut c) = (0, costs[0]);
-        for (j, &x) in costs.iter().enumerate() {
-            if x < c {
-                (k, c) = (j, x);
-            }
-        }
+        let (k, c) = best_unit(slice::from_raw_parts(p.ant_costs as *const i64, p.m as usize));
         let best = p.best as *mut AcoBest;
         if c < (*best).cost {
             (*best).cost = c;

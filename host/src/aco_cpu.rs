@@ -4,7 +4,7 @@ use crate::aco::{AcoConfig, AcoEngine, AcoSnapshot, LsStats};
 use crate::cpu::Mats;
 use crate::instance::Instance;
 use anyhow::Result;
-use qapgpu_common::aco::{Bounds, clamp, construct, lay_row};
+use qapgpu_common::aco::{Bounds, best_unit, clamp, construct, lay_row};
 use qapgpu_common::cost::cost;
 use qapgpu_common::elem::Elem;
 use qapgpu_common::ls::{LsKind, Scratch, tabu_search, two_opt};
@@ -162,12 +162,7 @@ impl AcoEngine for AcoCpu {
 
     fn update_best(&mut self) -> Result<i64> {
         let n = self.n;
-        let (mut k, mut c) = (0, self.ant_costs[0]);
-        for (j, &x) in self.ant_costs.iter().enumerate() {
-            if x < c {
-                (k, c) = (j, x);
-            }
-        }
+        let (k, c) = best_unit(&self.ant_costs);
         if c < self.best.0 {
             self.best = (c, self.ants[k * n..(k + 1) * n].to_vec());
         }
