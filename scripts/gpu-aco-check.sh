@@ -9,5 +9,5 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv,noheader
 timeout 240 ./aco_twin --test-threads=1 2>&1 | tail -12
 for args in "tai40a --algo aco-ts" "tai40a --algo aco-ts --layout plain" "tai50b --algo aco-ts" "tai50b --algo aco-2opt"; do
   echo "== $args"
-  timeout 60 ./qapgpu $args --engine gpu --seed 1 --time-limit 20 --quiet --target-gap 1.0 2>&1 | grep -E "cost|target|elapsed|population"
+  timeout 60 ./qapgpu $args --engine gpu --seed 1 --time-limit 20 --quiet --target-gap 1.0 2>&1 | grep -E "cost|target|elapsed|layout"
 done

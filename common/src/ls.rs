@@ -85,7 +85,10 @@ pub struct Scratch<'s> {
 }
 
 /// Robust tabu search from `p` (cost `cost`) for `iterations` moves; the best solution
-/// met goes to `best`. Draws two tenures per move from `rng`.
+/// met goes to `best`. Draws two tenures per move from `rng`. `stop` is asked after every
+/// move; when it says true the search ends there with its best so far. (The kernel polls
+/// the host's stop word every `STOP_POLL_ITERATIONS` moves, a poll being a bus read: the
+/// two agree move for move until a stop, which ends the run.)
 #[allow(clippy::too_many_arguments)]
 pub fn tabu_search<E: Elem, A: Matrix<E>, B: Matrix<E>>(
     a: &A,
@@ -97,6 +100,7 @@ pub fn tabu_search<E: Elem, A: Matrix<E>, B: Matrix<E>>(
     rng: &mut Xoshiro128,
     scratch: Scratch,
     best: &mut [u8],
+    stop: impl Fn() -> bool,
 ) -> LsResult {
     let n = p.len();
     let Scratch { delta, tabu } = scratch;
@@ -106,7 +110,7 @@ pub fn tabu_search<E: Elem, A: Matrix<E>, B: Matrix<E>>(
     let mut last = None;
     for it in 0..iterations as i32 {
         let mut pick = Candidate::NONE;
-        scan(a, b, p, last, delta, |d, u, v| {
+        let scanned = scan(a, b, p, last, delta, &stop, |d, u, v| {
             let (ui, vi) = (u as usize, v as usize);
             let ok = authorized(tabu[ui * n + p[vi] as usize], tabu[vi * n + p[ui] as usize], it) || cur + d < best_cost;
             let c = Candidate::new(d, u, v, ok);
@@ -114,6 +118,9 @@ pub fn tabu_search<E: Elem, A: Matrix<E>, B: Matrix<E>>(
                 pick = c;
             }
         });
+        if !scanned {
+            return LsResult { cost: best_cost, iterations: it as u32 };
+        }
         let (r, s) = pick.pair();
         let (ru, su) = (r as usize, s as usize);
         tabu[ru * n + p[ru] as usize] = it + tenure(rng, list_size);
@@ -125,23 +132,42 @@ pub fn tabu_search<E: Elem, A: Matrix<E>, B: Matrix<E>>(
             best.copy_from_slice(p);
         }
         last = Some((r, s));
+        if stop() {
+            return LsResult { cost: best_cost, iterations: it as u32 + 1 };
+        }
     }
     LsResult { cost: best_cost, iterations }
 }
 
+/// Moves between two polls of the host's stop word by a local-search kernel (about a
+/// millisecond at n = 256, little overhead at n = 12).
+pub const STOP_POLL_ITERATIONS: i32 = 16;
+
 /// 2-opt with the best-improvement rule: at most `iterations` improving swaps, stopping
-/// at a local minimum. `p` ends as the result.
-pub fn two_opt<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &mut [u8], cost: i64, iterations: u32, delta: &mut [i64]) -> LsResult {
+/// at a local minimum or when `stop` says so (asked after every move, as in `tabu_search`).
+/// `p` ends as the result.
+pub fn two_opt<E: Elem, A: Matrix<E>, B: Matrix<E>>(
+    a: &A,
+    b: &B,
+    p: &mut [u8],
+    cost: i64,
+    iterations: u32,
+    delta: &mut [i64],
+    stop: impl Fn() -> bool,
+) -> LsResult {
     let mut cur = cost;
     let mut last = None;
     for it in 0..iterations {
         let mut pick = Candidate::NONE;
-        scan(a, b, p, last, delta, |d, u, v| {
+        let scanned = scan(a, b, p, last, delta, &stop, |d, u, v| {
             let c = Candidate::new(d, u, v, true);
             if c.better(&pick) {
                 pick = c;
             }
         });
+        if !scanned {
+            return LsResult { cost: cur, iterations: it };
+        }
         if pick.delta >= 0 {
             return LsResult { cost: cur, iterations: it + 1 };
         }
@@ -149,12 +175,19 @@ pub fn two_opt<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &mut [u8], 
         p.swap(r as usize, s as usize);
         cur += pick.delta;
         last = Some((r, s));
+        if stop() {
+            return LsResult { cost: cur, iterations: it + 1 };
+        }
     }
     LsResult { cost: cur, iterations }
 }
 
+/// Moves of a first scan (O(n) each) between two looks at the stop signal.
+const FRESH_SCAN_POLL: usize = 1024;
+
 /// Brings Δ up to date for the current `p` after move `last` (None: the first scan) and
-/// calls `visit(Δ, u, v)` for every move in numbering order.
+/// calls `visit(Δ, u, v)` for every move in numbering order. A first scan costs O(n³), so
+/// it asks `stop` every `FRESH_SCAN_POLL` moves and returns false when it gave up.
 #[inline(always)]
 fn scan<E: Elem, A: Matrix<E>, B: Matrix<E>>(
     a: &A,
@@ -162,17 +195,24 @@ fn scan<E: Elem, A: Matrix<E>, B: Matrix<E>>(
     p: &[u8],
     last: Option<(u32, u32)>,
     delta: &mut [i64],
+    stop: &impl Fn() -> bool,
     mut visit: impl FnMut(i64, u32, u32),
-) {
+) -> bool {
     let (mut u, mut v) = (1u32, 0u32);
-    for d in delta[..move_count(p.len() as u32) as usize].iter_mut() {
+    for (k, d) in delta[..move_count(p.len() as u32) as usize].iter_mut().enumerate() {
         *d = match last {
             Some((r, s)) if !touches(u, v, r, s) => {
                 delta_update(a, b, p, *d, r as usize, s as usize, u as usize, v as usize)
             }
-            _ => delta_full(a, b, p, u as usize, v as usize),
+            _ => {
+                if last.is_none() && k % FRESH_SCAN_POLL == FRESH_SCAN_POLL - 1 && stop() {
+                    return false;
+                }
+                delta_full(a, b, p, u as usize, v as usize)
+            }
         };
         visit(*d, u, v);
         (u, v) = next_pair(u, v);
     }
+    true
 }

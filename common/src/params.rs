@@ -45,6 +45,10 @@ pub struct GaParams {
     pub control: u64,
     /// u64[blocks]: `%globaltimer` (ns) when the block reached the target, 0 before.
     pub block_times: u64,
+    /// The host's stop word (one u32 in device memory that the host overwrites while the
+    /// kernel runs; 0 = none): thread 0 of each block polls it every generation and ends
+    /// the launch when it is non-zero.
+    pub stop: u64,
     pub seed: u64,
     /// Stop as soon as some individual costs this much or less.
     pub target: i64,
@@ -152,6 +156,9 @@ pub struct AcoParams {
     pub tabu: u64,
     pub first_pairs: u64,
     pub best: u64,
+    /// The host's stop word, as `GaParams::stop`: a local search ends after the iteration
+    /// in which it is seen, with its best solution so far.
+    pub stop: u64,
     pub seed: u64,
     pub n: u32,
     pub m: u32,

@@ -19,6 +19,7 @@ use qapgpu_common::rng::Xoshiro128;
 use crate::intrinsics::*;
 use crate::matrices::{DevElem, View};
 use crate::rngs::{load_rng, store_rng};
+use crate::stop;
 
 /// Copies `words` 4-byte words with the whole block, thread t taking words t, t+N, …:
 /// consecutive threads touch consecutive words, so global accesses coalesce.
@@ -170,7 +171,7 @@ unsafe fn run<E: Elem, A: Matrix<E>, B: Matrix<E>>(p: &GaParams, a: A, b: B) {
 
     for g in 0..p.generations {
         // Doubles as the barrier that publishes last generation's replacements.
-        let stop = sync_threads_or(tid == 0 && unsafe { stop_requested(p, control, blk) });
+        let stop = sync_threads_or(tid == 0 && (unsafe { stop_requested(p, control, blk) } || stop::stop_requested(p.stop)));
         if stop {
             break;
         }

@@ -9,9 +9,9 @@
 mod aco;
 mod ga;
 mod intrinsics;
-mod ls;
 mod matrices;
 mod rngs;
+mod stop;
 
 #[panic_handler]
 fn panic(_: &core::panic::PanicInfo) -> ! {

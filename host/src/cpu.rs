@@ -1,287 +1,65 @@
-//! The CPU engine: the same operators as the kernels (common::ga), one rayon task per
-//! subpopulation; with one thread it is the papers' single-thread CPU column.
-use crate::engine::{GaConfig, GaEngine, Snapshot};
-use crate::instance::Instance;
-use anyhow::Result;
-use qapgpu_common::elem::{Elem, ElemWidth};
-use qapgpu_common::ga::{breed, fresh, pick_partner, probability_threshold};
+//! What every family's CPU engine shares: the matrices in the instance's element type (the
+//! width the GPU uses) and the rayon pool.
+use crate::io::Instance;
+use anyhow::{Context, Result};
+use qapgpu_common::elem::ElemWidth;
 use qapgpu_common::matrix::Dense;
-use qapgpu_common::rng::Xoshiro128;
-use qapgpu_common::shuffle::Shuffle;
-use rayon::prelude::*;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
 
-struct SubPop {
-    rows: Vec<u8>,
-    costs: Vec<i64>,
-    children: Vec<u8>,
-    child_costs: Vec<i64>,
-    rngs: Vec<Xoshiro128>,
-    best_cost: i64,
-    best_perm: Vec<u8>,
-    restarts: u32,
-}
-
-/// What one subpopulation needs to run generations, independent of the element type.
-struct Ctx<'a, E> {
-    a: Dense<'a, E>,
-    b: Dense<'a, E>,
-    n: usize,
-    subpop: usize,
-    pm: u32,
-    restart_count: u32,
-    interval: u32,
-    target: i64,
-    found: &'a AtomicBool,
-    found_at: &'a Mutex<Option<(i64, Vec<u8>)>>,
-}
-
-impl SubPop {
-    fn row(&self, i: usize, n: usize) -> &[u8] {
-        &self.rows[i * n..(i + 1) * n]
-    }
-
-    /// Best cost, lowest index holding it, and how many hold it (the kernel's block_best).
-    fn best(&self) -> (i64, usize, u32) {
-        let best = *self.costs.iter().min().unwrap();
-        let idx = self.costs.iter().position(|&c| c == best).unwrap();
-        (best, idx, self.costs.iter().filter(|&&c| c == best).count() as u32)
-    }
-
-    fn save_best(&mut self, n: usize) {
-        let (best, idx, _) = self.best();
-        if best < self.best_cost {
-            self.best_cost = best;
-            self.best_perm = self.row(idx, n).to_vec();
-        }
-    }
-
-    /// Mirrors `device::ga::run` generation for generation.
-    fn generations<E: Elem>(&mut self, gens: u32, c: &Ctx<E>) {
-        let n = c.n;
-        for g in 0..gens {
-            if c.found.load(Ordering::Relaxed) {
-                break;
-            }
-            for i in 0..c.subpop {
-                let rng = &mut self.rngs[i];
-                let j = pick_partner(rng, i, c.subpop);
-                let child = &mut self.children[i * n..(i + 1) * n];
-                let (parent, partner) = (&self.rows[i * n..(i + 1) * n], &self.rows[j * n..(j + 1) * n]);
-                self.child_costs[i] = breed(rng, parent, partner, child, &c.a, &c.b, c.pm);
-            }
-            for i in 0..c.subpop {
-                if self.child_costs[i] < self.costs[i] {
-                    self.costs[i] = self.child_costs[i];
-                    self.rows[i * n..(i + 1) * n].copy_from_slice(&self.children[i * n..(i + 1) * n]);
-                }
-                if self.costs[i] <= c.target && !c.found.swap(true, Ordering::Relaxed) {
-                    *c.found_at.lock().unwrap() = Some((self.costs[i], self.row(i, n).to_vec()));
-                }
-            }
-            if (g + 1) % c.interval == 0 {
-                let (_, _, count) = self.best();
-                self.save_best(n);
-                if c.restart_count != 0 && count >= c.restart_count {
-                    for i in 0..c.subpop {
-                        self.costs[i] = fresh(&mut self.rngs[i], &mut self.rows[i * n..(i + 1) * n], &c.a, &c.b);
-                    }
-                    self.restarts += 1;
-                }
-            }
-        }
-        self.save_best(n);
-    }
-}
-
-/// Element-typed copies of the matrices (the same width the GPU uses).
-pub(crate) enum Mats {
+/// Element-typed copies of the matrices.
+pub enum Mats {
     U16(Vec<u16>, Vec<u16>),
     U32(Vec<u32>, Vec<u32>),
     I32(Vec<i32>, Vec<i32>),
 }
 
 impl Mats {
-    pub(crate) fn of(inst: &Instance) -> Mats {
+    pub fn of(inst: &Instance) -> Mats {
         match inst.width {
-            ElemWidth::U16 => { let (a, b) = inst.typed(); Mats::U16(a, b) }
-            ElemWidth::U32 => { let (a, b) = inst.typed(); Mats::U32(a, b) }
-            ElemWidth::I32 => { let (a, b) = inst.typed(); Mats::I32(a, b) }
+            ElemWidth::U16 => {
+                let (a, b) = inst.typed();
+                Mats::U16(a, b)
+            }
+            ElemWidth::U32 => {
+                let (a, b) = inst.typed();
+                Mats::U32(a, b)
+            }
+            ElemWidth::I32 => {
+                let (a, b) = inst.typed();
+                Mats::I32(a, b)
+            }
+        }
+    }
+
+    /// Row-major views of A and B for n × n.
+    pub fn dense(&self, n: usize) -> AnyDense<'_> {
+        match self {
+            Mats::U16(a, b) => AnyDense::U16(Dense::new(a, n), Dense::new(b, n)),
+            Mats::U32(a, b) => AnyDense::U32(Dense::new(a, n), Dense::new(b, n)),
+            Mats::I32(a, b) => AnyDense::I32(Dense::new(a, n), Dense::new(b, n)),
         }
     }
 }
 
-pub struct CpuEngine {
-    cfg: GaConfig,
-    n: usize,
-    mats: Mats,
-    subpops: Vec<SubPop>,
-    pool: rayon::ThreadPool,
-    found: AtomicBool,
-    found_at: Mutex<Option<(i64, Vec<u8>)>>,
+/// The matrices in their element type, so closures stay non-generic (`with_mats!`).
+pub enum AnyDense<'a> {
+    U16(Dense<'a, u16>, Dense<'a, u16>),
+    U32(Dense<'a, u32>, Dense<'a, u32>),
+    I32(Dense<'a, i32>, Dense<'a, i32>),
 }
 
-impl CpuEngine {
-    /// `threads` = 0: all cores. `cfg.blocks` = 0: four subpopulations per thread.
-    pub fn new(inst: &Instance, cfg: &GaConfig, threads: usize) -> Result<CpuEngine> {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
-        let mut cfg = cfg.clone();
-        if cfg.blocks == 0 {
-            cfg.blocks = 4 * pool.current_num_threads() as u32;
-        }
-        anyhow::ensure!(cfg.subpop >= 2, "a subpopulation needs at least 2 individuals");
-        Ok(CpuEngine {
-            n: inst.n,
-            mats: Mats::of(inst),
-            subpops: Vec::new(),
-            pool,
-            found: AtomicBool::new(false),
-            found_at: Mutex::new(None),
-            cfg,
-        })
-    }
-
-    pub fn threads(&self) -> usize {
-        self.pool.current_num_threads()
-    }
-
-    fn each<F>(&mut self, f: F)
-    where
-        F: Fn(&mut SubPop, &CtxAny) + Sync,
-    {
-        let (n, cfg) = (self.n, &self.cfg);
-        let (found, found_at) = (&self.found, &self.found_at);
-        let subpops = &mut self.subpops;
-        macro_rules! go {
-            ($a:expr, $b:expr, $variant:ident) => {{
-                let ctx = Ctx {
-                    a: Dense::new($a, n),
-                    b: Dense::new($b, n),
-                    n,
-                    subpop: cfg.subpop as usize,
-                    pm: probability_threshold(cfg.pm),
-                    restart_count: cfg.restart_count(),
-                    interval: cfg.restart_interval,
-                    target: cfg.target,
-                    found,
-                    found_at,
-                };
-                let any = CtxAny::$variant(&ctx);
-                self.pool.install(|| subpops.par_iter_mut().for_each(|s| f(s, &any)));
-            }};
-        }
-        match &self.mats {
-            Mats::U16(a, b) => go!(a, b, U16),
-            Mats::U32(a, b) => go!(a, b, U32),
-            Mats::I32(a, b) => go!(a, b, I32),
-        }
-    }
-}
-
-/// A `Ctx` of any element type, so closures can stay non-generic.
-enum CtxAny<'a, 'b> {
-    U16(&'b Ctx<'a, u16>),
-    U32(&'b Ctx<'a, u32>),
-    I32(&'b Ctx<'a, i32>),
-}
-
-macro_rules! with_ctx {
-    ($any:expr, |$c:ident| $body:expr) => {
+/// Runs `$body` with `$a`, `$b` bound to the typed matrices of an `AnyDense`.
+#[macro_export]
+macro_rules! with_mats {
+    ($any:expr, |$a:ident, $b:ident| $body:expr) => {
         match $any {
-            CtxAny::U16($c) => $body,
-            CtxAny::U32($c) => $body,
-            CtxAny::I32($c) => $body,
+            $crate::cpu::AnyDense::U16($a, $b) => $body,
+            $crate::cpu::AnyDense::U32($a, $b) => $body,
+            $crate::cpu::AnyDense::I32($a, $b) => $body,
         }
     };
 }
 
-impl GaEngine for CpuEngine {
-    fn device(&self) -> String {
-        format!("CPU, {} thread{}", self.threads(), if self.threads() == 1 { "" } else { "s" })
-    }
-
-    fn blocks(&self) -> u32 {
-        self.cfg.blocks
-    }
-
-    fn init(&mut self) -> Result<()> {
-        let (n, subpop) = (self.n, self.cfg.subpop as usize);
-        self.found.store(false, Ordering::Relaxed);
-        *self.found_at.lock().unwrap() = None;
-        self.subpops = (0..self.cfg.blocks as usize)
-            .map(|blk| SubPop {
-                rows: vec![0; subpop * n],
-                costs: vec![0; subpop],
-                children: vec![0; subpop * n],
-                child_costs: vec![0; subpop],
-                rngs: (0..subpop).map(|i| Xoshiro128::from_stream(self.cfg.seed, (blk * subpop + i) as u64)).collect(),
-                best_cost: i64::MAX,
-                best_perm: vec![],
-                restarts: 0,
-            })
-            .collect();
-        self.each(|s, any| {
-            with_ctx!(any, |c| {
-                for i in 0..c.subpop {
-                    s.costs[i] = fresh(&mut s.rngs[i], &mut s.rows[i * c.n..(i + 1) * c.n], &c.a, &c.b);
-                }
-            })
-        });
-        Ok(())
-    }
-
-    fn advance(&mut self, gens: u32) -> Result<()> {
-        self.each(|s, any| with_ctx!(any, |c| s.generations(gens, c)));
-        Ok(())
-    }
-
-    fn migrate(&mut self, epoch: u64) -> Result<()> {
-        let (n, subpop) = (self.n, self.cfg.subpop as usize);
-        let total = self.subpops.len() * subpop;
-        let shuffle = Shuffle::new(total as u32, self.cfg.seed, epoch);
-        let mut rows = vec![0u8; total * n];
-        let mut costs = vec![0i64; total];
-        for x in 0..total {
-            let (s, i) = (&self.subpops[x / subpop], x % subpop);
-            let y = shuffle.apply(x as u32) as usize;
-            rows[y * n..(y + 1) * n].copy_from_slice(s.row(i, n));
-            costs[y] = s.costs[i];
-        }
-        for (blk, s) in self.subpops.iter_mut().enumerate() {
-            s.rows.copy_from_slice(&rows[blk * subpop * n..(blk + 1) * subpop * n]);
-            s.costs.copy_from_slice(&costs[blk * subpop..(blk + 1) * subpop]);
-        }
-        Ok(())
-    }
-
-    fn found(&mut self) -> Result<Option<(i64, Vec<u8>)>> {
-        Ok(self.found_at.lock().unwrap().clone())
-    }
-
-    fn best(&mut self) -> Result<(i64, Vec<u8>)> {
-        let s = self.subpops.iter().min_by_key(|s| s.best_cost).expect("init() first");
-        let mut best = (s.best_cost, s.best_perm.clone());
-        if let Some(f) = self.found()? {
-            if f.0 < best.0 {
-                best = f;
-            }
-        }
-        Ok(best)
-    }
-
-    fn restarts(&mut self) -> Result<u64> {
-        Ok(self.subpops.iter().map(|s| s.restarts as u64).sum())
-    }
-
-    fn snapshot(&mut self) -> Result<Snapshot> {
-        let n = self.n;
-        Ok(Snapshot {
-            rows: self.subpops.iter().flat_map(|s| s.rows.chunks(n).map(<[u8]>::to_vec)).collect(),
-            costs: self.subpops.iter().flat_map(|s| s.costs.iter().copied()).collect(),
-            rng: self.subpops.iter().flat_map(|s| s.rngs.iter().map(|r| r.s)).collect(),
-            best_costs: self.subpops.iter().map(|s| s.best_cost).collect(),
-            restarts: self.subpops.iter().map(|s| s.restarts).collect(),
-        })
-    }
+/// A pool of `threads` workers (0: one per core).
+pub fn pool(threads: usize) -> Result<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new().num_threads(threads).build().with_context(|| format!("--threads {threads}: cannot start the threads"))
 }

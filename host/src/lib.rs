@@ -1,15 +1,24 @@
-//! qapgpu host: QAPLIB files, the CPU engine, the GPU engine (cudarc), the run loop with its
-//! observers, the benchmark protocols of the papers, and the CLI built on them.
-pub mod aco;
-pub mod aco_cpu;
-pub mod aco_gpu;
+//! qapgpu: Quadratic Assignment Problem metaheuristics on NVIDIA GPUs, and the same
+//! operators on the CPU.
+//!
+//! * `solve(&Instance, &Options) -> Solution` is the library API (`api`);
+//! * `algo` holds the families (one folder each: settings, driver, GPU and CPU engine)
+//!   and their registry; `run` the one run loop that drives them all;
+//! * `io` reads and writes QAPLIB files; `gpu` and `cpu` hold what every family's engines
+//!   share; `bench` the papers' protocols; `cli` the `qapgpu` command.
+pub mod algo;
+pub mod api;
 pub mod bench;
-pub mod bench003;
+pub mod cli;
 pub mod cpu;
-pub mod engine;
-pub mod gamma;
 pub mod gpu;
-pub mod instance;
-pub mod qaplib;
-pub mod report;
-pub mod runner;
+pub mod io;
+pub mod memory;
+pub mod run;
+pub mod site;
+pub mod solution;
+
+pub use algo::{Backend, EngineChoice, Options};
+pub use api::{solve, solve_on};
+pub use io::{Instance, InstanceError};
+pub use solution::Solution;

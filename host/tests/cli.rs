@@ -2,7 +2,7 @@
 use std::process::Command;
 
 fn host() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_host"))
+    Command::new(env!("CARGO_BIN_EXE_qapgpu"))
 }
 
 #[test]

@@ -3,7 +3,7 @@ use std::path::PathBuf;
 
 /// The QAPLIB folder ($QAPLIB_DIR or ../shared/qaplib beside the workspace).
 pub fn qaplib() -> PathBuf {
-    host::qaplib::qaplib_dir()
+    qapgpu::io::qaplib::qaplib_dir()
 }
 
 /// Every `.dat` in the QAPLIB folder, sorted.
@@ -19,16 +19,49 @@ pub fn dat_files() -> Vec<PathBuf> {
 
 /// Why GPU tests cannot run here, printed when they skip.
 pub fn gpu_skip_reason() -> Option<String> {
-    host::gpu::unavailable_reason(None)
+    qapgpu::gpu::unavailable_reason(None)
 }
 
 /// The GPU for GPU tests, or None after printing why they skip.
-pub fn gpu() -> Option<host::gpu::Gpu> {
+pub fn gpu() -> Option<qapgpu::gpu::Gpu> {
     match gpu_skip_reason() {
         Some(why) => {
             eprintln!("SKIPPED (no GPU): {why}");
             None
         }
-        None => Some(host::gpu::Gpu::open(0, None).expect("opening the GPU")),
+        None => Some(qapgpu::gpu::Gpu::open(0, None).expect("opening the GPU")),
     }
+}
+
+use qapgpu::io::Instance;
+
+/// An i32 instance: negative flows exercise the signed kernels.
+pub fn negatives() -> Instance {
+    let n = 17;
+    let a = (0..n * n).map(|k| ((k * 7919) % 201) as i64 - 100).collect();
+    let b = (0..n * n).map(|k| ((k * 104729) % 97) as i64).collect();
+    Instance::new("neg17", n, a, b).unwrap()
+}
+
+/// Every flow zero: every permutation is optimal (cost 0) and no move ever improves.
+pub fn zeros(n: usize) -> Instance {
+    let b = (0..n * n).map(|k| (k % 7) as i64).collect();
+    Instance::new(format!("zeros{n}"), n, vec![0; n * n], b).unwrap()
+}
+
+/// A small instance of pseudo-random entries below `max`.
+pub fn small(n: usize, max: i64) -> Instance {
+    let a = (0..n * n).map(|k| ((k * 7919 + 13) as i64 * 31) % max).collect();
+    let b = (0..n * n).map(|k| ((k * 104729 + 7) as i64 * 17) % max).collect();
+    Instance::new(format!("small{n}"), n, a, b).unwrap()
+}
+
+/// Entries of about 2²⁷, so that costs come within a few powers of two of the 64-bit
+/// limit (the largest the overflow check lets through at n = 12).
+pub fn near_limit() -> Instance {
+    let n = 12;
+    let big = 1i64 << 27;
+    let a = (0..n * n).map(|k| big - ((k * 7919) % 1000) as i64).collect();
+    let b = (0..n * n).map(|k| big - ((k * 104729) % 997) as i64).collect();
+    Instance::new("near-limit12", n, a, b).unwrap()
 }

@@ -1,26 +1,19 @@
 //! The ACO kernels (construction, tabu search and 2-opt in both thread mappings, pheromone)
 //! against their CPU twin: same seed, bit-identical ants, costs, τ and RNG states. These
 //! tests need a GPU; without one they print why and pass without checking anything.
-use host::aco::{self, AcoConfig, AcoEngine, Class, Layout};
-use host::aco_cpu::AcoCpu;
-use host::aco_gpu::AcoGpu;
-use host::gpu::Gpu;
-use host::instance::Instance;
-use host::qaplib;
+use qapgpu::algo::aco::cpu::AcoCpu;
+use qapgpu::algo::aco::gpu::AcoGpu;
+use qapgpu::algo::aco::{self, AcoConfig, AcoEngine, AcoSolver, Class, Layout};
+use qapgpu::gpu::Gpu;
+use qapgpu::io::Instance;
+use qapgpu::io::qaplib;
 use qapgpu_common::layout::Placement;
 use qapgpu_common::ls::LsKind;
-use qapgpu_tests::gpu;
+use qapgpu_tests::{gpu, near_limit, negatives, small, zeros};
 
 
 fn load(name: &str) -> Instance {
     qaplib::read_dat(&qaplib::resolve(name)).unwrap()
-}
-
-fn negatives() -> Instance {
-    let n = 17;
-    let a = (0..n * n).map(|k| ((k * 7919) % 201) as i64 - 100).collect();
-    let b = (0..n * n).map(|k| ((k * 104729) % 97) as i64).collect();
-    Instance::new("neg17".into(), n, a, b).unwrap()
 }
 
 /// Runs init and `iterations` cAS iterations on both engines, comparing every state.
@@ -102,11 +95,25 @@ fn gpu_reaches_the_optimum_of_small_instances() {
         let known = qaplib::best_known(&qaplib::resolve(name), name).unwrap();
         let mut cfg = AcoConfig::paper(LsKind::Tabu, inst.n as u32, Class::of(name));
         cfg.seed = 3;
-        let mut e = AcoGpu::new(g.clone(), &inst, &cfg).unwrap();
-        let limits = host::runner::Limits { target: Some(known), time_limit: Some(std::time::Duration::from_secs(60)), known: Some(known) };
-        let stop = std::sync::atomic::AtomicBool::new(false);
-        let out = host::runner::run_aco(&mut e, inst.n, &limits, None, &mut host::runner::Silent, &stop).unwrap();
-        assert_eq!(out.cost, known, "{name}: stopped at {} after {} iterations", out.cost, out.generations);
+        let e = AcoGpu::new(g.clone(), &inst, &cfg).unwrap();
+        let mut solver = AcoSolver::new(Box::new(e), inst.n, Some(known), None);
+        let limits = qapgpu::run::Limits { time_limit: Some(std::time::Duration::from_secs(60)), known: Some(known) };
+        let out = qapgpu::run::run(&mut solver, &limits, &mut qapgpu::run::Silent, &Default::default()).unwrap();
+        assert_eq!(out.cost, known, "{name}: stopped at {} after {} iterations", out.cost, out.counters.iterations);
         assert_eq!(inst.cost(&out.perm), known);
+    }
+}
+
+#[test]
+fn degenerate_instances_match_their_cpu_twin() {
+    let Some(g) = gpu() else { return };
+    // All-zero flows: no move ever improves, so a tabu search returns its start. n = 3: the
+    // smallest neighbourhood. Costs near 2⁶³.
+    for inst in [zeros(12), small(3, 50), near_limit()] {
+        for ls in [LsKind::Tabu, LsKind::TwoOpt] {
+            for layout in [Layout::Mata, Layout::Plain] {
+                twin(&g, &inst, ls, layout, 6, 4 * inst.n as u32, 3);
+            }
+        }
     }
 }

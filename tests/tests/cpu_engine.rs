@@ -1,29 +1,31 @@
 //! The CPU engine finds the optimum of small QAPLIB instances within a bounded budget.
-use host::cpu::CpuEngine;
-use host::engine::{Algo, GaConfig};
-use host::runner::{Limits, Silent, run};
-use host::{bench, qaplib};
+use qapgpu::algo::ga::cpu::CpuEngine;
+use qapgpu::algo::ga::{GaConfig, GaEngine, GaSolver, Mode};
+use qapgpu::bench;
+use qapgpu::io::qaplib;
+use qapgpu::run::{Limits, Silent, run};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-fn solve(name: &str, algo: Algo) -> (i64, i64, u64) {
+fn solve(name: &str, algo: Mode) -> (i64, i64, u64) {
     let (inst, known) = bench::load(name).unwrap();
     let mut cfg = GaConfig::paper(algo);
     cfg.target = known;
     cfg.blocks = 8;
     cfg.seed = 11;
-    let mut e = CpuEngine::new(&inst, &cfg, 2).unwrap();
+    let e = CpuEngine::new(&inst, &cfg, 2).unwrap();
+    let mut solver = GaSolver::new(Box::new(e), cfg);
     // The budget is in generations (and a generous wall-clock guard), not a timing assertion.
-    let limits = Limits { target: Some(known), time_limit: Some(Duration::from_secs(120)), known: Some(known) };
-    let out = run(&mut e, &cfg, &limits, &mut Silent, &AtomicBool::new(false)).unwrap();
+    let limits = Limits { time_limit: Some(Duration::from_secs(120)), known: Some(known) };
+    let out = run(&mut solver, &limits, &mut Silent, &AtomicBool::new(false)).unwrap();
     assert_eq!(inst.cost(&out.perm), out.cost);
-    (out.cost, known, out.generations)
+    (out.cost, known, out.counters.iterations)
 }
 
 #[test]
 fn independent_runs_reach_the_optimum_of_small_instances() {
     for name in ["nug12", "chr12a", "had12"] {
-        let (cost, known, gens) = solve(name, Algo::GaIndependent);
+        let (cost, known, gens) = solve(name, Mode::Independent);
         assert_eq!(cost, known, "{name}: stopped at {cost} after {gens} generations");
         assert!(gens <= 200_000, "{name}: {gens} generations");
     }
@@ -31,19 +33,18 @@ fn independent_runs_reach_the_optimum_of_small_instances() {
 
 #[test]
 fn island_ga_reaches_the_optimum_of_nug12() {
-    let (cost, known, _) = solve("nug12", Algo::GaIslands);
+    let (cost, known, _) = solve("nug12", Mode::Islands);
     assert_eq!(cost, known);
 }
 
 #[test]
 fn same_seed_same_population() {
     let inst = qaplib::read_dat(&qaplib::resolve("had12")).unwrap();
-    let mut cfg = GaConfig::paper(Algo::GaIslands);
+    let mut cfg = GaConfig::paper(Mode::Islands);
     cfg.blocks = 3;
     cfg.b_rate = Some(0.6);
     let snap = |threads| {
         let mut e = CpuEngine::new(&inst, &cfg, threads).unwrap();
-        use host::engine::GaEngine;
         e.init().unwrap();
         e.advance(100).unwrap();
         e.migrate(0).unwrap();

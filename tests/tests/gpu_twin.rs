@@ -1,22 +1,15 @@
 //! Each GA kernel against its CPU twin: same seed, bit-identical populations. These tests
 //! need a GPU; without one they print why and pass without checking anything.
-use host::cpu::CpuEngine;
-use host::engine::{Algo, CountMethod, GaConfig, GaEngine};
-use host::gpu::{Gpu, GpuEngine};
-use host::instance::Instance;
-use host::qaplib;
-use qapgpu_tests::gpu;
+use qapgpu::algo::ga::cpu::CpuEngine;
+use qapgpu::algo::ga::gpu::GpuEngine;
+use qapgpu::algo::ga::{CountMethod, GaConfig, GaEngine, GaSolver, Mode, run_per_block};
+use qapgpu::gpu::Gpu;
+use qapgpu::io::Instance;
+use qapgpu::io::qaplib;
+use qapgpu_tests::{gpu, negatives, near_limit, small, zeros};
 
 
-fn negatives() -> Instance {
-    // An i32 instance: negative flows exercise the signed kernel.
-    let n = 17;
-    let a = (0..n * n).map(|k| ((k * 7919) % 201) as i64 - 100).collect();
-    let b = (0..n * n).map(|k| ((k * 104729) % 97) as i64).collect();
-    Instance::new("neg17".into(), n, a, b).unwrap()
-}
-
-fn twin(g: &Gpu, inst: &Instance, algo: Algo, count: CountMethod, b_rate: Option<f64>) {
+fn twin(g: &Gpu, inst: &Instance, algo: Mode, count: CountMethod, b_rate: Option<f64>) {
     let mut cfg = GaConfig::paper(algo);
     cfg.blocks = 6;
     cfg.seed = 77;
@@ -39,7 +32,7 @@ fn twin(g: &Gpu, inst: &Instance, algo: Algo, count: CountMethod, b_rate: Option
         gpu.advance(200).unwrap();
         cpu.advance(200).unwrap();
         both(&mut gpu, &mut cpu, &format!("after launch {step}"));
-        if algo == Algo::GaIslands {
+        if algo == Mode::Islands {
             gpu.migrate(step).unwrap();
             cpu.migrate(step).unwrap();
             both(&mut gpu, &mut cpu, &format!("after migration {step}"));
@@ -58,9 +51,9 @@ fn kernels_match_their_cpu_twin() {
     // u16, u32 (els19) and i32 element widths; restarts forced often by a low B_rate.
     for inst in [load("nug12"), load("els19"), negatives(), load("tai40b")] {
         for count in [CountMethod::Reduce, CountMethod::Atomic] {
-            twin(&g, &inst, Algo::GaIndependent, count, Some(0.2));
+            twin(&g, &inst, Mode::Independent, count, Some(0.2));
         }
-        twin(&g, &inst, Algo::GaIslands, CountMethod::Reduce, None);
+        twin(&g, &inst, Mode::Islands, CountMethod::Reduce, None);
     }
 }
 
@@ -69,19 +62,20 @@ fn large_n_uses_global_matrices_and_still_matches() {
     let Some(g) = gpu() else { return };
     // tai150b: A (u32, 90 KB) does not fit the constant bank; B still fits shared on sm_90.
     let inst = qaplib::read_dat(&qaplib::resolve("tai150b")).unwrap();
-    twin(&g, &inst, Algo::GaIndependent, CountMethod::Reduce, Some(0.6));
+    twin(&g, &inst, Mode::Independent, CountMethod::Reduce, Some(0.6));
 }
 
 #[test]
 fn found_flag_stops_at_the_target() {
     let Some(g) = gpu() else { return };
-    let (inst, known) = host::bench::load("nug12").unwrap();
-    let mut cfg = GaConfig::paper(Algo::GaIndependent);
+    let (inst, known) = qapgpu::bench::load("nug12").unwrap();
+    let mut cfg = GaConfig::paper(Mode::Independent);
     cfg.target = known;
     cfg.seed = 5;
-    let mut e = GpuEngine::new(g, &inst, &cfg).unwrap();
-    let limits = host::runner::Limits { target: Some(known), time_limit: Some(std::time::Duration::from_secs(60)), known: None };
-    let out = host::runner::run(&mut e, &cfg, &limits, &mut host::runner::Silent, &Default::default()).unwrap();
+    let e = GpuEngine::new(g, &inst, &cfg).unwrap();
+    let mut solver = GaSolver::new(Box::new(e), cfg);
+    let limits = qapgpu::run::Limits { time_limit: Some(std::time::Duration::from_secs(60)), known: None };
+    let out = qapgpu::run::run(&mut solver, &limits, &mut qapgpu::run::Silent, &Default::default()).unwrap();
     assert_eq!(out.cost, known);
     assert_eq!(inst.cost(&out.perm), known);
     assert!(out.time_to_target_s.is_some());
@@ -90,15 +84,25 @@ fn found_flag_stops_at_the_target() {
 #[test]
 fn per_block_runs_each_reach_the_target() {
     let Some(g) = gpu() else { return };
-    let (inst, known) = host::bench::load("had12").unwrap();
-    let mut cfg = GaConfig::paper(Algo::GaIndependent);
+    let (inst, known) = qapgpu::bench::load("had12").unwrap();
+    let mut cfg = GaConfig::paper(Mode::Independent);
     cfg.target = known;
     cfg.blocks = 16;
     cfg.per_block_target = true;
     let mut e = GpuEngine::new(g, &inst, &cfg).unwrap();
-    let times = host::runner::run_per_block(&mut e, &cfg, std::time::Duration::from_secs(60)).unwrap();
+    let times = run_per_block(&mut e, &cfg, std::time::Duration::from_secs(60)).unwrap();
     assert_eq!(times.len(), 16);
     assert!(times.iter().all(|t| t.is_some_and(|t| t > 0.0)), "{times:?}");
     let snap = e.snapshot().unwrap();
     assert!(snap.best_costs.iter().all(|&c| c == known), "{:?}", snap.best_costs);
+}
+
+#[test]
+fn degenerate_instances_match_their_cpu_twin() {
+    let Some(g) = gpu() else { return };
+    // All-zero flows (every permutation optimal), the smallest sizes, and costs near 2⁶³.
+    for inst in [zeros(12), small(2, 50), small(3, 50), near_limit()] {
+        twin(&g, &inst, Mode::Independent, CountMethod::Reduce, Some(0.6));
+        twin(&g, &inst, Mode::Islands, CountMethod::Reduce, None);
+    }
 }

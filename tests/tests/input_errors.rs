@@ -1,12 +1,12 @@
 //! Each kind of bad input gets a one-line error that names the file and the problem.
-use host::qaplib::{ErrorKind, parse_dat, parse_sln};
+use qapgpu::io::qaplib::{ErrorKind, parse_dat, parse_sln};
 use std::path::Path;
 
-fn dat_err(text: &str) -> host::qaplib::QapError {
+fn dat_err(text: &str) -> qapgpu::io::qaplib::QapError {
     parse_dat(Path::new("bad.dat"), text).expect_err("must be rejected")
 }
 
-fn check(e: host::qaplib::QapError, kind: ErrorKind, needle: &str) {
+fn check(e: qapgpu::io::qaplib::QapError, kind: ErrorKind, needle: &str) {
     let msg = e.to_string();
     assert_eq!(e.kind, kind, "{msg}");
     assert!(msg.starts_with("bad."), "names the file: {msg}");
@@ -66,7 +66,7 @@ fn sln_errors() {
 
 #[test]
 fn unreadable_file() {
-    let err = host::qaplib::read_dat(Path::new("bad.missing.dat")).expect_err("no such file");
+    let err = qapgpu::io::qaplib::read_dat(Path::new("bad.missing.dat")).expect_err("no such file");
     assert_eq!(err.kind, ErrorKind::Io);
     assert!(err.to_string().starts_with("bad.missing.dat: cannot read"));
 }

@@ -1,7 +1,7 @@
 //! Move costs against full re-evaluation on every shared instance, and the sequential
 //! local searches (the CPU twin of the kernel) on real instances.
-use host::instance::Instance;
-use host::qaplib;
+use qapgpu::io::Instance;
+use qapgpu::io::qaplib;
 use qapgpu_common::elem::{Elem, ElemWidth};
 use qapgpu_common::ls::{Scratch, tabu_search, two_opt};
 use qapgpu_common::matrix::Dense;
@@ -76,11 +76,11 @@ fn tabu_search_returns_its_best_and_never_worsens() {
     random_permutation(&mut rng, &mut p);
     let start = inst.cost(&p);
     let (mut delta, mut tabu, mut best) = (vec![0; 780], vec![0; 1600], vec![0u8; 40]);
-    let r = tabu_search(&a, &b, &mut p, start, 640, 40, &mut rng, Scratch { delta: &mut delta, tabu: &mut tabu }, &mut best);
+    let r = tabu_search(&a, &b, &mut p, start, 640, 40, &mut rng, Scratch { delta: &mut delta, tabu: &mut tabu }, &mut best, || false);
     assert_eq!(r.cost, inst.cost(&best));
     assert!(r.cost < start);
     // A 2-opt from the tabu search's result cannot find more than a local minimum lets it.
-    let two = two_opt(&a, &b, &mut best, r.cost, 10_000, &mut delta);
+    let two = two_opt(&a, &b, &mut best, r.cost, 10_000, &mut delta, || false);
     assert_eq!(two.cost, inst.cost(&best));
     assert!(two.cost <= r.cost);
 }
@@ -103,7 +103,7 @@ fn two_opt_case<E: Elem>(inst: &Instance, a: &[E], b: &[E]) {
     random_permutation(&mut rng, &mut p);
     let mut delta = vec![0; move_count(n as u32) as usize];
     let start = inst.cost(&p);
-    let r = two_opt(&a, &b, &mut p, start, 100_000, &mut delta);
+    let r = two_opt(&a, &b, &mut p, start, 100_000, &mut delta, || false);
     assert_eq!(r.cost, inst.cost(&p));
     assert!(r.iterations < 100_000, "ended by the rule, not the cap");
     for k in 0..move_count(n as u32) {
@@ -114,21 +114,21 @@ fn two_opt_case<E: Elem>(inst: &Instance, a: &[E], b: &[E]) {
 
 #[test]
 fn cpu_aco_reaches_the_optimum_of_small_instances() {
-    use host::aco::{AcoConfig, Class};
-    use host::aco_cpu::AcoCpu;
-    use host::runner::{Limits, Silent, run_aco};
+    use qapgpu::algo::aco::cpu::AcoCpu;
+    use qapgpu::algo::aco::{AcoConfig, AcoSolver, Class};
+    use qapgpu::run::{Limits, Silent, run};
     use qapgpu_common::ls::LsKind;
     for (name, ls) in [("nug12", LsKind::Tabu), ("tai20b", LsKind::Tabu), ("nug12", LsKind::TwoOpt)] {
         let inst = load(name);
         let known = qaplib::best_known(&qaplib::resolve(name), name).unwrap();
         let mut cfg = AcoConfig::paper(ls, inst.n as u32, Class::of(name));
         cfg.seed = 11;
-        let mut e = AcoCpu::new(&inst, &cfg, 2).unwrap();
+        let e = AcoCpu::new(&inst, &cfg, 2).unwrap();
         // The budget is in local-search iterations (IT_TOTAL), not in seconds.
-        let limits = Limits { target: Some(known), time_limit: None, known: Some(known) };
-        let stop = std::sync::atomic::AtomicBool::new(false);
-        let out = run_aco(&mut e, inst.n, &limits, Some(inst.n as u64 * 50_000), &mut Silent, &stop).unwrap();
-        assert_eq!(out.cost, known, "{name} {ls:?}: {} after {} iterations", out.cost, out.generations);
+        let mut solver = AcoSolver::new(Box::new(e), inst.n, Some(known), Some(inst.n as u64 * 50_000));
+        let limits = Limits { time_limit: None, known: Some(known) };
+        let out = run(&mut solver, &limits, &mut Silent, &Default::default()).unwrap();
+        assert_eq!(out.cost, known, "{name} {ls:?}: {} after {} iterations", out.cost, out.counters.iterations);
         assert_eq!(inst.cost(&out.perm), known);
     }
 }

@@ -1,5 +1,5 @@
 //! Every shared QAPLIB file reads, and every .sln has exactly the cost in its header.
-use host::qaplib::{best_known, read_dat, read_sln};
+use qapgpu::io::qaplib::{best_known, read_dat, read_sln};
 use qapgpu_tests::{dat_files, qaplib};
 
 #[test]
@@ -43,6 +43,6 @@ fn element_width_is_chosen_per_instance() {
 fn sln_round_trips_through_the_writer() {
     let f = qaplib().join("tai25b.sln");
     let s = read_sln(&f).unwrap();
-    let text = host::qaplib::format_sln(s.cost, &s.perm);
-    assert_eq!(host::qaplib::parse_sln(&f, &text).unwrap(), s);
+    let text = qapgpu::io::qaplib::format_sln(s.cost, &s.perm);
+    assert_eq!(qapgpu::io::qaplib::parse_sln(&f, &text).unwrap(), s);
 }

@@ -15,14 +15,14 @@ commands:
         into target/ptx/qapgpu.ptx (embedded by the host at build time) and
         target/ptx/qapgpu-sm_XX.ptx; when ptxas is found (PATH, $PTXAS, or pip's
         nvidia-cuda-nvcc), assemble it for each --check arch (default sm_75,sm_80,sm_90; ptxas 13 has no sm_70)
-        and fail on errors or spills.
+        and fail on errors, spills, or a kernel over its register budget.
   audit --n N [--arch sm_XX] [--subpop N] [--width u16|u32|i32]
         [--kernel ga|ls] [--ls ts|2opt] [--layout mata|plain] [--ns N]
         Where every byte goes for the GA kernel at problem size n: shared-memory pools,
         strides, padding, matrix placement, constant memory, and from ptxas -v the
         registers, spills, stack of each kernel and the resulting blocks per SM.
-  dist  Build the release host binary with the PTX embedded into dist/ (ignored by git),
-        ready to carry to a GPU machine.
+  dist  Build the release binary with the PTX embedded, and the GPU test binaries, into
+        dist/ (ignored by git), stripped, ready to carry to a GPU machine.
   ci    What CI runs: build-ptx (with the ptxas check) then the README's test command.
 ";
 
@@ -68,16 +68,35 @@ fn cargo() -> Command {
     Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
 }
 
+/// Test binaries that need a GPU; `dist` copies them beside the binary.
+const GPU_TESTS: [&str; 3] = ["gpu_twin", "aco_twin", "time_limits"];
+
 fn dist() -> Result<(), String> {
     ptx::build_ptx(&[])?;
     run(cargo().current_dir(root()).args(["build", "--release", "-p", "host"]))?;
     let dist = root().join("dist");
     std::fs::create_dir_all(&dist).map_err(|e| e.to_string())?;
-    for f in ["host"] {
-        std::fs::copy(root().join("target/release").join(f), dist.join("qapgpu")).map_err(|e| format!("copy {f}: {e}"))?;
-    }
+    std::fs::copy(root().join("target/release/qapgpu"), dist.join("qapgpu")).map_err(|e| format!("copy qapgpu: {e}"))?;
     std::fs::copy(root().join("target/ptx/qapgpu.ptx"), dist.join("qapgpu.ptx")).map_err(|e| e.to_string())?;
-    eprintln!("dist/qapgpu and dist/qapgpu.ptx are ready");
+    // The GPU tests, built as the README's test command builds them.
+    let out = cargo()
+        .current_dir(root())
+        .args(["test", "--release", "-p", "qapgpu-tests", "--no-run", "--message-format=json"])
+        .output()
+        .map_err(|e| format!("cargo test --no-run: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("cargo test --no-run failed:\n{}", String::from_utf8_lossy(&out.stderr)));
+    }
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let Some(name) = GPU_TESTS.iter().find(|t| line.contains(&format!("\"name\":\"{t}\""))) else { continue };
+        let Some(exe) = line.split("\"executable\":\"").nth(1).and_then(|r| r.split('"').next()) else { continue };
+        std::fs::copy(exe, dist.join(name)).map_err(|e| format!("copy {exe}: {e}"))?;
+    }
+    // Line tables are for local debugging; stripped, everything fits one device transfer.
+    for f in GPU_TESTS.iter().chain(&["qapgpu"]) {
+        let _ = Command::new("strip").arg(dist.join(f)).status();
+    }
+    eprintln!("dist/ holds qapgpu, qapgpu.ptx and the GPU tests {}", GPU_TESTS.join(", "));
     Ok(())
 }
 

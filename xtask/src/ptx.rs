@@ -7,6 +7,13 @@ pub const DEFAULT_ARCH: &str = "sm_70";
 /// ptxas 13 no longer assembles for Volta (sm_70), so checks start at Turing.
 pub const DEFAULT_CHECKS: &str = "sm_75,sm_80,sm_90";
 
+/// Registers a kernel may use on every checked architecture (prefix of its name, budget).
+/// A budget fixes a block shape: the GA's 128-thread blocks fit 5 per SM at ≤ 96, and the
+/// local search's 640-thread block of n = 150 fits at ≤ 96 (65536 / 640 = 102, allocated
+/// in steps of 8). An edit that crosses one would silently change launches (`Shape::fit`
+/// raises N_S, the GA fills the GPU with fewer blocks), so the build fails instead.
+pub const REGISTER_BUDGET: &[(&str, u32)] = &[("ga_generations_", 96), ("aco_local_search_", 96), ("aco_construct_", 72), ("ga_init_", 64), ("aco_init_", 64)];
+
 /// Builds the PTX and returns its path (target/ptx/qapgpu-<arch>.ptx).
 pub fn build_ptx(args: &[String]) -> Result<PathBuf, String> {
     let arch = flag(args, "--arch").unwrap_or(DEFAULT_ARCH);
@@ -47,6 +54,13 @@ pub fn build_ptx(args: &[String]) -> Result<PathBuf, String> {
                 }
                 if !spills.is_empty() {
                     eprintln!("warning: {} kernels spill registers on {check}", spills.len());
+                }
+                for k in &report {
+                    if let Some((_, budget)) = REGISTER_BUDGET.iter().find(|(p, _)| k.name.starts_with(p)) {
+                        if k.registers > *budget {
+                            return Err(format!("{} uses {} registers on {check}, over its budget of {budget} (xtask/src/ptx.rs)", k.name, k.registers));
+                        }
+                    }
                 }
             }
         }

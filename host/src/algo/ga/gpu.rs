@@ -1,92 +1,16 @@
-//! The GPU engine: the GA kernels of `device`, driven through cudarc (driver API, loaded at
-//! run time, so this builds and its tests run on machines without CUDA).
-use crate::engine::{CountMethod, GaConfig, GaEngine, Snapshot};
-use crate::instance::{DeviceElem, Instance};
-use anyhow::{Context, Result, anyhow, bail};
-use cudarc::driver::sys::{CUdevice_attribute as Attr, CUfunction_attribute};
-use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg};
-use cudarc::nvrtc::Ptx;
-use qapgpu_common::elem::ElemWidth;
+//! The GA's GPU engine: the kernels of `device::ga` (generations, initialisation, island
+//! migration), one launch per slice of generations.
+use super::{CountMethod, GaConfig, GaEngine, Snapshot};
+use crate::gpu::{Gpu, bytes_of, device_matrices, from_bytes};
+use crate::io::Instance;
+use crate::site::Site;
+use anyhow::{Context, Result, anyhow};
+use cudarc::driver::sys::CUfunction_attribute;
+use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
 use qapgpu_common::ga::probability_threshold;
-use qapgpu_common::layout::{DeviceLimits, GaLayout, Placement};
+use qapgpu_common::layout::{GaLayout, Placement};
 use qapgpu_common::params::{FLAG_COUNT_ATOMIC, FLAG_PER_BLOCK_TARGET, GaParams, MigrateParams, RunControl};
 use qapgpu_common::shuffle::Shuffle;
-use std::path::Path;
-use std::sync::Arc;
-
-/// The PTX built by `cargo xtask build-ptx` before this binary (empty if it was not).
-pub const EMBEDDED_PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/qapgpu.ptx"));
-
-/// Why the GPU engine cannot run here, or None when it can.
-pub fn unavailable_reason(ptx: Option<&Path>) -> Option<String> {
-    if ptx.is_none() && EMBEDDED_PTX.is_empty() {
-        return Some("no PTX embedded in this binary (run `cargo xtask build-ptx` before building, or pass --ptx)".into());
-    }
-    // SAFETY: only probes whether the driver library can be loaded.
-    if !unsafe { cudarc::driver::sys::is_culib_present() } {
-        return Some("no CUDA driver found (libcuda.so)".into());
-    }
-    match CudaContext::device_count() {
-        Ok(0) => Some("the CUDA driver reports no device".into()),
-        Ok(_) => None,
-        Err(e) => Some(format!("the CUDA driver could not be initialised: {e}")),
-    }
-}
-
-pub(crate) fn bytes_of<T: Copy>(v: &T) -> &[u8] {
-    // SAFETY: T is a #[repr(C)] plain-data block; reading its bytes is fine.
-    unsafe { std::slice::from_raw_parts(v as *const T as *const u8, size_of::<T>()) }
-}
-
-pub(crate) fn from_bytes<T: Copy>(b: &[u8]) -> T {
-    assert_eq!(b.len(), size_of::<T>());
-    // SAFETY: T is plain data of exactly these bytes, written by the kernel.
-    unsafe { std::ptr::read_unaligned(b.as_ptr() as *const T) }
-}
-
-/// One GPU with the qapgpu module loaded.
-#[derive(Clone)]
-pub struct Gpu {
-    pub ctx: Arc<CudaContext>,
-    pub stream: Arc<CudaStream>,
-    pub module: Arc<CudaModule>,
-    pub name: String,
-    pub limits: DeviceLimits,
-    pub sms: u32,
-}
-
-impl Gpu {
-    pub fn open(ordinal: usize, ptx: Option<&Path>) -> Result<Gpu> {
-        if let Some(why) = unavailable_reason(ptx) {
-            bail!("GPU engine unavailable: {why}");
-        }
-        let ctx = CudaContext::new(ordinal).context("creating a CUDA context")?;
-        let stream = ctx.default_stream();
-        let src = match ptx {
-            Some(p) => std::fs::read_to_string(p).with_context(|| format!("{}: cannot read PTX", p.display()))?,
-            None => EMBEDDED_PTX.to_string(),
-        };
-        let module = ctx.load_module(Ptx::from_src(src)).context("loading the PTX module")?;
-        let attr = |a: Attr| -> Result<u32> { Ok(ctx.attribute(a)? as u32) };
-        let (major, minor) = ctx.compute_capability()?;
-        let limits = DeviceLimits {
-            arch: (major * 10 + minor) as u32,
-            shared_per_block_optin: attr(Attr::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)?,
-            shared_per_sm: attr(Attr::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR)?,
-            reserved_per_block: attr(Attr::CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK)?,
-            max_threads_per_sm: attr(Attr::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR)?,
-            max_blocks_per_sm: attr(Attr::CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR)?,
-            regs_per_sm: attr(Attr::CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR)?,
-        };
-        let sms = attr(Attr::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?;
-        Ok(Gpu { name: ctx.name()?, ctx, stream, module, limits, sms })
-    }
-
-    pub(crate) fn ptr<T>(&self, s: &CudaSlice<T>) -> u64 {
-        let (p, _sync) = s.device_ptr(&self.stream);
-        p
-    }
-}
 
 /// Device buffers of one GA run (see `GaParams` for their shapes).
 struct Buffers {
@@ -117,26 +41,7 @@ pub struct GpuEngine {
     f_migrate: CudaFunction,
     params: GaParams,
     buf: Buffers,
-}
-
-fn matrix_bytes<E: DeviceElem + TryFrom<i64>>(inst: &Instance) -> (Vec<u8>, Vec<u8>) {
-    let (a, b) = inst.typed::<E>();
-    let raw = |m: &[E]| {
-        // SAFETY: E is u16/u32/i32, plain data.
-        let mut v = unsafe { std::slice::from_raw_parts(m.as_ptr() as *const u8, std::mem::size_of_val(m)) }.to_vec();
-        v.resize(v.len().div_ceil(16) * 16, 0); // kernels copy whole words
-        v
-    };
-    (raw(&a), raw(&b))
-}
-
-/// A and B as raw bytes of the instance's element type, padded to 16 bytes.
-pub(crate) fn device_matrices(inst: &Instance) -> (Vec<u8>, Vec<u8>) {
-    match inst.width {
-        ElemWidth::U16 => matrix_bytes::<u16>(inst),
-        ElemWidth::U32 => matrix_bytes::<u32>(inst),
-        ElemWidth::I32 => matrix_bytes::<i32>(inst),
-    }
+    site: Site,
 }
 
 impl GpuEngine {
@@ -158,6 +63,10 @@ impl GpuEngine {
         };
         let total = blocks as usize * cfg.subpop as usize;
         let stride = layout.stride as usize;
+        // Two populations, their costs, RNG states and per-block bests.
+        let bytes = total as u128 * (2 * stride as u128 + 2 * 8 + 16) + blocks as u128 * (stride as u128 + 8 + 4 + 8);
+        gpu.ensure_free(bytes, &format!("a population of {blocks} × {} on {}", cfg.subpop, inst.name))?;
+        let site = Site::gpu(&gpu)?;
         let s = &gpu.stream;
         let (a_bytes, b_bytes) = device_matrices(inst);
         if layout.a_placement == Placement::Constant {
@@ -198,6 +107,7 @@ impl GpuEngine {
             restarts: gpu.ptr(&buf.restarts),
             control: gpu.ptr(&buf.control),
             block_times: gpu.ptr(&buf.block_times),
+            stop: site.stop.device_ptr(),
             seed: cfg.seed,
             target: cfg.target,
             n: n as u32,
@@ -210,7 +120,7 @@ impl GpuEngine {
             blocks,
             layout: layout.shared(),
         };
-        Ok(GpuEngine { gpu, cfg: cfg.clone(), n, layout, blocks, f_init, f_gens, f_migrate, params, buf })
+        Ok(GpuEngine { gpu, cfg: cfg.clone(), n, layout, blocks, f_init, f_gens, f_migrate, params, buf, site })
     }
 
     fn launch(&mut self, f: &CudaFunction, cfg: LaunchConfig, params: &[u8], on_migrate: bool) -> Result<()> {
@@ -235,8 +145,8 @@ impl GpuEngine {
 }
 
 impl GaEngine for GpuEngine {
-    fn device(&self) -> String {
-        format!("{} (sm_{}, {} SMs)", self.gpu.name, self.gpu.limits.arch, self.gpu.sms)
+    fn site(&self) -> &Site {
+        &self.site
     }
 
     fn blocks(&self) -> u32 {

@@ -4,13 +4,11 @@
 //!   cost, whichever comes first; T_avg and average error.
 //! * Table 6 (`003-target`): time to the acceptable cost (1 % above the best known for
 //!   class (i), the best known for class (iv) up to n = 100, 0.2 % for tai150b); T_avg.
-use crate::aco::{AcoConfig, AcoEngine, Class, Layout};
-use crate::bench::{Table, load, mean_sd};
-use crate::instance::Instance;
-use crate::runner::{self, Limits, Silent};
+use super::{Table, fmt, load, mean_sd, ratio, runs, within};
+use crate::algo::aco::{self, Class, Layout};
+use crate::algo::{Backend, Options};
 use anyhow::Result;
 use qapgpu_common::ls::LsKind;
-use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 /// Table 5: instance, T_avg MATA, T_avg non-MATA, average error % (GPU), CPU T_avg, CPU error %.
@@ -26,7 +24,6 @@ pub const PAPER_T5: &[(&str, f64, f64, f64, f64, f64)] = &[
     ("tai100b", 16.7, 72.6, 0.0, 373.03, 0.0),
     ("tai150b", 367.7, 1715.9, 0.12, 5088.874, 0.21),
 ];
-
 /// Table 6: instance, acceptable error %, TS (MATA, non-MATA, CPU), 2-opt (MATA, non-MATA, CPU), T_avg in s.
 pub const PAPER_T6: &[(&str, f64, [f64; 3], [f64; 3])] = &[
     ("tai40a", 1.0, [0.1, 0.6, 2.0], [0.5, 2.0, 7.7]),
@@ -49,7 +46,7 @@ pub fn acceptable(name: &str, known: i64) -> i64 {
         (_, Class::Random) => 1.0,
         (_, Class::RealLifeLike) => 0.0,
     };
-    known + (known as f64 * pct / 100.0).floor() as i64
+    within(known, pct)
 }
 
 /// Where a configuration runs: a GPU layout, or the CPU twin.
@@ -76,97 +73,64 @@ impl Column {
     }
 }
 
-pub type AcoFactory<'a> = dyn Fn(&Instance, &AcoConfig) -> Result<Box<dyn AcoEngine>> + 'a;
-
-struct RunStats {
-    reached: Vec<Option<f64>>,
-    elapsed: Vec<f64>,
-    errors: Vec<f64>,
-    evals_per_s: f64,
-}
-
-fn runs(make: &AcoFactory, inst: &Instance, cfg: &AcoConfig, target: i64, known: i64, it_total: Option<u64>, n_runs: usize, limit: Duration) -> Result<RunStats> {
-    let stop = AtomicBool::new(false);
-    let (mut reached, mut elapsed, mut errors) = (Vec::new(), Vec::new(), Vec::new());
-    let (mut evals, mut secs) = (0u64, 0f64);
-    for r in 0..n_runs {
-        let mut c = cfg.clone();
-        c.seed = cfg.seed.wrapping_add(r as u64);
-        let mut e = make(inst, &c)?;
-        let limits = Limits { target: Some(target), time_limit: Some(limit), known: Some(known) };
-        let o = runner::run_aco(e.as_mut(), inst.n, &limits, it_total, &mut Silent, &stop)?;
-        anyhow::ensure!(inst.cost(&o.perm) == o.cost, "{}: engine cost mismatch", inst.name);
-        let st = e.ls_stats();
-        evals += st.evaluations;
-        secs += st.seconds;
-        reached.push(o.time_to_target_s);
-        elapsed.push(o.elapsed_s);
-        errors.push(100.0 * (o.cost - known) as f64 / known as f64);
-    }
-    Ok(RunStats { reached, elapsed, errors, evals_per_s: evals as f64 / secs.max(1e-12) })
-}
-
-fn fmt(x: f64) -> String {
-    if x.is_nan() { "–".into() } else if x < 10.0 { format!("{x:.3}") } else { format!("{x:.1}") }
-}
-
 /// Both tables. `fixed`: Table 5 (IT_TOTAL or optimum), else Table 6 (acceptable cost).
+/// The columns are the GPU layouts on a GPU backend, the CPU twin otherwise.
 #[allow(clippy::too_many_arguments)]
-pub fn protocol_003(
-    make: &AcoFactory,
-    fixed: bool,
-    names: &[String],
-    searches: &[LsKind],
-    columns: &[Column],
-    n_runs: usize,
-    limit: Duration,
-    seed: u64,
-) -> Result<Table> {
-    let header = [
+pub fn protocol(backend: &Backend, base: &Options, fixed: bool, names: &[String], searches: &[LsKind], layouts: &[Layout], n_runs: usize, limit: Duration) -> Result<Table> {
+    let columns: Vec<Column> = match backend {
+        Backend::Gpu(_) => layouts.iter().map(|&l| Column::Gpu(l)).collect(),
+        Backend::Cpu { .. } => vec![Column::Cpu],
+    };
+    let mut t = Table::new(&[
         "instance", "LS", "engine", "runs", "#reached", "T_avg (s)", "σ", "avg error %", "move evals/s", "paper T_avg", "paper/ours",
-    ];
-    let mut rows = Vec::new();
+    ]);
     for name in names {
         let (inst, known) = load(name)?;
         let n = inst.n as u64;
         let (target, it_total) = if fixed { (known, Some(n * 50_000)) } else { (acceptable(name, known), None) };
         for &ls in searches {
-            for &col in columns {
-                let mut cfg = AcoConfig::paper(ls, inst.n as u32, Class::of(name));
-                cfg.seed = seed;
+            for &col in &columns {
+                let family = match ls {
+                    LsKind::Tabu => aco::TABU.name,
+                    LsKind::TwoOpt => aco::TWO_OPT.name,
+                };
+                let mut opts = Options { algorithm: Some(family.into()), target: Some(target), ..base.clone() };
+                opts.aco.class = Some(Class::of(name));
+                opts.aco.max_ls_iterations = it_total;
                 if let Column::Gpu(l) = col {
-                    cfg.layout = l;
+                    opts.aco.layout = l;
                 }
-                let st = runs(make, &inst, &cfg, target, known, it_total, n_runs, limit)?;
-                let ok: Vec<f64> = st.reached.iter().flatten().copied().collect();
+                let recs = runs(backend, &inst, &opts, n_runs, limit)?;
+                let ok: Vec<f64> = recs.iter().filter_map(|r| r.reached).collect();
                 // Table 5 times every run (to IT_TOTAL or the optimum); Table 6 the successes.
-                let times = if fixed { st.elapsed.clone() } else { ok.clone() };
+                let times = if fixed { recs.iter().map(|r| r.elapsed).collect() } else { ok.clone() };
                 let (m, s) = mean_sd(&times);
+                let errors: Vec<f64> = recs.iter().map(|r| 100.0 * (r.cost - known) as f64 / known as f64).collect();
+                let (evals, secs) = recs.iter().fold((0u64, 0f64), |(e, s), r| (e + r.evaluations, s + r.search_seconds));
                 let paper = if fixed {
                     PAPER_T5.iter().find(|r| r.0 == name.as_str()).filter(|_| ls == LsKind::Tabu).map(|r| [r.1, r.2, r.4][col.index()])
                 } else {
                     PAPER_T6.iter().find(|r| r.0 == name.as_str()).map(|r| if ls == LsKind::Tabu { r.2 } else { r.3 }[col.index()])
                 };
-                let censored = !fixed && ok.len() < st.reached.len();
-                rows.push(vec![
+                let censored = !fixed && ok.len() < recs.len();
+                t.push(vec![
                     name.clone(),
                     match ls {
                         LsKind::Tabu => "TS".into(),
                         LsKind::TwoOpt => "2-opt".into(),
                     },
                     col.label().into(),
-                    st.reached.len().to_string(),
+                    recs.len().to_string(),
                     ok.len().to_string(),
                     if censored { format!("{} (successes only)", fmt(m)) } else { fmt(m) },
                     fmt(s),
-                    format!("{:.3}", mean_sd(&st.errors).0),
-                    format!("{:.3e}", st.evals_per_s),
+                    format!("{:.3}", mean_sd(&errors).0),
+                    format!("{:.3e}", evals as f64 / secs.max(1e-12)),
                     paper.map_or("–".into(), fmt),
-                    paper.map_or("–".into(), |p| format!("{:.1}×", p / m)),
+                    ratio(paper, m),
                 ]);
-                eprintln!("{}", rows.last().unwrap().join(" | "));
             }
         }
     }
-    Ok(Table { header: header.iter().map(|s| s.to_string()).collect(), rows })
+    Ok(t)
 }

@@ -1,9 +1,10 @@
 //! The GPU engine of seed 003: the ACO kernels (`device::aco`, `device::ls`) driven through
 //! cudarc, one launch per step of Fig. 2. Only the best-so-far (one `AcoBest`) crosses to
 //! the host each iteration.
-use crate::aco::{AcoConfig, AcoEngine, AcoSnapshot, LsStats};
+use super::{AcoConfig, AcoEngine, AcoSnapshot, LsStats};
 use crate::gpu::{Gpu, bytes_of, device_matrices, from_bytes};
-use crate::instance::Instance;
+use crate::io::Instance;
+use crate::site::Site;
 use anyhow::{Context, Result, anyhow};
 use cudarc::driver::sys::CUfunction_attribute;
 use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
@@ -51,6 +52,7 @@ pub struct AcoGpu {
     buf: Buffers,
     params: AcoParams,
     stats: LsStats,
+    site: Site,
 }
 
 impl AcoGpu {
@@ -80,6 +82,9 @@ impl AcoGpu {
         let first: Vec<u16> = (0..shape.ts).map(|t| shape.first_pair(t) as u16).collect();
         let global_delta = if layout.delta_placement == qapgpu_common::layout::Placement::Shared { 1 } else { m * shape.moves as usize };
         let global_tabu = if layout.tabu_search && layout.tabu_placement != qapgpu_common::layout::Placement::Shared { m * n * n } else { 1 };
+        let bytes = m as u128 * (2 * stride as u128 + 2 * 8 + 4 + 16) + 8 * global_delta as u128 + 4 * global_tabu as u128 + 4 * (n * n) as u128;
+        gpu.ensure_free(bytes, &format!("a colony of {m} ants on {}", inst.name))?;
+        let site = Site::gpu(&gpu)?;
         let buf = Buffers {
             a: s.clone_htod(&a_bytes)?,
             b: s.clone_htod(&b_bytes)?,
@@ -110,6 +115,7 @@ impl AcoGpu {
             tabu: gpu.ptr(&buf.tabu),
             first_pairs: gpu.ptr(&buf.first_pairs),
             best: gpu.ptr(&buf.best),
+            stop: site.stop.device_ptr(),
             seed: cfg.seed,
             n: n as u32,
             m: m as u32,
@@ -128,7 +134,7 @@ impl AcoGpu {
             tau_max: 0.0,
             layout: layout.shared(),
         };
-        Ok(AcoGpu { gpu, cfg: cfg.clone(), n, layout, k, buf, params, stats: LsStats::default() })
+        Ok(AcoGpu { gpu, cfg: cfg.clone(), n, layout, k, buf, params, stats: LsStats::default(), site })
     }
 
     fn launch(&mut self, which: fn(&Kernels) -> &CudaFunction, cfg: LaunchConfig) -> Result<()> {
@@ -155,8 +161,8 @@ impl AcoGpu {
 }
 
 impl AcoEngine for AcoGpu {
-    fn device(&self) -> String {
-        format!("{} (sm_{}, {} SMs)", self.gpu.name, self.gpu.limits.arch, self.gpu.sms)
+    fn site(&self) -> &Site {
+        &self.site
     }
     fn config(&self) -> &AcoConfig {
         &self.cfg

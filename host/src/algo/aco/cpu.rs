@@ -1,8 +1,11 @@
 //! The CPU twin of the ACO kernels: the same `common::aco` and `common::ls` functions,
 //! one rayon task per ant (`--threads 1`: the paper's single-thread CPU column).
-use crate::aco::{AcoConfig, AcoEngine, AcoSnapshot, LsStats};
-use crate::cpu::Mats;
-use crate::instance::Instance;
+use super::{AcoConfig, AcoEngine, AcoSnapshot, LsStats};
+use crate::cpu::{AnyDense, Mats, pool};
+use crate::io::Instance;
+use crate::run::stop::StopWord;
+use crate::site::Site;
+use crate::with_mats;
 use anyhow::Result;
 use qapgpu_common::aco::{Bounds, best_unit, clamp, construct, lay_row};
 use qapgpu_common::cost::cost;
@@ -30,6 +33,7 @@ pub struct AcoCpu {
     tau: Vec<f32>,
     best: (i64, Vec<u8>),
     stats: LsStats,
+    site: Site,
 }
 
 impl AcoCpu {
@@ -37,11 +41,17 @@ impl AcoCpu {
         anyhow::ensure!(inst.n >= 3, "{}: the local searches need n ≥ 3", inst.name);
         anyhow::ensure!(cfg.ants >= 1, "the colony needs at least one ant");
         let (n, m) = (inst.n, cfg.ants as usize);
+        let pool = pool(threads)?;
+        let site = Site::cpu(pool.current_num_threads());
+        // Ants, c-ants, their costs and RNGs; per worker a Δ table and a tabu matrix.
+        let per_worker = 8 * qapgpu_common::moves::move_count(n as u32) as u128 + 4 * (n * n) as u128;
+        let bytes = m as u128 * (2 * n as u128 + 2 * 8 + 4 + 16) + pool.current_num_threads() as u128 * per_worker;
+        crate::memory::ensure_host(bytes, &format!("a colony of {m} ants on {}", inst.name))?;
         Ok(AcoCpu {
             cfg: cfg.clone(),
             n,
             mats: Mats::of(inst),
-            pool: rayon::ThreadPoolBuilder::new().num_threads(threads).build()?,
+            pool,
             ants: vec![0; m * n],
             ant_costs: vec![i64::MAX; m],
             cants: vec![0; m * n],
@@ -51,6 +61,7 @@ impl AcoCpu {
             tau: vec![0.0; n * n],
             best: (i64::MAX, vec![0; n]),
             stats: LsStats::default(),
+            site,
         })
     }
 
@@ -60,11 +71,7 @@ impl AcoCpu {
         F: Fn(&AnyDense, &mut [u8], &mut i64, &mut Xoshiro128, &mut [u8], &mut i64, &mut u32) + Sync,
     {
         let n = self.n;
-        let any = match &self.mats {
-            Mats::U16(a, b) => AnyDense::U16(Dense::new(a, n), Dense::new(b, n)),
-            Mats::U32(a, b) => AnyDense::U32(Dense::new(a, n), Dense::new(b, n)),
-            Mats::I32(a, b) => AnyDense::I32(Dense::new(a, n), Dense::new(b, n)),
-        };
+        let any = self.mats.dense(n);
         let work = self
             .cants
             .par_chunks_mut(n)
@@ -77,37 +84,37 @@ impl AcoCpu {
     }
 }
 
-/// The matrices in their element type, so closures stay non-generic.
-pub(crate) enum AnyDense<'a> {
-    U16(Dense<'a, u16>, Dense<'a, u16>),
-    U32(Dense<'a, u32>, Dense<'a, u32>),
-    I32(Dense<'a, i32>, Dense<'a, i32>),
-}
-
-macro_rules! with_mats {
-    ($any:expr, |$a:ident, $b:ident| $body:expr) => {
-        match $any {
-            AnyDense::U16($a, $b) => $body,
-            AnyDense::U32($a, $b) => $body,
-            AnyDense::I32($a, $b) => $body,
-        }
-    };
-}
-
 /// One local search and step 8, as the kernel does it.
 #[allow(clippy::too_many_arguments)]
-fn improve<E: Elem>(a: &Dense<E>, b: &Dense<E>, cfg: &AcoConfig, p: &mut [u8], c: &mut i64, rng: &mut Xoshiro128, ant: &mut [u8], ant_cost: &mut i64, iters: &mut u32) {
+fn improve<E: Elem>(
+    a: &Dense<E>,
+    b: &Dense<E>,
+    cfg: &AcoConfig,
+    stop: &StopWord,
+    p: &mut [u8],
+    c: &mut i64,
+    rng: &mut Xoshiro128,
+    ant: &mut [u8],
+    ant_cost: &mut i64,
+    iters: &mut u32,
+) {
     let n = p.len();
+    if stop.is_set() {
+        // The run is over: no search for the ants not started yet (a kernel's blocks start
+        // at once and see the stop after a few iterations).
+        *iters = 0;
+        return;
+    }
     let mut delta = vec![0i64; move_count(n as u32) as usize];
     let r = match cfg.ls {
         LsKind::Tabu => {
             let mut tabu = vec![0i32; n * n];
             let mut best = vec![0u8; n];
-            let r = tabu_search(a, b, p, *c, cfg.ls_iterations, cfg.tabu_list_size, rng, Scratch { delta: &mut delta, tabu: &mut tabu }, &mut best);
+            let r = tabu_search(a, b, p, *c, cfg.ls_iterations, cfg.tabu_list_size, rng, Scratch { delta: &mut delta, tabu: &mut tabu }, &mut best, || stop.is_set());
             p.copy_from_slice(&best);
             r
         }
-        LsKind::TwoOpt => two_opt(a, b, p, *c, cfg.ls_iterations, &mut delta),
+        LsKind::TwoOpt => two_opt(a, b, p, *c, cfg.ls_iterations, &mut delta, || stop.is_set()),
     };
     *c = r.cost;
     *iters = r.iterations;
@@ -118,8 +125,8 @@ fn improve<E: Elem>(a: &Dense<E>, b: &Dense<E>, cfg: &AcoConfig, p: &mut [u8], c
 }
 
 impl AcoEngine for AcoCpu {
-    fn device(&self) -> String {
-        format!("CPU, {} threads", self.pool.current_num_threads())
+    fn site(&self) -> &Site {
+        &self.site
     }
     fn config(&self) -> &AcoConfig {
         &self.cfg
@@ -151,8 +158,8 @@ impl AcoEngine for AcoCpu {
 
     fn local_search(&mut self) -> Result<()> {
         let t0 = Instant::now();
-        let cfg = self.cfg.clone();
-        self.per_ant(|m, p, c, rng, ant, ant_cost, it| with_mats!(m, |a, b| improve(a, b, &cfg, p, c, rng, ant, ant_cost, it)));
+        let (cfg, stop) = (self.cfg.clone(), self.site.stop.clone());
+        self.per_ant(|m, p, c, rng, ant, ant_cost, it| with_mats!(m, |a, b| improve(a, b, &cfg, &stop, p, c, rng, ant, ant_cost, it)));
         self.stats.seconds += t0.elapsed().as_secs_f64();
         let iters: u64 = self.ls_iters.iter().map(|&i| i as u64).sum();
         self.stats.iterations += iters;

@@ -14,6 +14,8 @@ use crate::intrinsics::*;
 use crate::matrices::{DevElem, View};
 use crate::rngs::{load_rng, store_rng};
 
+mod ls;
+
 #[inline(always)]
 fn global_thread() -> usize {
     (block_idx_x() * block_dim_x() + thread_idx_x()) as usize

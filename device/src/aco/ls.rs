@@ -12,13 +12,14 @@
 use core::slice;
 
 use qapgpu_common::layout::LS_SCRATCH_PER_WARP;
-use qapgpu_common::ls::{Candidate, TABU_FREE, authorized, tenure};
+use qapgpu_common::ls::{Candidate, STOP_POLL_ITERATIONS, TABU_FREE, authorized, tenure};
 use qapgpu_common::moves::{delta_full, delta_update, move_index, next_pair, touches, unpack_pair};
 use qapgpu_common::params::{AcoParams, LS_DELTA_SHARED, LS_MATA, LS_TABU, LS_TABU_SHARED};
 
 use crate::intrinsics::*;
 use crate::matrices::{DevElem, View};
 use crate::rngs::{load_rng, store_rng};
+use crate::stop::stop_requested;
 
 /// The block-wide smallest candidate; every thread returns the same one.
 /// Pitfall: contains barriers, so every thread of the block must call it.
@@ -90,6 +91,9 @@ unsafe fn run<E: DevElem>(p: &AcoParams) {
     unsafe {
         block_copy_bytes(perm_ptr, cant, n);
         if tabu_search {
+            // The start is the best so far until a move beats it (a search that never
+            // improves, e.g. on an all-zero instance, returns it unchanged).
+            block_copy_bytes(best_ptr, cant, n);
             let mut i = tid as usize;
             while i < n * n {
                 *tabu.add(i) = TABU_FREE;
@@ -172,11 +176,16 @@ unsafe fn run<E: DevElem>(p: &AcoParams) {
             }
         }
         cur += pick.delta;
-        // Publishes the swap (and frees the argmin slots for the next iteration).
-        sync_threads();
+        // Publishes the swap (and frees the argmin slots for the next iteration), and
+        // whether the host asked to stop.
+        let stop = sync_threads_or(tid == 0 && it % STOP_POLL_ITERATIONS == STOP_POLL_ITERATIONS - 1 && stop_requested(p.stop));
         if tabu_search && cur < best_cost {
             best_cost = cur;
             unsafe { block_copy_bytes(best_ptr, perm_ptr, n) };
+        }
+        if stop {
+            iterations = it as u32 + 1;
+            break;
         }
     }
     let (result, result_cost) = if tabu_search { (best_ptr, best_cost) } else { (perm_ptr, cur) };

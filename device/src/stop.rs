@@ -1,0 +1,13 @@
+//! The host's stop word: one u32 in device memory that the host overwrites through the
+//! copy engine (on a stream of its own) while kernels run, when the time limit passes or
+//! Ctrl-C arrives.
+
+/// Whether the host asked to stop (`word` = 0: no stop word, never).
+/// Pitfall: the load must be volatile (an L2 read each time; a plain load may be hoisted
+/// out of the loop or served from L1), and one thread per block should poll and hand the
+/// answer to the others through a barrier (`sync_threads_or`).
+#[inline(always)]
+pub fn stop_requested(word: u64) -> bool {
+    // SAFETY: the host keeps the word allocated for every launch it passes it to.
+    word != 0 && unsafe { core::ptr::read_volatile(word as *const u32) } != 0
+}

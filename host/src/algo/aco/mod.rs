@@ -1,0 +1,350 @@
+//! The ACO with local search of seed 003: settings (the paper's Table 4 per instance class),
+//! the engine interface both engines implement (`gpu.rs`, `cpu.rs`), and the cAS driver
+//! they share (Fig. 2), which the run loop drives as a `Solver`.
+pub mod cpu;
+pub mod gpu;
+
+use super::{Backend, Family, Options, check_range};
+use crate::io::Instance;
+use crate::run::stop::StopWord;
+use crate::site::Site;
+use crate::run::{Advance, Counters, Solver, SolverInfo};
+use anyhow::{Result, bail};
+use std::sync::Arc;
+use qapgpu_common::aco::Bounds;
+use qapgpu_common::ga::probability_threshold;
+use qapgpu_common::ls::LsKind;
+use qapgpu_common::mata::{Mapping, default_ns};
+
+pub const TABU: Family = Family {
+    name: "aco-ts",
+    about: "cunning ant system with robust tabu search on the GPU, MATA mapping (seed 003)",
+    min_n: 3,
+    build: |b, i, o| build(b, i, o, LsKind::Tabu),
+};
+
+pub const TWO_OPT: Family = Family {
+    name: "aco-2opt",
+    about: "cunning ant system with best-improvement 2-opt (seed 003, experiment 2)",
+    min_n: 3,
+    build: |b, i, o| build(b, i, o, LsKind::TwoOpt),
+};
+
+/// The ACO settings of `Options` (the command line's `--layout` … `--max-ls-iterations`);
+/// unset ones come from Table 4 for the instance's class.
+#[derive(Clone, Debug, Default)]
+pub struct AcoOptions {
+    pub layout: Layout,
+    /// None: class iv for taiNNb, class i otherwise.
+    pub class: Option<Class>,
+    pub ants: Option<u32>,
+    pub rho: Option<f64>,
+    pub gamma: Option<f64>,
+    pub ls_iterations: Option<u32>,
+    pub tabu_list: Option<u32>,
+    pub ns: Option<u32>,
+    /// IT_TOTAL: stop after this many local-search iterations in all.
+    pub max_ls_iterations: Option<u64>,
+}
+
+/// Most ants `--ants` takes.
+pub const MAX_ANTS: u32 = 1 << 16;
+
+impl AcoOptions {
+    pub fn validate(&self) -> Result<()> {
+        let opt = |name: &str, v: Option<f64>, lo: f64, hi: f64| v.map_or(Ok(()), |v| check_range(name, v, lo, hi));
+        opt("--ants", self.ants.map(f64::from), 1.0, MAX_ANTS as f64)?;
+        if let Some(r) = self.rho {
+            if !(0.0..1.0).contains(&r) {
+                bail!("--rho = {r}: must be in [0, 1)");
+            }
+        }
+        opt("--gamma", self.gamma, 0.0, 1.0)?;
+        opt("--ls-iterations", self.ls_iterations.map(f64::from), 1.0, i32::MAX as f64)?;
+        opt("--tabu-list", self.tabu_list.map(f64::from), 1.0, 65535.0)?;
+        opt("--ns", self.ns.map(f64::from), 1.0, qapgpu_common::moves::move_count(qapgpu_common::MAX_N as u32) as f64)?;
+        opt("--max-ls-iterations", self.max_ls_iterations.map(|v| v as f64), 1.0, f64::MAX)
+    }
+}
+
+/// Thread mapping of the move costs (`--layout`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Layout {
+    /// Move-Cost Adjusted Thread Assignment: O(1) and O(n) moves in different warps.
+    #[default]
+    Mata,
+    /// The paper's non-MATA: the same N_S moves per thread, O(n) ones computed inline.
+    Plain,
+}
+
+impl Layout {
+    pub fn mapping(self) -> Mapping {
+        match self {
+            Layout::Mata => Mapping::Mata,
+            Layout::Plain => Mapping::Plain,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Layout::Mata => "mata",
+            Layout::Plain => "plain",
+        }
+    }
+}
+
+/// QAPLIB classes of seed 003 §6.1 that set the parameters of Table 4.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Class {
+    /// (i) randomly generated (taiXXa and, by default, everything not class iv).
+    #[value(name = "i")]
+    Random,
+    /// (iv) real-life like (taiXXb).
+    #[value(name = "iv")]
+    RealLifeLike,
+}
+
+impl Class {
+    /// Class (iv) for Taillard's taiNNb instances, class (i) otherwise.
+    pub fn of(name: &str) -> Class {
+        let digits = name.strip_prefix("tai").and_then(|r| r.strip_suffix('b'));
+        if digits.is_some_and(|d| !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit())) {
+            Class::RealLifeLike
+        } else {
+            Class::Random
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct AcoConfig {
+    pub ls: LsKind,
+    pub layout: Layout,
+    /// m: units (ants), one block each on the GPU.
+    pub ants: u32,
+    pub rho: f64,
+    pub gamma: f64,
+    /// IT_TS (tabu search) or IT_2OPT.
+    pub ls_iterations: u32,
+    pub tabu_list_size: u32,
+    /// N_S: O(1) moves per thread.
+    pub ns: u32,
+    /// MMAS's p_best for τ_min.
+    pub p_best: f64,
+    pub seed: u64,
+}
+
+impl AcoConfig {
+    /// Table 4 of seed 003 (and §6.3 for 2-opt: IT_2OPT and m as IT_TS and m).
+    pub fn paper(ls: LsKind, n: u32, class: Class) -> AcoConfig {
+        let (ants, gamma, ls_iterations) = match class {
+            Class::Random => (n, 0.4, 16 * n),
+            Class::RealLifeLike => (4 * n, 0.5, 4 * n),
+        };
+        AcoConfig {
+            ls,
+            layout: Layout::Mata,
+            ants,
+            rho: 0.5,
+            gamma,
+            ls_iterations,
+            tabu_list_size: n,
+            ns: default_ns(n),
+            p_best: 0.005,
+            seed: 1,
+        }
+    }
+
+    /// Table 4 for the instance's class, with `opts`' overrides.
+    pub fn from_options(ls: LsKind, inst: &Instance, opts: &Options) -> AcoConfig {
+        let x = &opts.aco;
+        let class = x.class.unwrap_or_else(|| Class::of(&inst.name));
+        let cfg = AcoConfig::paper(ls, inst.n as u32, class);
+        AcoConfig {
+            layout: x.layout,
+            seed: opts.seed,
+            ants: x.ants.unwrap_or(cfg.ants),
+            rho: x.rho.unwrap_or(cfg.rho),
+            gamma: x.gamma.unwrap_or(cfg.gamma),
+            ls_iterations: x.ls_iterations.unwrap_or(cfg.ls_iterations),
+            tabu_list_size: x.tabu_list.unwrap_or(cfg.tabu_list_size),
+            ns: x.ns.unwrap_or(cfg.ns),
+            ..cfg
+        }
+    }
+
+    pub fn gamma_threshold(&self) -> u32 {
+        probability_threshold(self.gamma)
+    }
+
+    /// MAX–MIN bounds for best-so-far cost `best` (see `common::aco::Bounds`).
+    pub fn bounds(&self, n: usize, best: i64) -> Bounds {
+        let max = self.ants as f64 / ((1.0 - self.rho) * best.max(1) as f64);
+        let root = self.p_best.powf(1.0 / n as f64);
+        let min = max * (1.0 - root) / ((n as f64 / 2.0 - 1.0).max(1.0) * root);
+        Bounds { min: min as f32, max: max as f32 }
+    }
+
+    pub fn algo_name(&self) -> &'static str {
+        match self.ls {
+            LsKind::Tabu => "aco-ts",
+            LsKind::TwoOpt => "aco-2opt",
+        }
+    }
+}
+
+/// Every unit's state, for comparing the kernels with their CPU twin.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AcoSnapshot {
+    pub ants: Vec<Vec<u8>>,
+    pub ant_costs: Vec<i64>,
+    pub cants: Vec<Vec<u8>>,
+    pub cant_costs: Vec<i64>,
+    pub ls_iterations: Vec<u32>,
+    /// τ as raw f32 bits (bit-identical, not approximately equal).
+    pub tau_bits: Vec<u32>,
+    pub rng: Vec<[u32; 4]>,
+    pub best: i64,
+}
+
+/// Totals of the local searches so far: iterations (neighbourhood scans), move costs
+/// evaluated, and wall seconds spent in them.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LsStats {
+    pub iterations: u64,
+    pub evaluations: u64,
+    pub seconds: f64,
+}
+
+/// The steps of Fig. 2 that an engine runs; `init` and `iterate` below order them.
+pub trait AcoEngine {
+    /// Where it runs; its stop word ends the local searches in flight.
+    fn site(&self) -> &Site;
+    fn config(&self) -> &AcoConfig;
+    /// Threads per block of the local search (T_TOTAL; 1 on the CPU).
+    fn threads_per_block(&self) -> u32;
+    /// Step 3: random c-ants.
+    fn random_ants(&mut self) -> Result<()>;
+    /// Step 6: c-ants from donors and τ.
+    fn construct(&mut self) -> Result<()>;
+    /// Steps 4/7 and 8: local search of every c-ant, then unit bests.
+    fn local_search(&mut self) -> Result<()>;
+    /// Folds the unit bests into the best-so-far; returns its cost.
+    fn update_best(&mut self) -> Result<i64>;
+    /// Step 5: τ ← τ_init first when given, then evaporation, deposit and clamping.
+    fn pheromone(&mut self, init: Option<f32>, bounds: Bounds) -> Result<()>;
+    fn best(&mut self) -> Result<(i64, Vec<u8>)>;
+    fn ls_stats(&self) -> LsStats;
+    fn snapshot(&mut self) -> Result<AcoSnapshot>;
+}
+
+/// Steps 1–5: random ants, local search, and the first pheromone update from τ_0 = τ_max.
+pub fn init(e: &mut dyn AcoEngine, n: usize) -> Result<()> {
+    e.random_ants()?;
+    e.local_search()?;
+    let best = e.update_best()?;
+    let bounds = e.config().bounds(n, best);
+    e.pheromone(Some(bounds.max), bounds)
+}
+
+/// Steps 6–8 and 5: one cAS iteration.
+pub fn iterate(e: &mut dyn AcoEngine, n: usize) -> Result<()> {
+    e.construct()?;
+    e.local_search()?;
+    let best = e.update_best()?;
+    let bounds = e.config().bounds(n, best);
+    e.pheromone(None, bounds)
+}
+
+/// Builds the engine of `cfg` on `backend`.
+pub fn engine(backend: &Backend, inst: &Instance, cfg: &AcoConfig) -> Result<Box<dyn AcoEngine>> {
+    Ok(match backend {
+        Backend::Gpu(g) => Box::new(gpu::AcoGpu::new(g.clone(), inst, cfg)?),
+        Backend::Cpu { threads } => Box::new(cpu::AcoCpu::new(inst, cfg, *threads)?),
+    })
+}
+
+fn build(backend: &Backend, inst: &Instance, opts: &Options, ls: LsKind) -> Result<Box<dyn Solver>> {
+    let cfg = AcoConfig::from_options(ls, inst, opts);
+    Ok(Box::new(AcoSolver::new(engine(backend, inst, &cfg)?, inst.n, opts.target, opts.aco.max_ls_iterations)))
+}
+
+/// The cAS driver: Fig. 2 one iteration per `advance`, until the target or IT_TOTAL
+/// local-search iterations (m · IT_LS per cAS iteration, checked after each).
+pub struct AcoSolver {
+    engine: Box<dyn AcoEngine>,
+    n: usize,
+    target: Option<i64>,
+    max_ls_iterations: Option<u64>,
+    iterations: u64,
+    budget_used: u64,
+}
+
+impl AcoSolver {
+    pub fn new(engine: Box<dyn AcoEngine>, n: usize, target: Option<i64>, max_ls_iterations: Option<u64>) -> AcoSolver {
+        AcoSolver { engine, n, target, max_ls_iterations, iterations: 0, budget_used: 0 }
+    }
+
+    /// Local-search iterations of one cAS iteration.
+    fn per_iteration(&self) -> u64 {
+        let c = self.engine.config();
+        c.ants as u64 * c.ls_iterations as u64
+    }
+
+    pub fn engine(&self) -> &dyn AcoEngine {
+        self.engine.as_ref()
+    }
+}
+
+impl Solver for AcoSolver {
+    fn info(&self) -> SolverInfo {
+        let cfg = self.engine.config();
+        let ls = match cfg.ls {
+            LsKind::Tabu => format!("tabu search, IT_TS = {}, T_list = {}", cfg.ls_iterations, cfg.tabu_list_size),
+            LsKind::TwoOpt => format!("2-opt, IT_2OPT = {}", cfg.ls_iterations),
+        };
+        let threads = self.engine.threads_per_block();
+        let mapping = if threads > 1 { format!(", {} layout, {threads} threads per ant", cfg.layout.name()) } else { String::new() };
+        SolverInfo {
+            algorithm: cfg.algo_name(),
+            engine: self.engine.site().engine,
+            device: self.engine.site().device.clone(),
+            layout: format!("{} ants (units), ρ = {}, γ = {}; {ls}{mapping}", cfg.ants, cfg.rho, cfg.gamma),
+            blocks: cfg.ants,
+            threads_per_block: threads,
+        }
+    }
+
+    fn stop_word(&self) -> Arc<StopWord> {
+        self.engine.site().stop.clone()
+    }
+
+    fn init(&mut self) -> Result<()> {
+        (self.iterations, self.budget_used) = (0, self.per_iteration());
+        init(self.engine.as_mut(), self.n)
+    }
+
+    fn advance(&mut self) -> Result<Advance> {
+        if self.max_ls_iterations.is_some_and(|m| self.budget_used >= m) {
+            return Ok(Advance::Exhausted);
+        }
+        iterate(self.engine.as_mut(), self.n)?;
+        self.iterations += 1;
+        self.budget_used += self.per_iteration();
+        Ok(Advance::Continue)
+    }
+
+    fn found(&mut self) -> Result<Option<(i64, Vec<u8>)>> {
+        let best = self.engine.best()?;
+        Ok(self.target.is_some_and(|t| best.0 <= t).then_some(best))
+    }
+
+    fn best(&mut self) -> Result<(i64, Vec<u8>)> {
+        self.engine.best()
+    }
+
+    fn counters(&mut self) -> Result<Counters> {
+        let st = self.engine.ls_stats();
+        Ok(Counters { iterations: self.iterations, unit: "cAS iterations", restarts: 0, evaluations: st.evaluations, search_seconds: st.seconds })
+    }
+}

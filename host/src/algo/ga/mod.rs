@@ -1,0 +1,307 @@
+//! The GPU genetic algorithms of seeds 000 and 001: settings, the engine interface both
+//! engines implement (`gpu.rs`, `cpu.rs`), and the driver that turns an engine into a
+//! `Solver` (launch slices, island migrations, FoundFlag).
+pub mod cpu;
+pub mod gpu;
+
+use super::{Backend, Family, Options, check_range};
+use crate::io::Instance;
+use crate::run::stop::StopWord;
+use crate::site::Site;
+use crate::run::{Advance, Counters, Solver, SolverInfo};
+use anyhow::{Result, bail};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+pub const INDEPENDENT: Family = Family {
+    name: "ga-independent",
+    about: "independent subpopulations with B_count restarts and FoundFlag (seed 001)",
+    min_n: 2,
+    build: |b, i, o| build(b, i, o, Mode::Independent),
+};
+
+pub const ISLANDS: Family = Family {
+    name: "ga-islands",
+    about: "island GA, every individual shuffled across subpopulations every G_interval (seed 000)",
+    min_n: 2,
+    build: |b, i, o| build(b, i, o, Mode::Islands),
+};
+
+/// How the subpopulations interact.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Independent runs with restarts (seed 001).
+    Independent,
+    /// Islands with migration (seed 000).
+    Islands,
+}
+
+/// How the B_count of the restart strategy is computed on the GPU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum CountMethod {
+    /// Shared-memory atomics, as in seed 001.
+    Atomic,
+    /// Warp shuffles and a counting barrier (bar.red.popc); measured faster (BENCHMARKS.md).
+    #[default]
+    Reduce,
+}
+
+/// The GA settings of `Options` (the command line's `--subpop` … `--count`).
+#[derive(Clone, Debug)]
+pub struct GaOptions {
+    pub subpop: u32,
+    /// 0: fill the GPU (or 4 per CPU thread).
+    pub blocks: u32,
+    pub pm: f64,
+    pub b_rate: f64,
+    /// None: on for ga-independent, off for ga-islands (as in the papers).
+    pub restarts: Option<bool>,
+    pub restart_interval: u32,
+    pub migration_interval: u32,
+    pub count: CountMethod,
+}
+
+impl Default for GaOptions {
+    fn default() -> Self {
+        GaOptions { subpop: 128, blocks: 0, pm: 0.1, b_rate: 0.6, restarts: None, restart_interval: 50, migration_interval: 500, count: CountMethod::Reduce }
+    }
+}
+
+/// Most subpopulations `--blocks` takes.
+pub const MAX_BLOCKS: u32 = 1 << 16;
+
+impl GaOptions {
+    pub fn validate(&self) -> Result<()> {
+        if self.subpop % 32 != 0 || !(32..=1024).contains(&self.subpop) {
+            bail!("--subpop = {}: must be a multiple of 32 in [32, 1024]", self.subpop);
+        }
+        check_range("--blocks", self.blocks as f64, 0.0, MAX_BLOCKS as f64)?;
+        check_range("--pm", self.pm, 0.0, 1.0)?;
+        if !(self.b_rate > 0.0 && self.b_rate <= 1.0) {
+            bail!("--b-rate = {}: must be in (0, 1]", self.b_rate);
+        }
+        check_range("--restart-interval", self.restart_interval as f64, 1.0, 1e6)?;
+        check_range("--migration-interval", self.migration_interval as f64, 1.0, 1e9)?;
+        if self.migration_interval % self.restart_interval != 0 {
+            bail!("--migration-interval = {}: must be a multiple of --restart-interval ({})", self.migration_interval, self.restart_interval);
+        }
+        Ok(())
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct GaConfig {
+    pub mode: Mode,
+    /// Individuals per subpopulation (threads per block): 128 in the papers.
+    pub subpop: u32,
+    /// Number of subpopulations (blocks); 0 = enough to fill the GPU / 4 per CPU thread.
+    pub blocks: u32,
+    /// Mutation rate p_m.
+    pub pm: f64,
+    /// Restart when ⌈N·B_rate⌉ individuals share the best cost; None disables restarts.
+    pub b_rate: Option<f64>,
+    /// Generations between B_count checks (50 in seed 001).
+    pub restart_interval: u32,
+    /// Generations between migrations in island mode (G_interval = 500 in seed 000).
+    pub migration_interval: u32,
+    pub count: CountMethod,
+    pub seed: u64,
+    /// Stop when an individual costs this much or less (i64::MIN: never).
+    pub target: i64,
+    /// Every block is a run of its own that stops alone at the target (GPU only): R
+    /// single-block runs at once, for seed 001's single-block distribution.
+    pub per_block_target: bool,
+}
+
+impl GaConfig {
+    /// The papers' parameters: N = 128, p_m = 0.1, restarts (B_rate = 0.6, checked every 50
+    /// generations) for independent runs, shuffling every 500 for islands.
+    pub fn paper(mode: Mode) -> GaConfig {
+        GaConfig {
+            mode,
+            subpop: 128,
+            blocks: 0,
+            pm: 0.1,
+            b_rate: (mode == Mode::Independent).then_some(0.6),
+            restart_interval: 50,
+            migration_interval: 500,
+            count: CountMethod::Reduce,
+            seed: 1,
+            target: i64::MIN,
+            per_block_target: false,
+        }
+    }
+
+    /// The paper's settings with `opts`' overrides.
+    pub fn from_options(mode: Mode, opts: &Options) -> GaConfig {
+        let g = &opts.ga;
+        let restarts = g.restarts.unwrap_or(mode == Mode::Independent);
+        GaConfig {
+            subpop: g.subpop,
+            blocks: g.blocks,
+            pm: g.pm,
+            b_rate: restarts.then_some(g.b_rate),
+            restart_interval: g.restart_interval,
+            migration_interval: g.migration_interval,
+            count: g.count,
+            seed: opts.seed,
+            target: opts.target.unwrap_or(i64::MIN),
+            ..GaConfig::paper(mode)
+        }
+    }
+
+    pub fn restart_count(&self) -> u32 {
+        self.b_rate.map_or(0, |r| qapgpu_common::ga::restart_count(self.subpop, r))
+    }
+}
+
+/// The population state, for comparing a kernel with its CPU twin.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Snapshot {
+    /// Rows of n genes, subpopulation after subpopulation.
+    pub rows: Vec<Vec<u8>>,
+    pub costs: Vec<i64>,
+    pub rng: Vec<[u32; 4]>,
+    pub best_costs: Vec<i64>,
+    pub restarts: Vec<u32>,
+}
+
+/// A GA engine: a population of `blocks × subpop` individuals that advances generations.
+pub trait GaEngine {
+    /// Where it runs; its stop word ends a launch early.
+    fn site(&self) -> &Site;
+    fn blocks(&self) -> u32;
+    /// Draws the initial population (seeded per individual slot).
+    fn init(&mut self) -> Result<()>;
+    /// Runs `gens` generations (a multiple of the restart interval); returns early once some
+    /// individual reaches the target or the stop word is set.
+    fn advance(&mut self, gens: u32) -> Result<()>;
+    /// Island migration number `epoch`.
+    fn migrate(&mut self, epoch: u64) -> Result<()>;
+    /// The individual that reached the target, if any.
+    fn found(&mut self) -> Result<Option<(i64, Vec<u8>)>>;
+    /// The best individual seen so far (also across restarts).
+    fn best(&mut self) -> Result<(i64, Vec<u8>)>;
+    fn restarts(&mut self) -> Result<u64>;
+    fn snapshot(&mut self) -> Result<Snapshot>;
+    /// Per-block runs: seconds from the initial population to each block's success.
+    fn block_times(&mut self) -> Result<Vec<Option<f64>>> {
+        anyhow::bail!("per-block runs need the GPU engine")
+    }
+}
+
+/// Builds the engine of `cfg` on `backend`.
+pub fn engine(backend: &Backend, inst: &Instance, cfg: &GaConfig) -> Result<Box<dyn GaEngine>> {
+    Ok(match backend {
+        Backend::Gpu(g) => Box::new(gpu::GpuEngine::new(g.clone(), inst, cfg)?),
+        Backend::Cpu { threads } => Box::new(cpu::CpuEngine::new(inst, cfg, *threads)?),
+    })
+}
+
+fn build(backend: &Backend, inst: &Instance, opts: &Options, mode: Mode) -> Result<Box<dyn Solver>> {
+    let cfg = GaConfig::from_options(mode, opts);
+    Ok(Box::new(GaSolver::new(engine(backend, inst, &cfg)?, cfg)))
+}
+
+/// Seconds a launch should take: long enough to hide launch overhead, short enough for a
+/// lively progress line. FoundFlag and the stop word end a launch early, so neither the
+/// time to target nor the time limit depends on it.
+const LAUNCH_GOAL_S: f64 = 0.05;
+
+/// The GA driver: launches of generations sized toward `LAUNCH_GOAL_S`, in whole restart
+/// intervals, with island migrations every G_interval.
+pub struct GaSolver {
+    engine: Box<dyn GaEngine>,
+    cfg: GaConfig,
+    chunk: u32,
+    generations: u64,
+    epoch: u64,
+}
+
+impl GaSolver {
+    pub fn new(engine: Box<dyn GaEngine>, cfg: GaConfig) -> GaSolver {
+        GaSolver { chunk: cfg.restart_interval, engine, cfg, generations: 0, epoch: 0 }
+    }
+}
+
+impl Solver for GaSolver {
+    fn info(&self) -> SolverInfo {
+        SolverInfo {
+            algorithm: match self.cfg.mode {
+                Mode::Independent => INDEPENDENT.name,
+                Mode::Islands => ISLANDS.name,
+            },
+            engine: self.engine.site().engine,
+            device: self.engine.site().device.clone(),
+            layout: format!("{} subpopulations × {}", self.engine.blocks(), self.cfg.subpop),
+            blocks: self.engine.blocks(),
+            threads_per_block: self.cfg.subpop,
+        }
+    }
+
+    fn stop_word(&self) -> Arc<StopWord> {
+        self.engine.site().stop.clone()
+    }
+
+    fn init(&mut self) -> Result<()> {
+        (self.chunk, self.generations, self.epoch) = (self.cfg.restart_interval, 0, 0);
+        self.engine.init()
+    }
+
+    fn advance(&mut self) -> Result<Advance> {
+        let c = &self.cfg;
+        let mut gens = self.chunk;
+        if c.mode == Mode::Islands {
+            let done = (self.generations % c.migration_interval as u64) as u32;
+            gens = gens.min(c.migration_interval - done);
+        }
+        let t0 = Instant::now();
+        self.engine.advance(gens)?;
+        let dt = t0.elapsed().as_secs_f64();
+        self.generations += gens as u64;
+        if c.mode == Mode::Islands && self.generations % c.migration_interval as u64 == 0 && !self.engine.site().stop.is_set() {
+            self.engine.migrate(self.epoch)?;
+            self.epoch += 1;
+        }
+        // Grow or shrink launches toward LAUNCH_GOAL_S, in whole restart intervals.
+        if dt < LAUNCH_GOAL_S / 2.0 && self.chunk < (1 << 20) {
+            self.chunk *= 2;
+        } else if dt > LAUNCH_GOAL_S * 2.0 && self.chunk > c.restart_interval {
+            self.chunk = (self.chunk / 2).max(c.restart_interval) / c.restart_interval * c.restart_interval;
+        }
+        Ok(Advance::Continue)
+    }
+
+    fn found(&mut self) -> Result<Option<(i64, Vec<u8>)>> {
+        self.engine.found()
+    }
+
+    fn best(&mut self) -> Result<(i64, Vec<u8>)> {
+        self.engine.best()
+    }
+
+    fn counters(&mut self) -> Result<Counters> {
+        Ok(Counters { iterations: self.generations, unit: "generations", restarts: self.engine.restarts()?, ..Counters::default() })
+    }
+}
+
+/// Per-block runs (`GaConfig::per_block_target`): every block is an independent run that
+/// stops alone at the target. Returns each block's time to target (None: not within the
+/// time limit).
+pub fn run_per_block(engine: &mut dyn GaEngine, cfg: &GaConfig, time_limit: Duration) -> Result<Vec<Option<f64>>> {
+    anyhow::ensure!(cfg.per_block_target && cfg.mode == Mode::Independent, "per-block runs are independent runs");
+    let start = Instant::now();
+    engine.init()?;
+    let mut chunk = cfg.restart_interval;
+    loop {
+        let t0 = Instant::now();
+        engine.advance(chunk)?;
+        if t0.elapsed().as_secs_f64() < LAUNCH_GOAL_S / 2.0 && chunk < (1 << 20) {
+            chunk *= 2;
+        }
+        let times = engine.block_times()?;
+        if times.iter().all(Option::is_some) || start.elapsed() >= time_limit {
+            return Ok(times);
+        }
+    }
+}

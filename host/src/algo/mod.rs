@@ -1,0 +1,161 @@
+//! The algorithm families and their registry. Each family has a folder with its settings,
+//! its driver (the `Solver` the run loop drives) and its GPU and CPU engines; adding a
+//! family is that folder and one line in `FAMILIES`.
+pub mod aco;
+pub mod ga;
+
+use crate::gpu::{Gpu, unavailable_reason};
+use crate::io::Instance;
+use crate::run::Solver;
+use anyhow::{Result, bail};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// One algorithm of the registry.
+pub struct Family {
+    /// The `--algo` value.
+    pub name: &'static str,
+    pub about: &'static str,
+    /// Smallest n it solves.
+    pub min_n: usize,
+    pub build: fn(&Backend, &Instance, &Options) -> Result<Box<dyn Solver>>,
+}
+
+/// Every algorithm, in the order `--help` lists them.
+pub const FAMILIES: &[Family] = &[aco::TABU, aco::TWO_OPT, ga::INDEPENDENT, ga::ISLANDS];
+
+/// The family `solve` uses without `--algo`: the one that reaches targets fastest as
+/// measured (BENCHMARKS.md), `aco-ts`, or the first that takes n when it does not.
+pub fn default_for(n: usize) -> &'static str {
+    FAMILIES.iter().find(|f| n >= f.min_n).map_or(FAMILIES[0].name, |f| f.name)
+}
+
+pub fn family(name: &str) -> Result<&'static Family> {
+    FAMILIES.iter().find(|f| f.name == name).ok_or_else(|| {
+        let names: Vec<&str> = FAMILIES.iter().map(|f| f.name).collect();
+        anyhow::anyhow!("--algo {name}: unknown algorithm (one of {})", names.join(", "))
+    })
+}
+
+/// Builds the solver for `opts.algorithm` (or the default for n) on `backend`.
+pub fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn Solver>> {
+    opts.validate()?;
+    let fam = family(opts.algorithm.as_deref().unwrap_or_else(|| default_for(inst.n)))?;
+    if inst.n < fam.min_n {
+        bail!("{}: n = {} is below {} for {} (--algo ga-independent takes n ≥ 2)", inst.name, inst.n, fam.min_n, fam.name);
+    }
+    (fam.build)(backend, inst, opts)
+}
+
+/// Which engine to run on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum EngineChoice {
+    /// The GPU when one is usable, else the CPU.
+    #[default]
+    Auto,
+    Gpu,
+    Cpu,
+}
+
+/// Where solvers run: one opened GPU (shared by every solver built on it) or the CPU.
+#[derive(Clone)]
+pub enum Backend {
+    Gpu(Gpu),
+    Cpu { threads: usize },
+}
+
+/// Most CPU threads `--threads` takes (a pool of many more only costs start-up time).
+pub const MAX_THREADS: usize = 256;
+
+impl Backend {
+    /// Opens the engine `opts` asks for. Under `auto`, the reason there is no GPU goes to
+    /// `note` and the CPU is used.
+    pub fn open(opts: &Options, note: impl FnOnce(&str)) -> Result<Backend> {
+        opts.validate()?;
+        let ptx = opts.ptx.as_deref();
+        Ok(match opts.engine {
+            EngineChoice::Cpu => Backend::Cpu { threads: opts.threads },
+            EngineChoice::Gpu => Backend::Gpu(Gpu::open(opts.gpu, ptx)?),
+            EngineChoice::Auto => match unavailable_reason(ptx) {
+                None => Backend::Gpu(Gpu::open(opts.gpu, ptx)?),
+                Some(why) => {
+                    note(&why);
+                    Backend::Cpu { threads: opts.threads }
+                }
+            },
+        })
+    }
+
+    pub fn describe(&self) -> String {
+        match self {
+            Backend::Gpu(g) => g.describe(),
+            Backend::Cpu { threads } => format!("CPU, {} threads", if *threads == 0 { rayon::current_num_threads() } else { *threads }),
+        }
+    }
+}
+
+/// Everything a solve can be told: the family, the engine, the stopping rule, and each
+/// family's settings (unset ones take the papers' values). `validate` checks every value
+/// and names the command-line option in its one-line error.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Registry name (`FAMILIES`); None: `default_for(n)`.
+    pub algorithm: Option<String>,
+    pub engine: EngineChoice,
+    /// CPU threads, 0 = all cores.
+    pub threads: usize,
+    /// CUDA device ordinal.
+    pub gpu: usize,
+    /// PTX module to load instead of the embedded one.
+    pub ptx: Option<PathBuf>,
+    pub seed: u64,
+    /// Stop at this cost or better.
+    pub target: Option<i64>,
+    pub time_limit: Option<Duration>,
+    /// Best-known value, for gaps in reports.
+    pub known: Option<i64>,
+    pub ga: ga::GaOptions,
+    pub aco: aco::AcoOptions,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            algorithm: None,
+            engine: EngineChoice::Auto,
+            threads: 0,
+            gpu: 0,
+            ptx: None,
+            seed: 1,
+            target: None,
+            time_limit: Some(Duration::from_secs(60)),
+            known: None,
+            ga: ga::GaOptions::default(),
+            aco: aco::AcoOptions::default(),
+        }
+    }
+}
+
+impl Options {
+    pub fn validate(&self) -> Result<()> {
+        if let Some(a) = &self.algorithm {
+            family(a)?;
+        }
+        check_range("--threads", self.threads as f64, 0.0, MAX_THREADS as f64)?;
+        if let Some(t) = self.time_limit {
+            if t.is_zero() {
+                bail!("--time-limit must be positive");
+            }
+        }
+        self.ga.validate()?;
+        self.aco.validate()
+    }
+}
+
+/// One-line error unless `lo <= v <= hi` (NaN fails).
+pub fn check_range(option: &str, v: f64, lo: f64, hi: f64) -> Result<()> {
+    if !(lo..=hi).contains(&v) {
+        bail!("{option} = {v}: must be in [{lo}, {hi}]");
+    }
+    Ok(())
+}

@@ -1,0 +1,33 @@
+//! The library entry points: solve an instance (from a QAPLIB file or from matrices in
+//! memory) with one options value.
+//!
+//! ```no_run
+//! use qapgpu::{Instance, Options, solve};
+//! let (a, b) = (vec![0, 3, 3, 0], vec![0, 5, 5, 0]);
+//! let inst = Instance::new("tiny", 2, a, b)?;
+//! let sol = solve(&inst, &Options { target: Some(30), ..Options::default() })?;
+//! assert_eq!(sol.cost, 30);
+//! # anyhow::Ok(())
+//! ```
+use crate::algo::{self, Backend, Options};
+use crate::io::Instance;
+use crate::run::{self, Limits, Observer, Silent};
+use crate::solution::Solution;
+use anyhow::Result;
+use std::sync::atomic::AtomicBool;
+
+/// Solves `inst` with `opts` (GPU when usable under `EngineChoice::Auto`, else CPU) and
+/// returns the best solution found, re-costed on the host.
+pub fn solve(inst: &Instance, opts: &Options) -> Result<Solution> {
+    let backend = Backend::open(opts, |_| {})?;
+    solve_on(&backend, inst, opts, &mut Silent, &AtomicBool::new(false))
+}
+
+/// As `solve`, on an opened backend (so that many solves share one GPU context), with an
+/// observer and an interrupt flag (Ctrl-C) that stops the run with its best so far.
+pub fn solve_on(backend: &Backend, inst: &Instance, opts: &Options, obs: &mut dyn Observer, interrupt: &AtomicBool) -> Result<Solution> {
+    let mut solver = algo::build(backend, inst, opts)?;
+    let limits = Limits { time_limit: opts.time_limit, known: opts.known };
+    let out = run::run(solver.as_mut(), &limits, obs, interrupt)?;
+    Solution::new(inst, &out, &solver.info(), opts.seed, opts.target, opts.known)
+}

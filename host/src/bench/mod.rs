@@ -1,0 +1,133 @@
+//! The one benchmark harness (instances, timed runs through the registry, statistics,
+//! tables as CSV and Markdown) and one file per paper's protocol, each printing the
+//! paper's table format beside its published numbers.
+pub mod gamma;
+pub mod seed000;
+pub mod seed001;
+pub mod seed003;
+
+use crate::algo::{self, Backend, Options};
+use crate::io::{Instance, qaplib};
+use crate::run::{self, Limits, Silent};
+use anyhow::{Context, Result, ensure};
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// An instance and its best-known value (bks.csv or .sln).
+pub fn load(name: &str) -> Result<(Instance, i64)> {
+    let path = qaplib::resolve(name);
+    let inst = qaplib::read_dat(&path)?;
+    let known = qaplib::best_known(&path, &inst.name).with_context(|| format!("{name}: no best-known value in bks.csv"))?;
+    Ok((inst, known))
+}
+
+/// `known` raised by `percent` %, rounded down: an acceptable cost.
+pub fn within(known: i64, percent: f64) -> i64 {
+    known + (known as f64 * percent / 100.0).floor() as i64
+}
+
+/// Mean and sample standard deviation (NaN for no values).
+pub fn mean_sd(xs: &[f64]) -> (f64, f64) {
+    if xs.is_empty() {
+        return (f64::NAN, f64::NAN);
+    }
+    let m = xs.iter().sum::<f64>() / xs.len() as f64;
+    let var = if xs.len() > 1 { xs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (xs.len() - 1) as f64 } else { 0.0 };
+    (m, var.sqrt())
+}
+
+/// A table cell: "–" for NaN, 3 decimals below 10, 2 above.
+pub fn fmt(x: f64) -> String {
+    if x.is_nan() { "–".into() } else if x < 10.0 { format!("{x:.3}") } else { format!("{x:.2}") }
+}
+
+/// Paper time over ours, "–" without a paper value.
+pub fn ratio(paper: Option<f64>, ours: f64) -> String {
+    paper.map_or("–".into(), |p| format!("{:.1}×", p / ours))
+}
+
+/// One run of a protocol.
+#[derive(Clone, Debug)]
+pub struct RunRecord {
+    /// Seconds to the target, None when not reached within the limit.
+    pub reached: Option<f64>,
+    pub elapsed: f64,
+    pub cost: i64,
+    pub evaluations: u64,
+    pub search_seconds: f64,
+    /// Blocks the solver used (a filled GPU's count when 0 was asked).
+    pub blocks: u32,
+}
+
+impl RunRecord {
+    /// The times to target of the runs that reached it.
+    pub fn successes(runs: &[RunRecord]) -> Vec<f64> {
+        runs.iter().filter_map(|r| r.reached).collect()
+    }
+}
+
+/// `runs` runs of `opts` (seeds `opts.seed`, `opts.seed + 1`, …), each limited to `limit`.
+/// Every permutation is re-costed on the host.
+pub fn runs(backend: &Backend, inst: &Instance, opts: &Options, runs: usize, limit: Duration) -> Result<Vec<RunRecord>> {
+    let stop = AtomicBool::new(false);
+    let mut out = Vec::with_capacity(runs);
+    for r in 0..runs {
+        let o = Options { seed: opts.seed.wrapping_add(r as u64), time_limit: Some(limit), ..opts.clone() };
+        let mut solver = algo::build(backend, inst, &o)?;
+        let res = run::run(solver.as_mut(), &Limits { time_limit: o.time_limit, known: None }, &mut Silent, &stop)?;
+        ensure!(inst.cost(&res.perm) == res.cost, "{}: engine cost mismatch", inst.name);
+        out.push(RunRecord {
+            reached: res.time_to_target_s,
+            elapsed: res.elapsed_s,
+            cost: res.cost,
+            evaluations: res.counters.evaluations,
+            search_seconds: res.counters.search_seconds,
+            blocks: solver.info().blocks,
+        });
+    }
+    Ok(out)
+}
+
+pub struct Table {
+    pub header: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    pub fn new(header: &[&str]) -> Table {
+        Table { header: header.iter().map(|s| s.to_string()).collect(), rows: Vec::new() }
+    }
+
+    /// Adds a row and prints it on stderr at once (long protocols show progress).
+    pub fn push(&mut self, row: Vec<String>) {
+        eprintln!("{}", row.join(" | "));
+        self.rows.push(row);
+    }
+
+    pub fn markdown(&self) -> String {
+        let mut s = format!("| {} |\n|{}\n", self.header.join(" | "), "---|".repeat(self.header.len()));
+        for r in &self.rows {
+            s += &format!("| {} |\n", r.join(" | "));
+        }
+        s
+    }
+
+    pub fn csv(&self) -> String {
+        let mut s = self.header.join(",") + "\n";
+        for r in &self.rows {
+            s += &(r.join(",") + "\n");
+        }
+        s
+    }
+
+    /// Writes `<stem>.md` (with `title` and `context`) and `<stem>.csv` into `dir`, and
+    /// returns the Markdown.
+    pub fn write(&self, dir: &Path, stem: &str, title: &str, context: &str) -> Result<String> {
+        let md = format!("### {title}\n\n{context}\n\n{}", self.markdown());
+        std::fs::create_dir_all(dir).with_context(|| format!("{}: cannot create", dir.display()))?;
+        std::fs::write(dir.join(format!("{stem}.md")), &md).with_context(|| format!("{}: cannot write", dir.display()))?;
+        std::fs::write(dir.join(format!("{stem}.csv")), self.csv()).with_context(|| format!("{}: cannot write", dir.display()))?;
+        Ok(md)
+    }
+}

@@ -1,0 +1,102 @@
+//! Seed 001, Tables II/III: per instance, R runs of one block and of p blocks with the
+//! restart strategy, stopping at the acceptable cost; T_avg, σ, #OPT, gain_p, and the gamma
+//! model M(p) fitted to the single-block times.
+use super::gamma::GammaFit;
+use super::{RunRecord, Table, fmt, load, mean_sd, ratio, runs, within};
+use crate::algo::ga::{self, GaConfig, Mode, gpu::GpuEngine, run_per_block};
+use crate::algo::{Backend, Options};
+use crate::io::Instance;
+use anyhow::Result;
+use std::time::Duration;
+
+/// Table II: T_1,avg, T_30,avg, T_60,avg and M(30), M(60) on GTX 285 GPUs (s); Table III:
+/// CPU Model I (tuned population, one i7 965 thread).
+pub const PAPER: &[(&str, f64, f64, f64, f64, f64, f64)] = &[
+    ("tai25b", 2.02, 0.21, 0.19, 0.03, 0.00, 0.82),
+    ("kra30a", 34.25, 1.35, 0.70, 0.79, 0.34, 6.64),
+    ("kra30b", 113.69, 3.17, 1.63, 2.92, 1.21, 25.20),
+    ("tai30b", 14.31, 0.71, 0.46, 0.45, 0.16, 2.05),
+    ("kra32", 56.18, 2.13, 1.12, 1.78, 0.83, 10.70),
+    ("tai35b", 92.08, 3.67, 1.65, 3.25, 1.66, 12.16),
+    ("ste36b", 70.82, 2.57, 1.35, 1.63, 0.66, 15.07),
+    ("tai40b", 19.07, 1.15, 0.90, 0.46, 0.12, 4.44),
+    ("tai50b", 212.55, 8.75, 4.28, 6.19, 2.72, 18.76),
+];
+
+/// Acceptable cost of seed 001: the best known, or 0.06 % above it for tai50b.
+pub fn acceptable(name: &str, known: i64) -> i64 {
+    if name == "tai50b" { within(known, 0.06) } else { known }
+}
+
+/// Times of `count` single-block runs: on the GPU all at once, one block per run, each
+/// stopping alone at the target; on the CPU one after another.
+fn single_block_times(backend: &Backend, inst: &Instance, opts: &Options, count: usize, limit: Duration) -> Result<Vec<Option<f64>>> {
+    match backend {
+        Backend::Gpu(g) => {
+            let mut cfg = GaConfig::from_options(Mode::Independent, opts);
+            cfg.blocks = count as u32;
+            cfg.per_block_target = true;
+            let mut e = GpuEngine::new(g.clone(), inst, &cfg)?;
+            run_per_block(&mut e, &cfg, limit)
+        }
+        Backend::Cpu { .. } => {
+            let mut o = opts.clone();
+            o.ga.blocks = 1;
+            Ok(runs(backend, inst, &o, count, limit)?.iter().map(|r| r.reached).collect())
+        }
+    }
+}
+
+/// The protocol over `names`: `single_runs` single-block runs for the gamma fit, then
+/// `n_runs` FoundFlag runs for each block count in `ps` (0: fill the GPU).
+#[allow(clippy::too_many_arguments)]
+pub fn protocol(backend: &Backend, base: &Options, names: &[String], ps: &[u32], single_runs: usize, n_runs: usize, limit: Duration) -> Result<Table> {
+    let mut t = Table::new(&[
+        "instance", "p", "runs", "#OPT", "T_avg (s)", "σ", "gain_p", "M(p) (s)", "Δ_p", "paper T_p", "paper M(p)", "paper/ours",
+    ]);
+    for name in names {
+        let (inst, known) = load(name)?;
+        let opts = Options { algorithm: Some(ga::INDEPENDENT.name.into()), target: Some(acceptable(name, known)), ..base.clone() };
+        let paper = PAPER.iter().find(|r| r.0 == name.as_str());
+        let t1 = if single_runs > 0 { single_block_times(backend, &inst, &opts, single_runs, limit)? } else { Vec::new() };
+        let ok1: Vec<f64> = t1.iter().flatten().copied().collect();
+        let (m1, _) = mean_sd(&ok1);
+        let fit = GammaFit::fit(&ok1);
+        let mut row = |p: String, n: usize, ok: &[f64], gain: f64, model: f64, paper_t: Option<f64>, paper_m: Option<f64>| {
+            let (m, s) = mean_sd(ok);
+            t.push(vec![
+                name.clone(),
+                p,
+                n.to_string(),
+                ok.len().to_string(),
+                fmt(m),
+                fmt(s),
+                fmt(gain),
+                fmt(model),
+                fmt(m - model),
+                paper_t.map_or("–".into(), fmt),
+                paper_m.map_or("–".into(), fmt),
+                ratio(paper_t, m),
+            ]);
+        };
+        if single_runs > 0 {
+            row("1".into(), t1.len(), &ok1, 1.0, fit.map_or(f64::NAN, |f| f.mean()), paper.map(|r| r.1), None);
+        }
+        for &p in ps {
+            let mut o = opts.clone();
+            o.ga.blocks = p;
+            let recs = runs(backend, &inst, &o, n_runs, limit)?;
+            let ok = RunRecord::successes(&recs);
+            let blocks = recs.first().map_or(p, |r| r.blocks);
+            let model = fit.map_or(f64::NAN, |f| f.mean_of_min(blocks));
+            let (paper_t, paper_m) = match (paper, p) {
+                (Some(r), 30) => (Some(r.2), Some(r.4)),
+                (Some(r), 60) => (Some(r.3), Some(r.5)),
+                _ => (None, None),
+            };
+            let label = if p == 0 { format!("{blocks} (fill)") } else { p.to_string() };
+            row(label, recs.len(), &ok, m1 / mean_sd(&ok).0, model, paper_t, paper_m);
+        }
+    }
+    Ok(t)
+}

@@ -1,0 +1,77 @@
+//! `qapgpu solve` (the default command) and `qapgpu info`.
+use super::args::{DeviceArgs, SolveArgs};
+use super::{INTERRUPT, catch_ctrl_c};
+use crate::algo::Backend;
+use crate::gpu::{Gpu, unavailable_reason};
+use crate::io::{Instance, qaplib};
+use crate::run::{Observer, ProgressLine, Silent};
+use anyhow::{Context, Result, bail};
+
+/// Planted instance of the default job: n and generator seed.
+const DEFAULT_N: usize = 24;
+const DEFAULT_SEED: u64 = 2024;
+/// Largest `--target-gap` in percent.
+const MAX_GAP: f64 = 1e6;
+
+pub fn solve(a: SolveArgs) -> Result<()> {
+    let (inst, known) = match &a.instance {
+        Some(name) => {
+            let path = qaplib::resolve(name);
+            let inst = qaplib::read_dat(&path)?;
+            let known = a.known.or_else(|| qaplib::best_known(&path, &inst.name));
+            (inst, known)
+        }
+        None => {
+            let (inst, opt, _) = Instance::planted(DEFAULT_N, DEFAULT_SEED);
+            (inst, Some(a.known.unwrap_or(opt)))
+        }
+    };
+    let target = match (a.target, a.target_gap) {
+        (Some(t), _) => Some(t),
+        (None, Some(g)) => {
+            if !(0.0..=MAX_GAP).contains(&g) {
+                bail!("--target-gap = {g}: must be in [0, {MAX_GAP:e}] percent");
+            }
+            let k = known.context("--target-gap needs a best-known value: none in bks.csv or .sln; pass --known")?;
+            Some(k.saturating_add((k.unsigned_abs() as f64 * g / 100.0).floor() as i64))
+        }
+        // Without a target, stop at the best-known value when there is one.
+        (None, None) => known,
+    };
+    let seed = a.seed.unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64));
+    let opts = a.options(seed, target, known);
+    opts.validate()?;
+    let quiet = a.quiet || a.json;
+    let backend = Backend::open(&opts, |why| {
+        if !quiet {
+            eprintln!("note: {why}; running the CPU engine");
+        }
+    })?;
+    catch_ctrl_c()?;
+    let mut line = ProgressLine::new();
+    let obs: &mut dyn Observer = if quiet { &mut Silent } else { &mut line };
+    let sol = crate::api::solve_on(&backend, &inst, &opts, obs, &INTERRUPT)?;
+    if !quiet {
+        line.finish();
+    }
+    if let Some(p) = &a.write_sln {
+        qaplib::write_sln(p, sol.cost, &sol.perm())?;
+    }
+    if a.json {
+        println!("{}", serde_json::to_string(&sol)?);
+    } else {
+        print!("{}", sol.text());
+    }
+    Ok(())
+}
+
+pub fn info(d: &DeviceArgs) -> Result<()> {
+    match unavailable_reason(d.ptx.as_deref()) {
+        Some(why) => println!("GPU engine unavailable: {why}"),
+        None => {
+            let g = Gpu::open(d.gpu, d.ptx.as_deref())?;
+            println!("{} — {:?}", g.describe(), g.limits);
+        }
+    }
+    Ok(())
+}

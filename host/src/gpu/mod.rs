@@ -1,0 +1,182 @@
+//! What every family's GPU engine shares: the CUDA context with the qapgpu module loaded,
+//! device limits, matrices as raw bytes, the mapped stop word and memory checks. cudarc
+//! loads the driver at run time, so this builds and its tests run on machines without CUDA.
+use crate::io::Instance;
+use crate::run::stop::{DeviceMirror, StopWord};
+use anyhow::{Context, Result, bail};
+use cudarc::driver::sys::CUdevice_attribute as Attr;
+use cudarc::driver::sys;
+use cudarc::driver::{CudaContext, CudaModule, CudaSlice, CudaStream, DevicePtr, PinnedHostSlice};
+use cudarc::nvrtc::Ptx;
+use qapgpu_common::elem::{Elem, ElemWidth};
+use qapgpu_common::layout::DeviceLimits;
+use std::path::Path;
+use std::sync::Arc;
+
+/// The PTX built by `cargo xtask build-ptx` before this binary (empty if it was not).
+pub const EMBEDDED_PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/qapgpu.ptx"));
+
+/// Why the GPU engine cannot run here, or None when it can.
+pub fn unavailable_reason(ptx: Option<&Path>) -> Option<String> {
+    if ptx.is_none() && EMBEDDED_PTX.is_empty() {
+        return Some("no PTX embedded in this binary (run `cargo xtask build-ptx` before building, or pass --ptx)".into());
+    }
+    // SAFETY: only probes whether the driver library can be loaded.
+    if !unsafe { cudarc::driver::sys::is_culib_present() } {
+        return Some("no CUDA driver found (libcuda.so)".into());
+    }
+    match CudaContext::device_count() {
+        Ok(0) => Some("the CUDA driver reports no device".into()),
+        Ok(_) => None,
+        Err(e) => Some(format!("the CUDA driver could not be initialised: {e}")),
+    }
+}
+
+pub fn bytes_of<T: Copy>(v: &T) -> &[u8] {
+    // SAFETY: T is a #[repr(C)] plain-data block; reading its bytes is fine.
+    unsafe { std::slice::from_raw_parts(v as *const T as *const u8, size_of::<T>()) }
+}
+
+pub fn from_bytes<T: Copy>(b: &[u8]) -> T {
+    assert_eq!(b.len(), size_of::<T>());
+    // SAFETY: T is plain data of exactly these bytes, written by the kernel.
+    unsafe { std::ptr::read_unaligned(b.as_ptr() as *const T) }
+}
+
+/// One GPU with the qapgpu module loaded.
+#[derive(Clone)]
+pub struct Gpu {
+    pub ctx: Arc<CudaContext>,
+    pub stream: Arc<CudaStream>,
+    pub module: Arc<CudaModule>,
+    pub name: String,
+    pub limits: DeviceLimits,
+    pub sms: u32,
+}
+
+impl Gpu {
+    pub fn open(ordinal: usize, ptx: Option<&Path>) -> Result<Gpu> {
+        if let Some(why) = unavailable_reason(ptx) {
+            bail!("GPU engine unavailable: {why}");
+        }
+        let ctx = CudaContext::new(ordinal).context("creating a CUDA context")?;
+        let stream = ctx.default_stream();
+        let src = match ptx {
+            Some(p) => std::fs::read_to_string(p).with_context(|| format!("{}: cannot read PTX", p.display()))?,
+            None => EMBEDDED_PTX.to_string(),
+        };
+        let module = ctx.load_module(Ptx::from_src(src)).context("loading the PTX module")?;
+        let attr = |a: Attr| -> Result<u32> { Ok(ctx.attribute(a)? as u32) };
+        let (major, minor) = ctx.compute_capability()?;
+        let limits = DeviceLimits {
+            arch: (major * 10 + minor) as u32,
+            shared_per_block_optin: attr(Attr::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)?,
+            shared_per_sm: attr(Attr::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR)?,
+            reserved_per_block: attr(Attr::CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK)?,
+            max_threads_per_sm: attr(Attr::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR)?,
+            max_blocks_per_sm: attr(Attr::CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR)?,
+            regs_per_sm: attr(Attr::CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR)?,
+        };
+        let sms = attr(Attr::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?;
+        Ok(Gpu { name: ctx.name()?, ctx, stream, module, limits, sms })
+    }
+
+    pub fn ptr<T>(&self, s: &CudaSlice<T>) -> u64 {
+        let (p, _sync) = s.device_ptr(&self.stream);
+        p
+    }
+
+    /// "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs)", for reports.
+    pub fn describe(&self) -> String {
+        format!("{} (sm_{}, {} SMs)", self.name, self.limits.arch, self.sms)
+    }
+
+    /// Fails with a one-line error when `bytes` of device memory for `what` exceed what is
+    /// free on this GPU (checked before allocating).
+    pub fn ensure_free(&self, bytes: u128, what: &str) -> Result<()> {
+        let (free, _total) = self.ctx.mem_get_info().context("querying free GPU memory")?;
+        if bytes > free as u128 {
+            bail!("{what} needs {} of GPU memory, more than the {} free on {}", crate::memory::human(bytes), crate::memory::human(free as u128), self.name);
+        }
+        Ok(())
+    }
+
+    /// A stop word whose device copy the kernels poll; the host writes it through the copy
+    /// engine on a stream of its own, so the write lands while a kernel fills every SM.
+    pub fn stop_word(&self) -> Result<StopWord> {
+        Ok(StopWord::mirrored(Box::new(DeviceStop::new(self)?)))
+    }
+}
+
+/// The device copy of a stop word: one u32 in device memory, and pinned host words 0 and
+/// 1 to copy from.
+struct DeviceStop {
+    stream: Arc<CudaStream>,
+    /// Owns the allocation at `device`.
+    _word: CudaSlice<u32>,
+    device: u64,
+    values: PinnedHostSlice<u32>,
+}
+
+// SAFETY: the copies go through the driver, which is thread-safe; `values` is written
+// once, before the word is shared.
+unsafe impl Sync for DeviceStop {}
+
+impl DeviceStop {
+    fn new(gpu: &Gpu) -> Result<DeviceStop> {
+        // Non-blocking: its copies do not wait for the kernels of the default stream.
+        let stream = gpu.ctx.new_stream().context("creating the stop word's stream")?;
+        let word = stream.alloc_zeros::<u32>(1).context("allocating the stop word")?;
+        // SAFETY: written below before any use.
+        let mut values = unsafe { gpu.ctx.alloc_pinned::<u32>(2) }.context("allocating the stop word")?;
+        values.as_mut_slice().context("allocating the stop word")?.copy_from_slice(&[0, 1]);
+        let device = {
+            let (p, _sync) = word.device_ptr(&stream);
+            p
+        };
+        stream.synchronize()?;
+        Ok(DeviceStop { stream, _word: word, device, values })
+    }
+}
+
+impl DeviceMirror for DeviceStop {
+    fn write(&self, value: u32, wait: bool) {
+        let ctx = self.stream.context();
+        let Ok(src) = self.values.as_ptr() else { return };
+        // SAFETY: `src` points to two pinned u32 that live as long as `self`; `device` is
+        // the 4-byte allocation `self.word`. A failed copy only delays the stop to the
+        // run loop's next check between launches.
+        unsafe {
+            let _ = ctx.bind_to_thread();
+            let _ = sys::cuMemcpyHtoDAsync_v2(self.device, src.add(value.min(1) as usize).cast(), 4, self.stream.cu_stream());
+        }
+        if wait {
+            let _ = self.stream.synchronize();
+        }
+    }
+
+    fn device_ptr(&self) -> u64 {
+        self.device
+    }
+}
+
+fn matrix_bytes<E: Elem + TryFrom<i64>>(inst: &Instance) -> (Vec<u8>, Vec<u8>) {
+    let (a, b) = inst.typed::<E>();
+    let raw = |m: &[E]| {
+        // SAFETY: E is u16/u32/i32, plain data.
+        let mut v = unsafe { std::slice::from_raw_parts(m.as_ptr() as *const u8, std::mem::size_of_val(m)) }.to_vec();
+        v.resize(v.len().div_ceil(16) * 16, 0); // kernels copy whole words
+        v
+    };
+    (raw(&a), raw(&b))
+}
+
+/// A and B as raw bytes of the instance's element type, padded to 16 bytes.
+pub fn device_matrices(inst: &Instance) -> (Vec<u8>, Vec<u8>) {
+    match inst.width {
+        ElemWidth::U16 => matrix_bytes::<u16>(inst),
+        ElemWidth::U32 => matrix_bytes::<u32>(inst),
+        ElemWidth::I32 => matrix_bytes::<i32>(inst),
+    }
+}
+

@@ -1,0 +1,113 @@
+//! An instance on the host (i64 entries), and the narrowest element type that holds it.
+use qapgpu_common::cost::fits_i64;
+use qapgpu_common::elem::{Elem, ElemWidth};
+use std::fmt;
+
+/// Why an input cannot be used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    Io,
+    Empty,
+    NotANumber,
+    BadSize,
+    TooLarge,
+    TokenCount,
+    OutOfRange,
+    Overflow,
+    NotAPermutation,
+    Mismatch,
+}
+
+/// An instance that cannot be built, with the reason in one line.
+#[derive(Debug, Clone)]
+pub struct InstanceError {
+    pub kind: ErrorKind,
+    pub message: String,
+}
+
+impl fmt::Display for InstanceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for InstanceError {}
+
+fn error(kind: ErrorKind, message: String) -> InstanceError {
+    InstanceError { kind, message }
+}
+
+/// A QAP instance: minimise Σ a[i][j]·b[p(i)][p(j)] over permutations p.
+#[derive(Debug, Clone)]
+pub struct Instance {
+    pub name: String,
+    pub n: usize,
+    /// Flow matrix, row-major.
+    pub a: Vec<i64>,
+    /// Distance matrix, row-major.
+    pub b: Vec<i64>,
+    pub width: ElemWidth,
+}
+
+impl Instance {
+    /// An instance from two row-major n×n matrices. Checks n (2..=256), the lengths, that one
+    /// 32-bit element type holds every entry, and that no cost or move cost can overflow
+    /// 64 bits.
+    pub fn new(name: impl Into<String>, n: usize, a: Vec<i64>, b: Vec<i64>) -> Result<Instance, InstanceError> {
+        let name = name.into();
+        if !(2..=qapgpu_common::MAX_N).contains(&n) {
+            return Err(error(ErrorKind::BadSize, format!("n = {n} is outside 2..={} (a gene is one byte)", qapgpu_common::MAX_N)));
+        }
+        for (m, v) in [("A", &a), ("B", &b)] {
+            if v.len() != n * n {
+                return Err(error(ErrorKind::TokenCount, format!("matrix {m} has {} entries, n² = {} expected", v.len(), n * n)));
+            }
+        }
+        let (lo, hi) = a.iter().chain(&b).fold((i64::MAX, i64::MIN), |(l, h), &v| (l.min(v), h.max(v)));
+        let width = ElemWidth::for_range(lo, hi).ok_or_else(|| {
+            error(
+                ErrorKind::OutOfRange,
+                format!("entries span {lo}..={hi}, which no 32-bit element type holds (mixing negatives with values over 2³¹−1)"),
+            )
+        })?;
+        let max_abs = |m: &[i64]| m.iter().map(|v| v.unsigned_abs()).max().unwrap_or(0);
+        if !fits_i64(n, max_abs(&a), max_abs(&b)) {
+            return Err(error(
+                ErrorKind::Overflow,
+                format!("max(2n², 16(n+1))·max|A|·max|B| ≥ 2⁶³ for n = {n}: costs or move costs could overflow 64 bits"),
+            ));
+        }
+        Ok(Instance { name, n, a, b, width })
+    }
+
+    /// Exact cost of a 0-based permutation, evaluated in i64 on the original entries.
+    pub fn cost(&self, p: &[u8]) -> i64 {
+        assert_eq!(p.len(), self.n);
+        let n = self.n;
+        let mut total = 0i64;
+        for i in 0..n {
+            let (arow, brow) = (&self.a[i * n..(i + 1) * n], &self.b[p[i] as usize * n..(p[i] as usize + 1) * n]);
+            for j in 0..n {
+                total += arow[j] * brow[p[j] as usize];
+            }
+        }
+        total
+    }
+
+    /// The embedded default: a planted instance with a known optimum (see `common::planted`).
+    /// Returns the instance, its optimum and an optimal permutation.
+    pub fn planted(n: usize, seed: u64) -> (Instance, i64, Vec<u8>) {
+        let (mut a, mut b, mut sol) = (vec![0u16; n * n], vec![0u16; n * n], vec![0u8; n]);
+        let opt = qapgpu_common::planted::generate(n, 35, seed, &mut a, &mut b, &mut sol);
+        let widen = |m: Vec<u16>| m.into_iter().map(i64::from).collect();
+        let inst = Instance::new(format!("planted{n}"), n, widen(a), widen(b)).expect("planted entries are small");
+        (inst, opt, sol)
+    }
+
+    /// The matrices in the instance's element type `E` (which must be `self.width`'s).
+    pub fn typed<E: Elem + TryFrom<i64>>(&self) -> (Vec<E>, Vec<E>) {
+        assert_eq!(E::WIDTH, self.width, "typed() must be called with the instance's width");
+        let conv = |m: &[i64]| m.iter().map(|&x| E::try_from(x).ok().expect("width holds every entry")).collect();
+        (conv(&self.a), conv(&self.b))
+    }
+}

@@ -1,0 +1,131 @@
+//! The one run loop that drives every solver (every family on every engine): target, time
+//! limit, Ctrl-C, progress observers and the outcome.
+pub mod observer;
+pub mod stop;
+
+pub use observer::{Observer, Progress, ProgressLine, Silent, gap_percent};
+
+use anyhow::Result;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+use stop::{StopWord, with_watchdog};
+
+/// What a solver says about itself in reports.
+#[derive(Clone, Debug)]
+pub struct SolverInfo {
+    /// Registry name, e.g. "aco-ts".
+    pub algorithm: &'static str,
+    /// "gpu" or "cpu".
+    pub engine: &'static str,
+    /// "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs)", "CPU, 16 threads".
+    pub device: String,
+    /// How blocks and threads are used, in words.
+    pub layout: String,
+    /// Blocks (subpopulations or ants) and threads per block.
+    pub blocks: u32,
+    pub threads_per_block: u32,
+}
+
+/// Counters of a run so far.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Counters {
+    /// Generations (GAs) or cAS iterations (ACO): `unit` says which.
+    pub iterations: u64,
+    pub unit: &'static str,
+    pub restarts: u64,
+    /// Local-search move evaluations and the seconds spent in local searches (0 where a
+    /// family has none).
+    pub evaluations: u64,
+    pub search_seconds: f64,
+}
+
+/// Whether a solver can go on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Advance {
+    Continue,
+    /// Its own budget (e.g. IT_TOTAL) is spent.
+    Exhausted,
+}
+
+/// One algorithm on one engine, built by `algo::build` from one options value. The run
+/// loop calls `init` once, then `advance` until a stop; every call may end early when
+/// `stop_word` is set.
+pub trait Solver {
+    fn info(&self) -> SolverInfo;
+    /// The word the run loop sets to stop the work in flight.
+    fn stop_word(&self) -> Arc<StopWord>;
+    /// Draws the initial solutions.
+    fn init(&mut self) -> Result<()>;
+    /// One slice of work (a launch of generations, a cAS iteration).
+    fn advance(&mut self) -> Result<Advance>;
+    /// The solution that reached the solver's target, once one has.
+    fn found(&mut self) -> Result<Option<(i64, Vec<u8>)>>;
+    /// The best solution so far.
+    fn best(&mut self) -> Result<(i64, Vec<u8>)>;
+    fn counters(&mut self) -> Result<Counters>;
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub time_limit: Option<Duration>,
+    /// Best-known value, for gaps only.
+    pub known: Option<i64>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub cost: i64,
+    pub perm: Vec<u8>,
+    pub time_to_target_s: Option<f64>,
+    pub elapsed_s: f64,
+    pub counters: Counters,
+    /// Stopped by Ctrl-C (`interrupt`).
+    pub interrupted: bool,
+}
+
+/// Seconds between two progress reports.
+const PROGRESS_EVERY_S: f64 = 0.25;
+
+/// Runs `solver` from fresh solutions until its target, the time limit, its own budget or
+/// `interrupt`. The clock starts before the initial solutions are drawn (context creation
+/// and module loading come before and are not counted).
+pub fn run(solver: &mut dyn Solver, limits: &Limits, obs: &mut dyn Observer, interrupt: &AtomicBool) -> Result<Outcome> {
+    let start = Instant::now();
+    let deadline = limits.time_limit.and_then(|t| start.checked_add(t));
+    let word = solver.stop_word();
+    word.clear();
+    let found = with_watchdog(&word, deadline, interrupt, || -> Result<_> {
+        solver.init()?;
+        let mut last_progress = 0.0;
+        loop {
+            if let Some(f) = solver.found()? {
+                return Ok(Some((start.elapsed().as_secs_f64(), f)));
+            }
+            if word.is_set() || deadline.is_some_and(|d| Instant::now() >= d) || solver.advance()? == Advance::Exhausted {
+                return Ok(None);
+            }
+            let elapsed = start.elapsed().as_secs_f64();
+            if elapsed - last_progress >= PROGRESS_EVERY_S {
+                last_progress = elapsed;
+                progress(solver, obs, elapsed, limits.known)?;
+            }
+        }
+    })?;
+    let elapsed_s = start.elapsed().as_secs_f64();
+    let (cost, perm) = match &found {
+        Some((_, f)) => f.clone(),
+        None => solver.best()?,
+    };
+    let counters = solver.counters()?;
+    obs.progress(&Progress { elapsed_s, iterations: counters.iterations, best: cost, known: limits.known, restarts: counters.restarts, unit: counters.unit });
+    let interrupted = found.is_none() && interrupt.load(Ordering::Relaxed);
+    Ok(Outcome { cost, perm, time_to_target_s: found.map(|f| f.0), elapsed_s, counters, interrupted })
+}
+
+fn progress(solver: &mut dyn Solver, obs: &mut dyn Observer, elapsed_s: f64, known: Option<i64>) -> Result<()> {
+    let (best, _) = solver.best()?;
+    let c = solver.counters()?;
+    obs.progress(&Progress { elapsed_s, iterations: c.iterations, best, known, restarts: c.restarts, unit: c.unit });
+    Ok(())
+}

@@ -1,0 +1,72 @@
+//! Observers of a run (argmin-style): progress lines, logs, benchmarks' traces.
+use std::io::{IsTerminal, Write};
+
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    pub elapsed_s: f64,
+    /// Generations or cAS iterations so far (`unit` says which).
+    pub iterations: u64,
+    pub best: i64,
+    pub known: Option<i64>,
+    pub restarts: u64,
+    pub unit: &'static str,
+}
+
+impl Progress {
+    pub fn gap_percent(&self) -> Option<f64> {
+        gap_percent(self.best, self.known)
+    }
+}
+
+/// 100 (cost − known) / known, None without a non-zero best-known value.
+pub fn gap_percent(cost: i64, known: Option<i64>) -> Option<f64> {
+    known.filter(|&k| k != 0).map(|k| 100.0 * (cost as f64 - k as f64) / k as f64)
+}
+
+/// Watches a run.
+pub trait Observer {
+    fn progress(&mut self, _p: &Progress) {}
+}
+
+/// No output (benchmarks, --quiet, the library API).
+pub struct Silent;
+impl Observer for Silent {}
+
+/// A live line on stderr: best cost, gap, iteration rate, restarts.
+pub struct ProgressLine {
+    tty: bool,
+    last: f64,
+}
+
+impl ProgressLine {
+    pub fn new() -> Self {
+        ProgressLine { tty: std::io::stderr().is_terminal(), last: -1.0 }
+    }
+    pub fn finish(&self) {
+        if self.tty {
+            eprintln!();
+        }
+    }
+}
+
+impl Default for ProgressLine {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Observer for ProgressLine {
+    fn progress(&mut self, p: &Progress) {
+        // On a terminal the line is redrawn; in a log, one line every two seconds.
+        if !self.tty && p.elapsed_s - self.last < 2.0 {
+            return;
+        }
+        self.last = p.elapsed_s;
+        let gap = p.gap_percent().map_or(String::new(), |g| format!(" (gap {g:.3}%)"));
+        let rate = p.iterations as f64 / p.elapsed_s.max(1e-9);
+        let restarts = if p.restarts > 0 { format!(" | restarts {}", p.restarts) } else { String::new() };
+        let line = format!("[{:>7.2}s] best {}{gap} | {} {} ({rate:.3e}/s){restarts}", p.elapsed_s, p.best, p.iterations, p.unit);
+        let mut err = std::io::stderr().lock();
+        let _ = if self.tty { write!(err, "\r{line}\x1b[K") } else { writeln!(err, "{line}") };
+    }
+}

@@ -1,0 +1,83 @@
+//! The time limit and Ctrl-C hold inside long launches and long local searches, at every
+//! n up to 256 and for option values that make one step very long: a run returns within
+//! 5 % or 50 ms (whichever is larger) of its limit, on each engine. The GPU cases skip
+//! without a GPU. One test per engine, so that no other test of this binary competes for
+//! the cores while a limit is measured.
+use qapgpu::algo::aco::AcoOptions;
+use qapgpu::algo::{Backend, EngineChoice, Options};
+use qapgpu::io::{Instance, qaplib};
+use qapgpu::run::Silent;
+use qapgpu::solve_on;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+fn slack(limit: f64) -> f64 {
+    (0.05 * limit).max(0.05)
+}
+
+fn check_limit(backend: &Backend, inst: &Instance, opts: &Options, what: &str) {
+    let limit = opts.time_limit.unwrap().as_secs_f64();
+    let sol = solve_on(backend, inst, opts, &mut Silent, &AtomicBool::new(false)).unwrap_or_else(|e| panic!("{what}: {e:#}"));
+    assert!(sol.elapsed_s <= limit + slack(limit), "{what}: a {limit} s limit returned after {:.3} s", sol.elapsed_s);
+    assert_eq!(inst.cost(&sol.perm()), sol.cost, "{what}");
+}
+
+fn check_interrupt(backend: &Backend, inst: &Instance, opts: &Options, after: f64, what: &str) {
+    let flag = AtomicBool::new(false);
+    let sol = std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(Duration::from_secs_f64(after));
+            flag.store(true, Ordering::SeqCst);
+        });
+        solve_on(backend, inst, opts, &mut Silent, &flag).unwrap()
+    });
+    assert!(sol.interrupted, "{what}: not marked interrupted");
+    assert!(sol.elapsed_s <= after + slack(after), "{what}: Ctrl-C after {after} s returned after {:.3} s", sol.elapsed_s);
+}
+
+/// The slow cases: every family at n = 256, and one local search of 2³¹ − 1 iterations.
+fn cases(engine: EngineChoice) -> Vec<(Instance, Options, String)> {
+    let (big, _, _) = Instance::planted(256, 9);
+    let nug12 = qaplib::read_dat(&qaplib::resolve("nug12")).unwrap();
+    let base = Options { engine, seed: 5, time_limit: Some(Duration::from_secs(1)), target: Some(0), ..Options::default() };
+    let mut v = Vec::new();
+    for algo in ["aco-ts", "aco-2opt", "ga-independent", "ga-islands"] {
+        v.push((big.clone(), Options { algorithm: Some(algo.into()), ..base.clone() }, format!("{algo} n = 256")));
+    }
+    let endless = Options {
+        algorithm: Some("aco-ts".into()),
+        time_limit: Some(Duration::from_secs(2)),
+        aco: AcoOptions { ls_iterations: Some(i32::MAX as u32), ..AcoOptions::default() },
+        ..base.clone()
+    };
+    v.push((nug12.clone(), endless, "aco-ts nug12 --ls-iterations 2147483647".into()));
+    if engine == EngineChoice::Cpu {
+        v.push((nug12, Options { algorithm: Some("aco-ts".into()), threads: 256, ..base }, "aco-ts nug12 --threads 256".into()));
+    }
+    v
+}
+
+#[test]
+fn cpu_engine_honours_time_limit_and_interrupt() {
+    let backend = Backend::Cpu { threads: 0 };
+    for (inst, opts, what) in cases(EngineChoice::Cpu) {
+        check_limit(&backend, &inst, &opts, &format!("cpu {what}"));
+    }
+    let (big, _, _) = Instance::planted(256, 9);
+    let opts = Options { algorithm: Some("aco-ts".into()), engine: EngineChoice::Cpu, target: Some(0), ..Options::default() };
+    check_interrupt(&backend, &big, &opts, 0.5, "cpu aco-ts n = 256");
+}
+
+#[test]
+fn gpu_engine_honours_time_limit_and_interrupt() {
+    let Some(g) = qapgpu_tests::gpu() else { return };
+    let backend = Backend::Gpu(g);
+    for (inst, opts, what) in cases(EngineChoice::Gpu) {
+        check_limit(&backend, &inst, &opts, &format!("gpu {what}"));
+    }
+    let (big, _, _) = Instance::planted(256, 9);
+    for algo in ["aco-ts", "ga-independent"] {
+        let opts = Options { algorithm: Some(algo.into()), engine: EngineChoice::Gpu, target: Some(0), ..Options::default() };
+        check_interrupt(&backend, &big, &opts, 0.5, &format!("gpu {algo} n = 256"));
+    }
+}
