@@ -302,3 +302,63 @@ impl LsLayout {
         f
     }
 }
+
+/// Memory plan of the cellular GA's local-search kernel (seeds 002/004): one block per
+/// individual. Thread mapping `gene` (the thesis's): one thread per gene, each swap's Δ a
+/// block-wide sum; `move`: one thread per move (strided), Δ from the O(n) and O(1)
+/// formulas of `moves`, kept in a table that lives in shared memory when it fits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CgaLayout {
+    pub n: u32,
+    pub move_mapping: bool,
+    pub threads: u32,
+    pub perm: Region,
+    /// One `LS_SCRATCH_PER_WARP` slot per warp for the reductions.
+    pub scratch: Region,
+    /// The `move` mapping's Δ table (C i64); offset 0 and global when it does not fit.
+    pub delta: Region,
+    pub delta_placement: Placement,
+    pub dynamic_shared: u32,
+}
+
+/// Most threads of the `move` mapping's block (registers allow 128 each at 512 threads).
+pub const CGA_MOVE_THREADS: u32 = 512;
+
+impl CgaLayout {
+    pub fn new(n: u32, move_mapping: bool, lim: &DeviceLimits) -> CgaLayout {
+        let moves = crate::moves::move_count(n);
+        let threads = if move_mapping { align(moves, 32).min(CGA_MOVE_THREADS) } else { align(n, 32).max(32) };
+        let perm = Region { offset: 0, bytes: n };
+        let scratch = Region { offset: align(perm.end(), 16), bytes: LS_SCRATCH_PER_WARP * threads / 32 };
+        let base = align(scratch.end(), 16);
+        let delta_bytes = if move_mapping { moves * 8 } else { 0 };
+        let shared = move_mapping && base + delta_bytes <= lim.shared_per_block_optin;
+        let delta = Region { offset: if shared { base } else { 0 }, bytes: delta_bytes };
+        CgaLayout {
+            n,
+            move_mapping,
+            threads,
+            perm,
+            scratch,
+            delta,
+            delta_placement: if shared || !move_mapping { Placement::Shared } else { Placement::Global },
+            dynamic_shared: if shared { delta.end() } else { base },
+        }
+    }
+
+    pub fn shared(&self) -> crate::params::CgaSharedLayout {
+        crate::params::CgaSharedLayout { perm: self.perm.offset, scratch: self.scratch.offset, delta: self.delta.offset, total: self.dynamic_shared }
+    }
+
+    pub fn flags(&self) -> u32 {
+        use crate::params::*;
+        let mut f = 0;
+        if self.move_mapping {
+            f |= CGA_MOVE_MAPPING;
+            if self.delta_placement == Placement::Shared {
+                f |= CGA_DELTA_SHARED;
+            }
+        }
+        f
+    }
+}

@@ -7,6 +7,7 @@
 #![no_std]
 
 pub mod aco;
+pub mod cga;
 pub mod cost;
 pub mod elem;
 pub mod ga;

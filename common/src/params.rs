@@ -182,3 +182,61 @@ pub struct AcoParams {
     pub tau_max: f32,
     pub layout: LsSharedLayout,
 }
+
+/// The local search's move costs are one per thread (`move` mapping) rather than one
+/// block-wide sum per swap (`gene`, the thesis's).
+pub const CGA_MOVE_MAPPING: u32 = 1;
+/// The Δ table of the `move` mapping is in dynamic shared memory (else in `CgaParams::delta`).
+pub const CGA_DELTA_SHARED: u32 = 2;
+
+/// Offsets into a cellular-GA local-search block's dynamic shared memory
+/// (`layout::CgaLayout`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CgaSharedLayout {
+    pub perm: u32,
+    pub scratch: u32,
+    pub delta: u32,
+    pub total: u32,
+}
+
+/// Global-memory state of one cellular GA run (seeds 002/004) and its settings; every
+/// cellular-GA kernel takes a pointer to one of these.
+///
+/// Buffers (P = w · h individuals, rows of `stride` bytes, C = n(n−1)/2 moves): `pop` and
+/// `pop_alt` u8[P][stride] (the population and the tournament's output), `costs` and
+/// `costs_alt` i64[P], `rng` u32[4][P], `best` one `cga::CgaBest`, `delta` i64[P][C] (the
+/// `move` mapping's Δ tables when they do not fit in shared memory), `stop` the host's stop
+/// word.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CgaParams {
+    pub a: u64,
+    pub b: u64,
+    pub pop: u64,
+    pub pop_alt: u64,
+    pub costs: u64,
+    pub costs_alt: u64,
+    pub rng: u64,
+    pub best: u64,
+    pub delta: u64,
+    pub stop: u64,
+    pub seed: u64,
+    pub n: u32,
+    pub stride: u32,
+    pub w: u32,
+    pub h: u32,
+    /// Generation being computed (1 for the first).
+    pub generation: u32,
+    /// `cga::Topology` as u32.
+    pub topology: u32,
+    /// `cga::Pass` as u32.
+    pub pass: u32,
+    /// CGA_* flags.
+    pub flags: u32,
+    pub pc_threshold: u32,
+    pub pm_threshold: u32,
+    pub pt_threshold: u32,
+    pub _pad: u32,
+    pub layout: CgaSharedLayout,
+}

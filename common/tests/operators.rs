@@ -1,24 +1,16 @@
 //! Properties of the shared operators, which both the kernels and the CPU engine run.
+mod support;
+
 use proptest::prelude::*;
+use support::{matrices, perm};
 use qapgpu_common::cost::{cost, swap_delta};
 use qapgpu_common::ga::{breed, fresh, pick_partner, probability_threshold, restart_count};
 use qapgpu_common::layout::row_stride;
 use qapgpu_common::matrix::Dense;
-use qapgpu_common::ops::{cut_points, is_permutation, pmx, random_permutation, swap_mutation};
+use qapgpu_common::ops::{cut_points, is_permutation, pmx, swap_mutation};
 use qapgpu_common::rng::Xoshiro128;
 use qapgpu_common::shuffle::Shuffle;
 
-fn perm(n: usize, seed: u64) -> Vec<u8> {
-    let mut p = vec![0u8; n];
-    random_permutation(&mut Xoshiro128::from_stream(seed, 7), &mut p);
-    p
-}
-
-fn matrices(n: usize, seed: u64) -> (Vec<i32>, Vec<i32>) {
-    let mut r = Xoshiro128::from_stream(seed, 99);
-    let mut m = || (0..n * n).map(|_| r.below(2001) as i32 - 1000).collect::<Vec<_>>();
-    (m(), m())
-}
 
 proptest! {
     #[test]

@@ -71,13 +71,16 @@ pub fn sync_threads_count(pred: bool) -> u32 {
 
 /// `__shfl_down_sync(0xffffffff, v, delta)`.
 /// Pitfall: the full mask requires all 32 lanes to execute it; lanes past the end of the
-/// warp get their own value back.
+/// warp get their own value back. The asm is deliberately not `pure`: a pure asm may be
+/// sunk into a branch that only some lanes take (LLVM moved a block sum's shuffles under
+/// `if lane == 0`, and the block hung), while a side-effecting one stays where all lanes
+/// run it.
 #[inline(always)]
 pub fn shfl_down_u32(v: u32, delta: u32) -> u32 {
     let r: u32;
     unsafe {
         asm!("shfl.sync.down.b32 {r}, {v}, {d}, 0x1f, 0xffffffff;",
-            r = out(reg32) r, v = in(reg32) v, d = in(reg32) delta, options(pure, nomem, nostack));
+            r = out(reg32) r, v = in(reg32) v, d = in(reg32) delta, options(nomem, nostack));
     }
     r
 }

@@ -7,6 +7,8 @@
 #![feature(abi_ptx, stdarch_nvptx, asm_experimental_arch)]
 
 mod aco;
+mod block;
+mod cga;
 mod ga;
 mod intrinsics;
 mod matrices;

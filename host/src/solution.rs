@@ -27,6 +27,8 @@ pub struct Solution {
     pub iterations: u64,
     pub unit: String,
     pub restarts: u64,
+    /// Iteration (generation) that found `cost`, where the family records it.
+    pub found_at_iteration: Option<u64>,
     pub blocks: u32,
     pub threads_per_block: u32,
     pub element_width: String,
@@ -65,6 +67,7 @@ impl Solution {
             iterations: out.counters.iterations,
             unit: out.counters.unit.into(),
             restarts: out.counters.restarts,
+            found_at_iteration: out.counters.best_at,
             blocks: info.blocks,
             threads_per_block: info.threads_per_block,
             element_width: inst.width.name().into(),

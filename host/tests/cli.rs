@@ -42,3 +42,16 @@ fn bad_files_give_one_line_errors_naming_the_file() {
     let missing = host().arg(dir.join("missing.dat")).args(["--engine", "cpu"]).output().unwrap();
     assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot read"));
 }
+
+#[test]
+fn the_cellular_ga_reaches_the_optimum_of_els19_on_the_cpu() {
+    let out = host()
+        .args(["els19", "--algo", "cga", "--engine", "cpu", "--json", "--seed", "2", "--max-generations", "100", "--time-limit", "60"])
+        .env("QAPLIB_DIR", qapgpu::io::qaplib::qaplib_dir())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["cost"], 17212548, "{v}");
+    assert!(v["found_at_iteration"].as_u64().is_some_and(|g| g <= 100), "{v}");
+}

@@ -59,6 +59,13 @@ fn bad_option_values_get_one_line_errors_naming_the_option() {
         (&["--gamma", "1.5"], "--gamma"),
         (&["--threads", "100000"], "--threads"),
         (&["--algo", "simplex"], "--algo"),
+        (&["--algo", "cga", "--grid", "0x8"], "--grid"),
+        (&["--algo", "cga", "--grid", "300x300"], "--grid"),
+        (&["--algo", "cga", "--grid", "8by8"], "--grid"),
+        (&["--algo", "cga", "--pc", "2"], "--pc"),
+        (&["--algo", "cga", "--pt", "nan"], "--pt"),
+        (&["--algo", "cga", "--pm", "-0.5"], "--pm"),
+        (&["--algo", "cga", "--max-generations", "0"], "--max-generations"),
     ];
     for (args, needle) in cases {
         let mut all = vec!["--engine", "cpu", "--quiet", "--time-limit", "5"];
@@ -113,7 +120,7 @@ fn tiny_and_degenerate_instances_solve_on_the_cpu() {
         // The default family, and every family that takes the size.
         let mut algos = vec![None, Some("ga-independent"), Some("ga-islands")];
         if !name.starts_with("two") {
-            algos.extend([Some("aco-ts"), Some("aco-2opt")]);
+            algos.extend([Some("aco-ts"), Some("aco-2opt"), Some("cga")]);
         }
         for algo in algos {
             let mut args = vec![path.to_str().unwrap(), "--engine", "cpu", "--json", "--time-limit", "0.5", "--seed", "3"];

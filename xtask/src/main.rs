@@ -69,7 +69,7 @@ fn cargo() -> Command {
 }
 
 /// Test binaries that need a GPU; `dist` copies them beside the binary.
-const GPU_TESTS: [&str; 3] = ["gpu_twin", "aco_twin", "time_limits"];
+const GPU_TESTS: [&str; 4] = ["gpu_twin", "aco_twin", "cga_twin", "time_limits"];
 
 fn dist() -> Result<(), String> {
     ptx::build_ptx(&[])?;

@@ -11,56 +11,15 @@
 //! warp so that full-mask shuffles are defined; the extra threads own no move.
 use core::slice;
 
-use qapgpu_common::layout::LS_SCRATCH_PER_WARP;
 use qapgpu_common::ls::{Candidate, STOP_POLL_ITERATIONS, TABU_FREE, authorized, tenure};
 use qapgpu_common::moves::{delta_full, delta_update, move_index, next_pair, touches, unpack_pair};
 use qapgpu_common::params::{AcoParams, LS_DELTA_SHARED, LS_MATA, LS_TABU, LS_TABU_SHARED};
 
+use crate::block::{block_argmin, block_copy_bytes};
 use crate::intrinsics::*;
 use crate::matrices::{DevElem, View};
 use crate::rngs::{load_rng, store_rng};
 use crate::stop::stop_requested;
-
-/// The block-wide smallest candidate; every thread returns the same one.
-/// Pitfall: contains barriers, so every thread of the block must call it.
-#[inline(always)]
-unsafe fn block_argmin(mut c: Candidate, scratch: u64) -> Candidate {
-    let mut off = 16;
-    while off > 0 {
-        let o = Candidate { delta: shfl_down_i64(c.delta, off), tag: shfl_down_u32(c.tag, off) };
-        if o.better(&c) {
-            c = o;
-        }
-        off >>= 1;
-    }
-    let tid = thread_idx_x();
-    let slot = |w: u32| scratch + (w * LS_SCRATCH_PER_WARP) as u64;
-    unsafe {
-        if tid % 32 == 0 {
-            st_shared_i64(slot(tid / 32), c.delta);
-            st_shared_u32(slot(tid / 32) + 8, c.tag);
-        }
-        sync_threads();
-        let mut best = Candidate::NONE;
-        for w in 0..block_dim_x() / 32 {
-            let o = Candidate { delta: ld_shared_i64(slot(w)), tag: ld_shared_u32(slot(w) + 8) };
-            if o.better(&best) {
-                best = o;
-            }
-        }
-        best
-    }
-}
-
-/// Copies n bytes with the block, one byte per thread.
-#[inline(always)]
-unsafe fn block_copy_bytes(dst: *mut u8, src: *const u8, n: usize) {
-    let (mut i, step) = (thread_idx_x() as usize, block_dim_x() as usize);
-    while i < n {
-        unsafe { *dst.add(i) = *src.add(i) };
-        i += step;
-    }
-}
 
 #[inline(always)]
 unsafe fn run<E: DevElem>(p: &AcoParams) {

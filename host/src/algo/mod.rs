@@ -2,6 +2,7 @@
 //! its driver (the `Solver` the run loop drives) and its GPU and CPU engines; adding a
 //! family is that folder and one line in `FAMILIES`.
 pub mod aco;
+pub mod cga;
 pub mod ga;
 
 use crate::gpu::{Gpu, unavailable_reason};
@@ -22,7 +23,7 @@ pub struct Family {
 }
 
 /// Every algorithm, in the order `--help` lists them.
-pub const FAMILIES: &[Family] = &[aco::TABU, aco::TWO_OPT, ga::INDEPENDENT, ga::ISLANDS];
+pub const FAMILIES: &[Family] = &[aco::TABU, aco::TWO_OPT, ga::INDEPENDENT, ga::ISLANDS, cga::CGA];
 
 /// The family `solve` uses without `--algo`: the one that reaches targets fastest as
 /// measured (BENCHMARKS.md), `aco-ts`, or the first that takes n when it does not.
@@ -116,6 +117,7 @@ pub struct Options {
     pub known: Option<i64>,
     pub ga: ga::GaOptions,
     pub aco: aco::AcoOptions,
+    pub cga: cga::CgaOptions,
 }
 
 impl Default for Options {
@@ -132,6 +134,7 @@ impl Default for Options {
             known: None,
             ga: ga::GaOptions::default(),
             aco: aco::AcoOptions::default(),
+            cga: cga::CgaOptions::default(),
         }
     }
 }
@@ -148,7 +151,8 @@ impl Options {
             }
         }
         self.ga.validate()?;
-        self.aco.validate()
+        self.aco.validate()?;
+        self.cga.validate()
     }
 }
 

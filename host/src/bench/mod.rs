@@ -1,10 +1,13 @@
 //! The one benchmark harness (instances, timed runs through the registry, statistics,
 //! tables as CSV and Markdown) and one file per paper's protocol, each printing the
 //! paper's table format beside its published numbers.
+pub mod compare;
 pub mod gamma;
 pub mod seed000;
 pub mod seed001;
 pub mod seed003;
+pub mod seed004;
+pub mod wilcoxon;
 
 use crate::algo::{self, Backend, Options};
 use crate::io::{Instance, qaplib};
@@ -37,6 +40,24 @@ pub fn mean_sd(xs: &[f64]) -> (f64, f64) {
     (m, var.sqrt())
 }
 
+/// Median (NaN for no values).
+pub fn median(xs: &[f64]) -> f64 {
+    if xs.is_empty() {
+        return f64::NAN;
+    }
+    let mut v = xs.to_vec();
+    v.sort_by(f64::total_cmp);
+    let m = v.len() / 2;
+    if v.len() % 2 == 1 { v[m] } else { (v[m - 1] + v[m]) / 2.0 }
+}
+
+/// Median and median absolute deviation (unscaled), as the thesis reports them.
+pub fn median_mad(xs: &[f64]) -> (f64, f64) {
+    let m = median(xs);
+    let dev: Vec<f64> = xs.iter().map(|x| (x - m).abs()).collect();
+    (m, median(&dev))
+}
+
 /// A table cell: "–" for NaN, 3 decimals below 10, 2 above.
 pub fn fmt(x: f64) -> String {
     if x.is_nan() { "–".into() } else if x < 10.0 { format!("{x:.3}") } else { format!("{x:.2}") }
@@ -58,6 +79,8 @@ pub struct RunRecord {
     pub search_seconds: f64,
     /// Blocks the solver used (a filled GPU's count when 0 was asked).
     pub blocks: u32,
+    /// Iteration that found the final cost, where the family records it.
+    pub best_at: Option<u64>,
 }
 
 impl RunRecord {
@@ -84,6 +107,7 @@ pub fn runs(backend: &Backend, inst: &Instance, opts: &Options, runs: usize, lim
             evaluations: res.counters.evaluations,
             search_seconds: res.counters.search_seconds,
             blocks: solver.info().blocks,
+            best_at: res.counters.best_at,
         });
     }
     Ok(out)
@@ -119,6 +143,19 @@ impl Table {
             s += &(r.join(",") + "\n");
         }
         s
+    }
+
+    /// Writes several tables: one Markdown file `<stem>.md` with each under its heading,
+    /// and one CSV per table, `<stem>-<key>.csv`. Returns the Markdown.
+    pub fn write_all(dir: &Path, stem: &str, title: &str, context: &str, tables: &[(String, String, Table)]) -> Result<String> {
+        std::fs::create_dir_all(dir).with_context(|| format!("{}: cannot create", dir.display()))?;
+        let mut md = format!("### {title}\n\n{context}\n");
+        for (key, heading, t) in tables {
+            md += &format!("\n#### {heading}\n\n{}", t.markdown());
+            std::fs::write(dir.join(format!("{stem}-{key}.csv")), t.csv()).with_context(|| format!("{}: cannot write", dir.display()))?;
+        }
+        std::fs::write(dir.join(format!("{stem}.md")), &md).with_context(|| format!("{}: cannot write", dir.display()))?;
+        Ok(md)
     }
 
     /// Writes `<stem>.md` (with `title` and `context`) and `<stem>.csv` into `dir`, and

@@ -1,6 +1,7 @@
 //! Command-line arguments and their mapping onto `Options`. Types are parsed here; ranges
 //! are checked once, by `Options::validate`, for the CLI and the library alike.
 use crate::algo::aco::{AcoOptions, Class, Layout};
+use crate::algo::cga::{CgaOptions, LsMapping, Pass, Topology};
 use crate::algo::ga::{CountMethod, GaOptions};
 use crate::algo::{EngineChoice, FAMILIES, Options};
 use clap::builder::{PossibleValue, PossibleValuesParser};
@@ -56,9 +57,9 @@ pub struct GaArgs {
     /// Subpopulations (blocks); 0 fills the GPU (or 4 per CPU thread).
     #[arg(long, default_value_t = 0)]
     blocks: u32,
-    /// Mutation rate p_m, in [0, 1].
-    #[arg(long, default_value_t = 0.1, allow_negative_numbers = true)]
-    pm: f64,
+    /// Mutation rate p_m, in [0, 1] (default 0.1 for the GAs, 0.01 for cga).
+    #[arg(long, allow_negative_numbers = true)]
+    pm: Option<f64>,
     /// B_rate of the restart strategy, in (0, 1].
     #[arg(long, default_value_t = 0.6, allow_negative_numbers = true)]
     b_rate: f64,
@@ -84,7 +85,7 @@ impl GaArgs {
         GaOptions {
             subpop: self.subpop,
             blocks: self.blocks,
-            pm: self.pm,
+            pm: self.pm.unwrap_or(0.1),
             b_rate: self.b_rate,
             restarts: if self.no_restart { Some(false) } else if self.restart { Some(true) } else { None },
             restart_interval: self.restart_interval,
@@ -142,6 +143,105 @@ impl AcoArgs {
     }
 }
 
+/// `--ls` of the cellular GA.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CgaPass {
+    /// Evaluate every swap, apply the best improving one.
+    #[value(name = "2opt")]
+    TwoOpt,
+    /// Apply each improving swap as soon as the scan finds it.
+    Greedy,
+}
+
+/// `--topology` of the cellular GA.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CgaTopology {
+    /// Von Neumann: 4 neighbours.
+    #[value(name = "4n")]
+    N4,
+    /// Moore: 8 neighbours.
+    #[value(name = "8n")]
+    N8,
+    /// The 16 cells at distance 2.
+    #[value(name = "16n")]
+    N16,
+    /// 4n and 16n.
+    #[value(name = "20n")]
+    N20,
+    /// No grid: random couples (the papers' CPU variant).
+    Random,
+}
+
+/// `--grid WxH`.
+pub fn grid(s: &str) -> Result<(u32, u32), String> {
+    let (w, h) = s.split_once(['x', 'X']).ok_or_else(|| format!("`{s}` is not WxH (e.g. 8x8)"))?;
+    let num = |t: &str| t.trim().parse::<u32>().map_err(|_| format!("`{s}` is not WxH (e.g. 8x8)"));
+    Ok((num(w)?, num(h)?))
+}
+
+/// The cellular GA's settings (seeds 002/004; defaults are the thesis's §4.2).
+#[derive(Args, Clone)]
+pub struct CgaArgs {
+    /// Local search of the cellular GA.
+    #[arg(long, value_enum, default_value = "greedy")]
+    ls: CgaPass,
+    /// Neighbourhood on the toroidal grid.
+    #[arg(long, value_enum, default_value = "8n")]
+    topology: CgaTopology,
+    /// Grid of the population, WxH (the papers: 8x8).
+    #[arg(long, default_value = "8x8", value_parser = grid)]
+    grid: (u32, u32),
+    /// Crossover probability p_c, in [0, 1].
+    #[arg(long, default_value_t = 0.6, allow_negative_numbers = true)]
+    pc: f64,
+    /// Transposition probability p_t, in [0, 1].
+    #[arg(long, default_value_t = 0.4, allow_negative_numbers = true)]
+    pt: f64,
+    /// GPU thread mapping of the local search (auto: gene for greedy, move for 2-opt, the
+    /// faster of each as measured).
+    #[arg(long, value_enum, default_value = "auto")]
+    ls_mapping: LsMapping,
+    /// Stop after this many generations (the papers: 100).
+    #[arg(long)]
+    max_generations: Option<u64>,
+}
+
+impl CgaPass {
+    pub fn pass(self) -> Pass {
+        match self {
+            CgaPass::TwoOpt => Pass::TwoOpt,
+            CgaPass::Greedy => Pass::Greedy,
+        }
+    }
+}
+
+impl CgaTopology {
+    pub fn topology(self) -> Topology {
+        match self {
+            CgaTopology::N4 => Topology::N4,
+            CgaTopology::N8 => Topology::N8,
+            CgaTopology::N16 => Topology::N16,
+            CgaTopology::N20 => Topology::N20,
+            CgaTopology::Random => Topology::Random,
+        }
+    }
+}
+
+impl CgaArgs {
+    fn options(&self, pm: Option<f64>) -> CgaOptions {
+        CgaOptions {
+            pass: self.ls.pass(),
+            topology: self.topology.topology(),
+            grid: self.grid,
+            pc: self.pc,
+            pm,
+            pt: self.pt,
+            mapping: self.ls_mapping,
+            max_generations: self.max_generations,
+        }
+    }
+}
+
 #[derive(Args, Clone)]
 pub struct SolveArgs {
     /// A QAPLIB .dat file, or a name looked up in $QAPLIB_DIR (default ../shared/qaplib).
@@ -179,6 +279,8 @@ pub struct SolveArgs {
     #[command(flatten)]
     pub aco: AcoArgs,
     #[command(flatten)]
+    pub cga: CgaArgs,
+    #[command(flatten)]
     pub device: DeviceArgs,
 }
 
@@ -192,6 +294,7 @@ impl SolveArgs {
             time_limit: Some(self.time_limit),
             ga: self.ga.options(),
             aco: self.aco.options(),
+            cga: self.cga.options(self.ga.pm),
             ..self.device.options(seed)
         }
     }
@@ -211,6 +314,15 @@ pub enum Protocol {
     /// Seed 003, Table 6: ACO + tabu search / 2-opt to the acceptable cost.
     #[value(name = "003-target")]
     AcoTarget,
+    /// Seed 002, Tables 1 and 2: cellular GA, 4n and 8n, greedy 2-opt, and the CPU variant.
+    #[value(name = "002")]
+    Cellular002,
+    /// Seed 004, Tables 4.1–4.10 and 4.14–4.16: cellular GA, four topologies, both local
+    /// searches, the CPU variant, Wilcoxon tests.
+    #[value(name = "004")]
+    Cellular004,
+    /// Time to the best-known value for several algorithms on the same instances.
+    Compare,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -255,6 +367,27 @@ pub struct BenchArgs {
     /// Seed 003: GPU thread mappings to run; ignored on the CPU engine.
     #[arg(long, value_enum, value_delimiter = ',', default_value = "mata,plain")]
     pub layouts: Vec<Layout>,
+    /// Seeds 002/004: generations per run (the thesis: 100).
+    #[arg(long, default_value_t = 100)]
+    pub generations: u64,
+    /// Seed 004: topologies.
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "4n,8n,16n,20n")]
+    pub topologies: Vec<CgaTopology>,
+    /// Seeds 002/004: local searches of the cellular GA.
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "2opt,greedy")]
+    pub cga_ls: Vec<CgaPass>,
+    /// Seeds 002/004: skip the sequential CPU variant.
+    #[arg(long)]
+    pub no_cpu_variant: bool,
+    /// Seeds 002/004 and compare: the cellular GA's grid.
+    #[arg(long, default_value = "8x8", value_parser = grid)]
+    pub grid: (u32, u32),
+    /// Seeds 002/004 and compare: the cellular GA's GPU mapping.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub ls_mapping: LsMapping,
+    /// compare: the algorithms.
+    #[arg(long, value_delimiter = ',', default_value = "aco-ts,ga-islands,ga-independent,cga")]
+    pub algos: Vec<String>,
     /// Folder for the CSV and Markdown tables.
     #[arg(long, default_value = "bench-results")]
     pub out: PathBuf,

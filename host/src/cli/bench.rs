@@ -1,14 +1,17 @@
 //! `qapgpu bench PROTOCOL`: a paper's protocol over instances, printed and written as CSV
 //! and Markdown.
-use super::args::{BenchArgs, Protocol, Search};
+use super::args::{BenchArgs, CgaTopology, Protocol, Search};
 use crate::algo::Backend;
-use crate::bench::{seed000, seed001, seed003};
+use crate::algo::cga::Pass;
+use crate::bench::{Table, compare, seed000, seed001, seed003, seed004};
 use crate::io::qaplib;
 use anyhow::Result;
 use qapgpu_common::ls::LsKind;
 
 pub fn bench(a: BenchArgs) -> Result<()> {
-    let base = a.device.options(a.seed);
+    let mut base = a.device.options(a.seed);
+    base.cga.grid = a.grid;
+    base.cga.mapping = a.ls_mapping;
     base.validate()?;
     let backend = Backend::open(&base, |why| eprintln!("note: {why}; running the CPU engine"))?;
     let names: Vec<String> = if !a.instances.is_empty() {
@@ -18,10 +21,34 @@ pub fn bench(a: BenchArgs) -> Result<()> {
             Protocol::Independent => seed001::PAPER.iter().map(|r| r.0).collect(),
             Protocol::Islands => seed000::PAPER.iter().map(|r| r.0).collect(),
             Protocol::AcoFixed | Protocol::AcoTarget => seed003::PAPER_T6.iter().map(|r| r.0).collect(),
+            Protocol::Cellular002 | Protocol::Cellular004 => seed004::TO_OPTIMUM.iter().chain(&seed004::FINAL_COST).copied().collect(),
+            Protocol::Compare => vec!["tai35b", "tai40b", "nug30"],
         };
         from.into_iter().filter(|n| qaplib::resolve(n).is_file()).map(String::from).collect()
     };
     let limit = a.time_limit;
+    let context = format!("device: {}; runs: {}; time limit per run: {} s", backend.describe(), a.runs, limit.as_secs_f64());
+    if matches!(a.protocol, Protocol::Cellular002 | Protocol::Cellular004) {
+        let seed002 = a.protocol == Protocol::Cellular002;
+        let plan = seed004::Plan {
+            instances: names,
+            topologies: if seed002 { vec![CgaTopology::N4, CgaTopology::N8] } else { a.topologies.clone() }.iter().map(|t| t.topology()).collect(),
+            passes: if seed002 { vec![Pass::Greedy] } else { a.cga_ls.iter().map(|p| p.pass()).collect() },
+            runs: a.runs,
+            generations: a.generations,
+            cpu_variant: !a.no_cpu_variant,
+            limit,
+        };
+        let tables = seed004::protocol(&backend, &base, &plan)?;
+        let (title, stem) = if seed002 {
+            ("seed 002 protocol (cellular GA, 4n and 8n, greedy 2-opt; thesis values for the same cells)", "seed002")
+        } else {
+            ("seed 004 protocol (PGAGrid: four topologies, 2-opt and greedy 2-opt, CPU variant, Wilcoxon tests)", "seed004")
+        };
+        let context = format!("{context}; grid {}×{}, {} generations", a.grid.0, a.grid.1, a.generations);
+        println!("{}", Table::write_all(&a.out, stem, title, &context, &tables)?);
+        return Ok(());
+    }
     let table = match a.protocol {
         Protocol::Independent => seed001::protocol(&backend, &base, &names, &a.blocks, a.single_runs, a.runs, limit)?,
         Protocol::Islands => seed000::protocol(&backend, &base, &names, a.base_blocks, &a.k, a.runs, limit)?,
@@ -36,14 +63,17 @@ pub fn bench(a: BenchArgs) -> Result<()> {
                 .collect();
             seed003::protocol(&backend, &base, a.protocol == Protocol::AcoFixed, &names, &searches, &a.layouts, a.runs, limit)?
         }
+        Protocol::Compare => compare::protocol(&backend, &base, &names, &a.algos, a.runs, limit)?,
+        Protocol::Cellular002 | Protocol::Cellular004 => unreachable!("handled above"),
     };
     let (title, stem) = match a.protocol {
         Protocol::Independent => ("seed 001 protocol (independent runs, restarts, FoundFlag)", "seed001"),
         Protocol::Islands => ("seed 000 protocol (island GA, shuffle every 500 generations)", "seed000"),
         Protocol::AcoFixed => ("seed 003 Table 5 protocol (IT_TOTAL = n·50000 or the optimum)", "seed003-table5"),
         Protocol::AcoTarget => ("seed 003 Table 6 protocol (time to the acceptable cost)", "seed003-table6"),
+        Protocol::Compare => ("time to the best-known value, algorithm against algorithm", "compare"),
+        Protocol::Cellular002 | Protocol::Cellular004 => unreachable!("handled above"),
     };
-    let context = format!("device: {}; runs: {}; time limit per run: {} s", backend.describe(), a.runs, limit.as_secs_f64());
     println!("{}", table.write(&a.out, stem, title, &context)?);
     Ok(())
 }

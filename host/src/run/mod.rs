@@ -38,6 +38,8 @@ pub struct Counters {
     /// family has none).
     pub evaluations: u64,
     pub search_seconds: f64,
+    /// Iteration at which the best solution so far was found, where a family records it.
+    pub best_at: Option<u64>,
 }
 
 /// Whether a solver can go on.

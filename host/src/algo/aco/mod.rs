@@ -345,6 +345,6 @@ impl Solver for AcoSolver {
 
     fn counters(&mut self) -> Result<Counters> {
         let st = self.engine.ls_stats();
-        Ok(Counters { iterations: self.iterations, unit: "cAS iterations", restarts: 0, evaluations: st.evaluations, search_seconds: st.seconds })
+        Ok(Counters { iterations: self.iterations, unit: "cAS iterations", restarts: 0, evaluations: st.evaluations, search_seconds: st.seconds, best_at: None })
     }
 }

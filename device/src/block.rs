@@ -1,0 +1,75 @@
+//! Block-wide reductions and copies shared by the kernels of several families. Each
+//! reduction writes one slot per warp (`LS_SCRATCH_PER_WARP` bytes) at `scratch`, a
+//! shared-window address.
+use qapgpu_common::layout::LS_SCRATCH_PER_WARP;
+use qapgpu_common::ls::Candidate;
+
+use crate::intrinsics::*;
+
+/// The block-wide smallest candidate; every thread returns the same one.
+/// Pitfall: contains barriers, so every thread of the block must call it.
+#[inline(always)]
+pub unsafe fn block_argmin(mut c: Candidate, scratch: u64) -> Candidate {
+    let mut off = 16;
+    while off > 0 {
+        let o = Candidate { delta: shfl_down_i64(c.delta, off), tag: shfl_down_u32(c.tag, off) };
+        if o.better(&c) {
+            c = o;
+        }
+        off >>= 1;
+    }
+    let tid = thread_idx_x();
+    let slot = |w: u32| scratch + (w * LS_SCRATCH_PER_WARP) as u64;
+    unsafe {
+        if tid % 32 == 0 {
+            st_shared_i64(slot(tid / 32), c.delta);
+            st_shared_u32(slot(tid / 32) + 8, c.tag);
+        }
+        sync_threads();
+        let mut best = Candidate::NONE;
+        for w in 0..block_dim_x() / 32 {
+            let o = Candidate { delta: ld_shared_i64(slot(w)), tag: ld_shared_u32(slot(w) + 8) };
+            if o.better(&best) {
+                best = o;
+            }
+        }
+        best
+    }
+}
+
+/// Copies n bytes with the block, one byte per thread.
+#[inline(always)]
+pub unsafe fn block_copy_bytes(dst: *mut u8, src: *const u8, n: usize) {
+    let (mut i, step) = (thread_idx_x() as usize, block_dim_x() as usize);
+    while i < n {
+        unsafe { *dst.add(i) = *src.add(i) };
+        i += step;
+    }
+}
+
+
+/// The sum of every thread's `x`; every thread returns it.
+/// Pitfall: contains barriers, so every thread of the block must call it; it ends with a
+/// barrier, so the next reduction may reuse the slots at once.
+#[inline(always)]
+pub unsafe fn block_sum_i64(mut x: i64, scratch: u64) -> i64 {
+    let mut off = 16;
+    while off > 0 {
+        x += shfl_down_i64(x, off);
+        off >>= 1;
+    }
+    let tid = thread_idx_x();
+    let slot = |w: u32| scratch + (w * LS_SCRATCH_PER_WARP) as u64;
+    unsafe {
+        if tid % 32 == 0 {
+            st_shared_i64(slot(tid / 32), x);
+        }
+        sync_threads();
+        let mut total = 0;
+        for w in 0..block_dim_x() / 32 {
+            total += ld_shared_i64(slot(w));
+        }
+        sync_threads();
+        total
+    }
+}

@@ -1,0 +1,264 @@
+//! The cellular GA of seeds 002 and 004 (PGAGrid): settings, the engine interface both
+//! engines implement (`gpu.rs`, `cpu.rs`), and the driver that runs one generation per
+//! `advance` (Algorithm 18 of 004; the operators are `qapgpu_common::cga`).
+pub mod cpu;
+pub mod gpu;
+
+use super::{Backend, Family, Options, check_range};
+use crate::io::Instance;
+use crate::run::stop::StopWord;
+use crate::run::{Advance, Counters, Solver, SolverInfo};
+use crate::site::Site;
+use anyhow::{Result, bail};
+pub use qapgpu_common::cga::{Pass, Topology};
+use qapgpu_common::ga::probability_threshold;
+use std::sync::Arc;
+
+pub const CGA: Family = Family {
+    name: "cga",
+    about: "cellular GA on a toroidal grid with 2-opt or greedy 2-opt, PGAGrid (seeds 002, 004)",
+    min_n: 3,
+    build: |b, i, o| {
+        let cfg = CgaConfig::from_options(o);
+        Ok(Box::new(CgaSolver::new(engine(b, i, &cfg)?, cfg, o.target)))
+    },
+};
+
+/// Thread mapping of the local search's swaps (`--ls-mapping`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum LsMapping {
+    /// `gene` for greedy 2-opt, `move` for 2-opt: the faster of each (BENCHMARKS.md).
+    #[default]
+    Auto,
+    /// One thread per gene, each swap's Δ a block-wide sum (the thesis's).
+    Gene,
+    /// One thread per move, O(n) and O(1) Δ formulas, a table in shared memory.
+    Move,
+}
+
+impl LsMapping {
+    /// The mapping `Auto` stands for with `pass`.
+    pub fn resolve(self, pass: Pass) -> LsMapping {
+        match (self, pass) {
+            (LsMapping::Auto, Pass::Greedy) => LsMapping::Gene,
+            (LsMapping::Auto, Pass::TwoOpt) => LsMapping::Move,
+            (m, _) => m,
+        }
+    }
+}
+
+/// The cellular GA's settings of `Options` (the command line's `--ls` … `--max-generations`).
+#[derive(Clone, Debug)]
+pub struct CgaOptions {
+    pub pass: Pass,
+    pub topology: Topology,
+    /// Grid width and height: the population is w·h.
+    pub grid: (u32, u32),
+    pub pc: f64,
+    /// None: 0.01, the papers' p_m (the GAs of seeds 000/001 use 0.1).
+    pub pm: Option<f64>,
+    pub pt: f64,
+    pub mapping: LsMapping,
+    /// Stop after this many generations (the papers: 100).
+    pub max_generations: Option<u64>,
+}
+
+impl Default for CgaOptions {
+    fn default() -> Self {
+        CgaOptions { pass: Pass::Greedy, topology: Topology::N8, grid: (8, 8), pc: 0.6, pm: None, pt: 0.4, mapping: LsMapping::Auto, max_generations: None }
+    }
+}
+
+/// Most individuals `--grid` takes.
+pub const MAX_POPULATION: u32 = 1 << 16;
+
+impl CgaOptions {
+    pub fn validate(&self) -> Result<()> {
+        let (w, h) = self.grid;
+        if w == 0 || h == 0 || w as u64 * h as u64 > MAX_POPULATION as u64 {
+            bail!("--grid = {w}x{h}: width and height must be at least 1, with at most {MAX_POPULATION} cells");
+        }
+        check_range("--pc", self.pc, 0.0, 1.0)?;
+        if let Some(pm) = self.pm {
+            check_range("--pm", pm, 0.0, 1.0)?;
+        }
+        check_range("--pt", self.pt, 0.0, 1.0)?;
+        if self.max_generations == Some(0) {
+            bail!("--max-generations must be at least 1");
+        }
+        Ok(())
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct CgaConfig {
+    pub pass: Pass,
+    pub topology: Topology,
+    pub w: u32,
+    pub h: u32,
+    pub pc: f64,
+    pub pm: f64,
+    pub pt: f64,
+    pub mapping: LsMapping,
+    pub seed: u64,
+    pub max_generations: Option<u64>,
+}
+
+impl CgaConfig {
+    /// The thesis's settings (§4.2): 8×8 grid, p_c = 0.6, p_m = 0.01, p_t = 0.4.
+    pub fn paper(pass: Pass, topology: Topology) -> CgaConfig {
+        CgaConfig { pass, topology, w: 8, h: 8, pc: 0.6, pm: 0.01, pt: 0.4, mapping: LsMapping::Auto.resolve(pass), seed: 1, max_generations: Some(100) }
+    }
+
+    pub fn from_options(o: &Options) -> CgaConfig {
+        let c = &o.cga;
+        CgaConfig {
+            pass: c.pass,
+            topology: c.topology,
+            w: c.grid.0,
+            h: c.grid.1,
+            pc: c.pc,
+            pm: c.pm.unwrap_or(0.01),
+            pt: c.pt,
+            mapping: c.mapping.resolve(c.pass),
+            seed: o.seed,
+            max_generations: c.max_generations,
+        }
+    }
+
+    pub fn population(&self) -> usize {
+        self.w as usize * self.h as usize
+    }
+
+    /// (p_c, p_m, p_t) as `Xoshiro128::chance` thresholds.
+    pub fn thresholds(&self) -> (u32, u32, u32) {
+        (probability_threshold(self.pc), probability_threshold(self.pm), probability_threshold(self.pt))
+    }
+
+    pub fn describe(&self) -> String {
+        let topo = match self.topology {
+            Topology::N4 => "4n",
+            Topology::N8 => "8n",
+            Topology::N16 => "16n",
+            Topology::N20 => "20n",
+            Topology::Random => "random couples",
+        };
+        let pass = match self.pass {
+            Pass::TwoOpt => "2-opt",
+            Pass::Greedy => "greedy 2-opt",
+        };
+        format!("{}×{} grid, {topo}, p_c = {}, p_m = {}, p_t = {}; {pass}", self.w, self.h, self.pc, self.pm, self.pt)
+    }
+}
+
+/// The best-so-far of a run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Best {
+    pub cost: i64,
+    pub perm: Vec<u8>,
+    /// Generation that found it (0: the initial population).
+    pub generation: u32,
+}
+
+/// The population state, for comparing the kernels with their CPU twin.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CgaSnapshot {
+    pub rows: Vec<Vec<u8>>,
+    pub costs: Vec<i64>,
+    pub rng: Vec<[u32; 4]>,
+    pub best: Best,
+    pub elite: u32,
+}
+
+/// A cellular GA engine: a population of w·h individuals that advances a generation at a time.
+pub trait CgaEngine {
+    /// Where it runs; its stop word ends a generation's local searches early.
+    fn site(&self) -> &Site;
+    /// Threads per block of the local search (1 on the CPU).
+    fn threads_per_block(&self) -> u32;
+    /// Draws the initial population (generation 0).
+    fn init(&mut self) -> Result<()>;
+    /// Runs generation number `generation` (1 for the first).
+    fn generation(&mut self, generation: u32) -> Result<()>;
+    fn best(&mut self) -> Result<Best>;
+    fn snapshot(&mut self) -> Result<CgaSnapshot>;
+}
+
+/// Builds the engine of `cfg` on `backend`.
+pub fn engine(backend: &Backend, inst: &Instance, cfg: &CgaConfig) -> Result<Box<dyn CgaEngine>> {
+    Ok(match backend {
+        Backend::Gpu(g) => Box::new(gpu::CgaGpu::new(g.clone(), inst, cfg)?),
+        Backend::Cpu { threads } => Box::new(cpu::CgaCpu::new(inst, cfg, *threads)?),
+    })
+}
+
+/// The driver: one generation per `advance`, up to `max_generations`.
+pub struct CgaSolver {
+    engine: Box<dyn CgaEngine>,
+    cfg: CgaConfig,
+    target: Option<i64>,
+    generations: u64,
+    best: Option<Best>,
+}
+
+impl CgaSolver {
+    pub fn new(engine: Box<dyn CgaEngine>, cfg: CgaConfig, target: Option<i64>) -> CgaSolver {
+        CgaSolver { engine, cfg, target, generations: 0, best: None }
+    }
+
+    fn refresh(&mut self) -> Result<&Best> {
+        let b = self.engine.best()?;
+        Ok(self.best.insert(b))
+    }
+}
+
+impl Solver for CgaSolver {
+    fn info(&self) -> SolverInfo {
+        let threads = self.engine.threads_per_block();
+        let mapping = if threads > 1 { format!(", {:?} mapping, {threads} threads per individual", self.cfg.mapping).to_lowercase() } else { String::new() };
+        SolverInfo {
+            algorithm: CGA.name,
+            engine: self.engine.site().engine,
+            device: self.engine.site().device.clone(),
+            layout: format!("{}{mapping}", self.cfg.describe()),
+            blocks: self.cfg.population() as u32,
+            threads_per_block: threads,
+        }
+    }
+
+    fn stop_word(&self) -> Arc<StopWord> {
+        self.engine.site().stop.clone()
+    }
+
+    fn init(&mut self) -> Result<()> {
+        self.generations = 0;
+        self.engine.init()?;
+        self.refresh()?;
+        Ok(())
+    }
+
+    fn advance(&mut self) -> Result<Advance> {
+        if self.cfg.max_generations.is_some_and(|m| self.generations >= m) {
+            return Ok(Advance::Exhausted);
+        }
+        self.generations += 1;
+        self.engine.generation(self.generations as u32)?;
+        self.refresh()?;
+        Ok(Advance::Continue)
+    }
+
+    fn found(&mut self) -> Result<Option<(i64, Vec<u8>)>> {
+        let t = self.target;
+        Ok(self.best.as_ref().filter(|b| t.is_some_and(|t| b.cost <= t)).map(|b| (b.cost, b.perm.clone())))
+    }
+
+    fn best(&mut self) -> Result<(i64, Vec<u8>)> {
+        let b = self.refresh()?;
+        Ok((b.cost, b.perm.clone()))
+    }
+
+    fn counters(&mut self) -> Result<Counters> {
+        let at = self.best.as_ref().map(|b| b.generation as u64);
+        Ok(Counters { iterations: self.generations, unit: "generations", best_at: at, ..Counters::default() })
+    }
+}
