@@ -165,12 +165,20 @@ pub enum Pass {
     Greedy = 1,
 }
 
+/// Swaps between two looks at the stop signal in a pass, the kernels' and the CPU twin's.
+pub const PASS_STOP_POLL: u32 = 64;
+
 /// One 2-opt pass: the best improving swap (lowest Δ, then the lowest move number) is
-/// applied. Swaps are scanned in `moves` numbering. Returns the new cost.
-pub fn two_opt_pass<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &mut [u8], cost: i64) -> i64 {
+/// applied. Swaps are scanned in `moves` numbering. `stop` is asked every
+/// `PASS_STOP_POLL` swaps; when it says true the pass applies the best swap seen so far.
+/// Returns the new cost.
+pub fn two_opt_pass<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &mut [u8], cost: i64, stop: impl Fn() -> bool) -> i64 {
     let (mut best, mut pick) = (0i64, (0u32, 0u32));
     let (mut u, mut v) = (1u32, 0u32);
-    for _ in 0..move_count(p.len() as u32) {
+    for k in 0..move_count(p.len() as u32) {
+        if k % PASS_STOP_POLL == PASS_STOP_POLL - 1 && stop() {
+            break;
+        }
         let d = delta_full(a, b, p, u as usize, v as usize);
         if d < best {
             (best, pick) = (d, (u, v));
@@ -184,11 +192,15 @@ pub fn two_opt_pass<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &mut [
 }
 
 /// One greedy 2-opt pass: the swaps in `moves` numbering, each applied as soon as it
-/// improves the permutation as it stands. Returns the new cost.
-pub fn greedy_pass<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &mut [u8], cost: i64) -> i64 {
+/// improves the permutation as it stands; `stop` is asked as in `two_opt_pass` and ends
+/// the pass. Returns the new cost.
+pub fn greedy_pass<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &mut [u8], cost: i64, stop: impl Fn() -> bool) -> i64 {
     let mut cost = cost;
     let (mut u, mut v) = (1u32, 0u32);
-    for _ in 0..move_count(p.len() as u32) {
+    for k in 0..move_count(p.len() as u32) {
+        if k % PASS_STOP_POLL == PASS_STOP_POLL - 1 && stop() {
+            break;
+        }
         let d = delta_full(a, b, p, u as usize, v as usize);
         if d < 0 {
             p.swap(u as usize, v as usize);

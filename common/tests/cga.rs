@@ -113,12 +113,12 @@ proptest! {
         // 2-opt: exactly the best swap's Δ (the first of equals), or nothing.
         let best = (0..move_count(n as u32)).map(|k| { let (u, v) = move_pair(k); swap_delta(&a, &b, &start, u as usize, v as usize) }).min().unwrap();
         let mut p = start.clone();
-        let c = two_opt_pass(&a, &b, &mut p, c0);
+        let c = two_opt_pass(&a, &b, &mut p, c0, || false);
         prop_assert_eq!(c, cost(&a, &b, &p));
         prop_assert_eq!(c, c0 + best.min(0));
         // Greedy: the sequential scan, applying each improving swap at once.
         let mut q = start.clone();
-        let g = greedy_pass(&a, &b, &mut q, c0);
+        let g = greedy_pass(&a, &b, &mut q, c0, || false);
         prop_assert_eq!(g, cost(&a, &b, &q));
         let mut r = start.clone();
         let mut expect = c0;

@@ -15,8 +15,11 @@ pub fn audit(args: &[String]) -> Result<(), String> {
         "i32" => ElemWidth::I32,
         w => return Err(format!("--width {w}: expected u16, u32 or i32")),
     };
-    if flag(args, "--kernel").unwrap_or("ga") == "ls" {
-        return crate::audit_ls::audit(args, n, arch, width.name());
+    match flag(args, "--kernel").unwrap_or("ga") {
+        "ls" => return crate::audit_ls::audit(args, n, arch, width.name()),
+        "cga" => return crate::audit_cga::audit(args, n, arch, width.name()),
+        "ga" => {}
+        k => return Err(format!("--kernel {k}: expected ga, ls or cga")),
     }
     let cc: u32 = arch.trim_start_matches("sm_").parse().map_err(|_| format!("bad arch {arch}"))?;
     let lim = layout::limits(cc).ok_or(format!("no limits known for {arch}"))?;

@@ -1,5 +1,6 @@
 //! Project automation in plain Rust (`cargo xtask <command>`), rust-analyzer style.
 mod audit;
+mod audit_cga;
 mod audit_ls;
 mod ptx;
 
@@ -17,8 +18,10 @@ commands:
         nvidia-cuda-nvcc), assemble it for each --check arch (default sm_75,sm_80,sm_90; ptxas 13 has no sm_70)
         and fail on errors, spills, or a kernel over its register budget.
   audit --n N [--arch sm_XX] [--subpop N] [--width u16|u32|i32]
-        [--kernel ga|ls] [--ls ts|2opt] [--layout mata|plain] [--ns N]
-        Where every byte goes for the GA kernel at problem size n: shared-memory pools,
+        [--kernel ga|ls|cga] [--ls ts|2opt] [--layout mata|plain] [--ns N]
+        [--ls-mapping gene|move] [--grid WxH]
+        Where every byte goes for the GA kernel (ls: seed 003's local search; cga: the
+        cellular GA's kernels) at problem size n: shared-memory pools,
         strides, padding, matrix placement, constant memory, and from ptxas -v the
         registers, spills, stack of each kernel and the resulting blocks per SM.
   dist  Build the release binary with the PTX embedded, and the GPU test binaries, into

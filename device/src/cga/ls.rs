@@ -13,7 +13,7 @@
 //! the sequential `cga::two_opt_pass` / `cga::greedy_pass`.
 use core::slice;
 
-use qapgpu_common::cga::{CgaBest, Pass, exchange, transpose};
+use qapgpu_common::cga::{CgaBest, PASS_STOP_POLL, Pass, exchange, transpose};
 use qapgpu_common::cost::{swap_delta_base, swap_delta_term};
 use qapgpu_common::elem::Elem;
 use qapgpu_common::ls::Candidate;
@@ -29,7 +29,7 @@ use crate::rngs::{load_rng, store_rng};
 use crate::stop::stop_requested;
 
 /// Swaps (gene mapping) or applied moves (move mapping) between two polls of the stop word.
-const STOP_POLL: u32 = 64;
+const STOP_POLL: u32 = PASS_STOP_POLL;
 
 /// The move `steps` places after (u, v) in numbering order.
 #[inline(always)]

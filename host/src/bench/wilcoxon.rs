@@ -44,7 +44,8 @@ pub fn signed_rank(x: &[f64], y: &[f64]) -> SignedRank {
         ties += t * t * t - t;
         i = j + 1;
     }
-    let plus: f64 = d.iter().zip(&ranks).filter(|(v, _)| **v > 0.0).map(|(_, r)| r).sum();
+    // `+ 0.0`: an empty float sum is −0.0, which would print as "-0".
+    let plus: f64 = d.iter().zip(&ranks).filter(|(v, _)| **v > 0.0).map(|(_, r)| r).sum::<f64>() + 0.0;
     let total = (n * (n + 1)) as f64 / 2.0;
     let minus = total - plus;
     let statistic = plus.min(minus);

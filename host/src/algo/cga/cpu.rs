@@ -77,8 +77,8 @@ fn improve(m: &AnyDense, cfg: &CgaConfig, stop: &StopWord, elite: bool, row: &mu
         return;
     }
     *c = with_mats!(m, |a, b| match cfg.pass {
-        Pass::TwoOpt => two_opt_pass(a, b, row, *c),
-        Pass::Greedy => greedy_pass(a, b, row, *c),
+        Pass::TwoOpt => two_opt_pass(a, b, row, *c, || stop.is_set()),
+        Pass::Greedy => greedy_pass(a, b, row, *c, || stop.is_set()),
     });
 }
 
