@@ -1,16 +1,24 @@
 #!/usr/bin/env bash
 # compute-sanitizer memcheck and racecheck over the cellular GA kernels for n = 12, 64, 150
-# and 256 (planted), both local searches and both mappings, a few generations each (from
-# the repository root, after `cargo xtask dist` with QAPLIB in dist/qaplib).
+# and 256 (a random instance written here), both local searches and both mappings, a few
+# generations each (from the repository root, after `cargo xtask dist` with QAPLIB in
+# dist/qaplib).
 set -u
 cd dist
 export QAPLIB_DIR=$PWD/qaplib
+python3 -c "
+import random
+random.seed(7); n = 256
+print(n)
+for _ in range(2):
+    for i in range(n): print(' '.join(str(random.randrange(100)) for _ in range(n)))
+" > /tmp/rand256.dat
 for tool in ${TOOLS:-memcheck racecheck}; do
-  for inst in nug12 esc64a tai150b; do
+  for inst in nug12 esc64a tai150b /tmp/rand256.dat; do
     for args in "--ls greedy --ls-mapping gene" "--ls greedy --ls-mapping move" "--ls 2opt --ls-mapping move" "--ls 2opt --ls-mapping gene"; do
       echo "== $tool $inst $args"
       timeout 120 compute-sanitizer --tool $tool --print-limit 5 ./qapgpu $inst --engine gpu --algo cga $args \
-        --grid 4x2 --max-generations 2 --target 0 --quiet --seed 5 2>&1 | grep -E "ERROR SUMMARY|RACECHECK SUMMARY|Error|error|^cost" | head -3
+        --grid 4x2 --max-generations 1 --target 0 --quiet --seed 5 2>&1 | grep -E "ERROR SUMMARY|RACECHECK SUMMARY|Error|error|^cost" | head -3
     done
   done
 done

@@ -104,6 +104,12 @@ impl Instance {
         (inst, opt, sol)
     }
 
+    /// The same problem seen from the locations: A and B exchanged. A permutation σ of the
+    /// dual (location → facility) costs what σ⁻¹ (facility → location) costs here.
+    pub fn dual(&self) -> Instance {
+        Instance { name: self.name.clone(), n: self.n, a: self.b.clone(), b: self.a.clone(), width: self.width }
+    }
+
     /// The matrices in the instance's element type `E` (which must be `self.width`'s).
     pub fn typed<E: Elem + TryFrom<i64>>(&self) -> (Vec<E>, Vec<E>) {
         assert_eq!(E::WIDTH, self.width, "typed() must be called with the instance's width");

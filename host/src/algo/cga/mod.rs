@@ -20,7 +20,10 @@ pub const CGA: Family = Family {
     min_n: 3,
     build: |b, i, o| {
         let cfg = CgaConfig::from_options(o);
-        Ok(Box::new(CgaSolver::new(engine(b, i, &cfg)?, cfg, o.target)))
+        // The thesis's chromosome maps locations to facilities (004 §3.1): its operators
+        // (MOX, transposition, the passes' swap order) act on that permutation, so the
+        // engines run on the dual instance and the driver hands back the inverse.
+        Ok(Box::new(CgaSolver::new(engine(b, &i.dual(), &cfg)?, cfg, o.target)))
     },
 };
 
@@ -151,6 +154,15 @@ impl CgaConfig {
     }
 }
 
+/// σ⁻¹: `inverse(σ)[σ[i]] = i`.
+pub fn inverse(p: &[u8]) -> Vec<u8> {
+    let mut q = vec![0u8; p.len()];
+    for (i, &x) in p.iter().enumerate() {
+        q[x as usize] = i as u8;
+    }
+    q
+}
+
 /// The best-so-far of a run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Best {
@@ -192,7 +204,9 @@ pub fn engine(backend: &Backend, inst: &Instance, cfg: &CgaConfig) -> Result<Box
     })
 }
 
-/// The driver: one generation per `advance`, up to `max_generations`.
+/// The driver: one generation per `advance`, up to `max_generations`. Its engine works on
+/// the dual instance (location → facility chromosomes); `best` and `found` answer in the
+/// original's terms (facility → location).
 pub struct CgaSolver {
     engine: Box<dyn CgaEngine>,
     cfg: CgaConfig,
@@ -207,7 +221,8 @@ impl CgaSolver {
     }
 
     fn refresh(&mut self) -> Result<&Best> {
-        let b = self.engine.best()?;
+        let mut b = self.engine.best()?;
+        b.perm = inverse(&b.perm);
         Ok(self.best.insert(b))
     }
 }
@@ -260,5 +275,20 @@ impl Solver for CgaSolver {
     fn counters(&mut self) -> Result<Counters> {
         let at = self.best.as_ref().map(|b| b.generation as u64);
         Ok(Counters { iterations: self.generations, unit: "generations", best_at: at, ..Counters::default() })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::inverse;
+    use crate::io::Instance;
+
+    #[test]
+    fn the_dual_costs_a_permutation_what_its_inverse_costs() {
+        let (inst, _, _) = Instance::planted(12, 4);
+        let sigma: Vec<u8> = vec![3, 7, 0, 11, 5, 1, 9, 2, 10, 4, 8, 6];
+        let p = inverse(&sigma);
+        assert_eq!(inverse(&p), sigma);
+        assert_eq!(inst.dual().cost(&sigma), inst.cost(&p));
     }
 }
