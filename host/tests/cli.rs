@@ -55,3 +55,26 @@ fn the_cellular_ga_reaches_the_optimum_of_els19_on_the_cpu() {
     assert_eq!(v["cost"], 17212548, "{v}");
     assert!(v["found_at_iteration"].as_u64().is_some_and(|g| g <= 100), "{v}");
 }
+
+#[test]
+fn ctrl_c_stops_a_long_local_search_and_prints_the_best_so_far() {
+    // One local search of 2³¹ − 1 iterations: only the stop word can end it in time.
+    let child = host()
+        .args(["nug12", "--algo", "aco-ts", "--engine", "cpu", "--json", "--seed", "1", "--ls-iterations", "2147483647", "--time-limit", "60", "--target", "0"])
+        .env("QAPLIB_DIR", qapgpu::io::qaplib::qaplib_dir())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let kill = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(kill.success());
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["interrupted"], true, "{v}");
+    assert_eq!(v["permutation"].as_array().unwrap().len(), 12);
+    // Search started after start-up, so it ran for less than the 1.5 s before the signal,
+    // plus the stop's latency.
+    assert!(v["elapsed_s"].as_f64().unwrap() < 1.55, "{v}");
+}

@@ -121,7 +121,8 @@ pub fn run(solver: &mut dyn Solver, limits: &Limits, obs: &mut dyn Observer, int
     };
     let counters = solver.counters()?;
     obs.progress(&Progress { elapsed_s, iterations: counters.iterations, best: cost, known: limits.known, restarts: counters.restarts, unit: counters.unit });
-    let interrupted = found.is_none() && interrupt.load(Ordering::Relaxed);
+    // Ctrl-C during the run, even when the work it cut short had reached the target.
+    let interrupted = interrupt.load(Ordering::Relaxed);
     Ok(Outcome { cost, perm, time_to_target_s: found.map(|f| f.0), elapsed_s, counters, interrupted })
 }
 
