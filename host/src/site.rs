@@ -22,7 +22,11 @@ impl Site {
 
     /// A CPU engine's site for a pool of `threads` workers.
     pub fn cpu(threads: usize) -> Site {
-        let device = format!("CPU, {threads} thread{}", if threads == 1 { "" } else { "s" });
-        Site { engine: "cpu", device, stop: Arc::new(StopWord::host()) }
+        Site { engine: "cpu", device: cpu_device(threads), stop: Arc::new(StopWord::host()) }
     }
+}
+
+/// "CPU, 16 threads", "CPU, 1 thread": a CPU engine's device in reports.
+pub fn cpu_device(threads: usize) -> String {
+    format!("CPU, {threads} thread{}", if threads == 1 { "" } else { "s" })
 }

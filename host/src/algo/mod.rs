@@ -90,7 +90,7 @@ impl Backend {
     pub fn describe(&self) -> String {
         match self {
             Backend::Gpu(g) => g.describe(),
-            Backend::Cpu { threads } => format!("CPU, {} threads", if *threads == 0 { rayon::current_num_threads() } else { *threads }),
+            Backend::Cpu { threads } => crate::site::cpu_device(if *threads == 0 { rayon::current_num_threads() } else { *threads }),
         }
     }
 }

@@ -12,6 +12,7 @@ use super::wilcoxon::{signed_rank, verdict};
 use super::{RunRecord, Table, load, mean_sd, median_mad, runs};
 use crate::algo::cga::{self, Pass, Topology};
 use crate::algo::{Backend, Options};
+use crate::io::Instance;
 use anyhow::Result;
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -144,20 +145,20 @@ struct Cell {
     reached: usize,
 }
 
-fn run_cell(backend: &Backend, base: &Options, name: &str, pass: Pass, topology: Topology, plan: &Plan) -> Result<(Cell, i64)> {
-    let (inst, known) = load(name)?;
+fn run_cell(backend: &Backend, base: &Options, (inst, known): (&Instance, i64), pass: Pass, topology: Topology, plan: &Plan) -> Result<Cell> {
+    let name = inst.name.as_str();
     let to_optimum = TO_OPTIMUM.contains(&name);
     let mut opts = Options { algorithm: Some(cga::CGA.name.into()), target: to_optimum.then_some(known), ..base.clone() };
     opts.cga.pass = pass;
     opts.cga.topology = topology;
     opts.cga.max_generations = Some(plan.generations);
-    let recs = runs(backend, &inst, &opts, plan.runs, plan.limit)?;
+    let recs = runs(backend, inst, &opts, plan.runs, plan.limit)?;
     let reached = recs.iter().filter(|r| r.cost == known).count();
     let values = recs
         .iter()
         .map(|r| if to_optimum { if r.cost == known { r.best_at.unwrap_or(0) as f64 } else { (plan.generations + 1) as f64 } } else { r.cost as f64 })
         .collect();
-    Ok((Cell { runs: recs, values, reached }, known))
+    Ok(Cell { runs: recs, values, reached })
 }
 
 fn pm(x: (f64, f64), big: bool) -> String {
@@ -177,25 +178,25 @@ pub fn protocol(gpu: &Backend, base: &Options, plan: &Plan) -> Result<Vec<(Strin
     let mut knowns = BTreeMap::new();
     let mut wall = Table::new(&["instance", "local search", "topology", "engine", "runs", "mean wall time per run (s)", "#optimum"]);
     for name in &plan.instances {
+        let (inst, known) = load(name)?;
+        knowns.insert(name.clone(), known);
         for &pass in &plan.passes {
             let mut columns: Vec<(Topology, &Backend)> = plan.topologies.iter().map(|&t| (t, gpu)).collect();
             if plan.cpu_variant {
                 columns.push((Topology::Random, &cpu));
             }
             for (topology, backend) in columns {
-                let (cell, known) = run_cell(backend, base, name, pass, topology, plan)?;
-                let engine = if topology == Topology::Random { "CPU, 1 thread".to_string() } else { backend.describe() };
+                let cell = run_cell(backend, base, (&inst, known), pass, topology, plan)?;
                 let secs: Vec<f64> = cell.runs.iter().map(|r| r.elapsed).collect();
                 wall.push(vec![
                     name.clone(),
                     pass_name(pass).into(),
                     topology_name(topology).into(),
-                    engine,
+                    backend.describe(),
                     cell.runs.len().to_string(),
                     format!("{:.4}", mean_sd(&secs).0),
                     cell.reached.to_string(),
                 ]);
-                knowns.insert(name.clone(), known);
                 cells.insert((name.clone(), pass as u32, topology as u32), cell);
             }
         }

@@ -13,15 +13,15 @@ use qapgpu_common::moves::move_count;
 use qapgpu_common::params::CgaParams;
 
 struct Buffers {
-    _a: CudaSlice<u8>,
-    _b: CudaSlice<u8>,
+    a: CudaSlice<u8>,
+    b: CudaSlice<u8>,
     pop: CudaSlice<u8>,
-    _pop_alt: CudaSlice<u8>,
+    pop_alt: CudaSlice<u8>,
     costs: CudaSlice<i64>,
-    _costs_alt: CudaSlice<i64>,
+    costs_alt: CudaSlice<i64>,
     rng: CudaSlice<u32>,
     best: CudaSlice<u8>,
-    _delta: CudaSlice<i64>,
+    delta: CudaSlice<i64>,
     params: CudaSlice<u8>,
 }
 
@@ -67,28 +67,28 @@ impl CgaGpu {
         let s = &gpu.stream;
         let (a_bytes, b_bytes) = device_matrices(inst);
         let buf = Buffers {
-            _a: s.clone_htod(&a_bytes)?,
-            _b: s.clone_htod(&b_bytes)?,
+            a: s.clone_htod(&a_bytes)?,
+            b: s.clone_htod(&b_bytes)?,
             pop: s.alloc_zeros(total * stride)?,
-            _pop_alt: s.alloc_zeros(total * stride)?,
+            pop_alt: s.alloc_zeros(total * stride)?,
             costs: s.alloc_zeros(total)?,
-            _costs_alt: s.alloc_zeros(total)?,
+            costs_alt: s.alloc_zeros(total)?,
             rng: s.alloc_zeros(4 * total)?,
             best: s.clone_htod(bytes_of(&CgaBest::default()))?,
-            _delta: s.alloc_zeros(global_delta)?,
+            delta: s.alloc_zeros(global_delta)?,
             params: s.alloc_zeros(size_of::<CgaParams>())?,
         };
         let (pc, pm, pt) = cfg.thresholds();
         let params = CgaParams {
-            a: gpu.ptr(&buf._a),
-            b: gpu.ptr(&buf._b),
+            a: gpu.ptr(&buf.a),
+            b: gpu.ptr(&buf.b),
             pop: gpu.ptr(&buf.pop),
-            pop_alt: gpu.ptr(&buf._pop_alt),
+            pop_alt: gpu.ptr(&buf.pop_alt),
             costs: gpu.ptr(&buf.costs),
-            costs_alt: gpu.ptr(&buf._costs_alt),
+            costs_alt: gpu.ptr(&buf.costs_alt),
             rng: gpu.ptr(&buf.rng),
             best: gpu.ptr(&buf.best),
-            delta: gpu.ptr(&buf._delta),
+            delta: gpu.ptr(&buf.delta),
             stop: site.stop.device_ptr(),
             seed: cfg.seed,
             n: n as u32,

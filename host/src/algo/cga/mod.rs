@@ -268,7 +268,11 @@ impl Solver for CgaSolver {
     }
 
     fn best(&mut self) -> Result<(i64, Vec<u8>)> {
-        let b = self.refresh()?;
+        // Read back after init and after every generation; only a call before init reads.
+        let b = match &self.best {
+            Some(b) => b,
+            None => self.refresh()?,
+        };
         Ok((b.cost, b.perm.clone()))
     }
 
