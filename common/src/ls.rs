@@ -84,17 +84,22 @@ pub struct Scratch<'s> {
     pub tabu: &'s mut [i32],
 }
 
+/// `target` of a local search that has none: no cost reaches it.
+pub const NO_TARGET: i64 = i64::MIN;
+
 /// Robust tabu search from `p` (cost `cost`) for `iterations` moves; the best solution
 /// met goes to `best`. Draws two tenures per move from `rng`. `stop` is asked after every
 /// move; when it says true the search ends there with its best so far. (The kernel polls
 /// the host's stop word every `STOP_POLL_ITERATIONS` moves, a poll being a bus read: the
-/// two agree move for move until a stop, which ends the run.)
+/// two agree move for move until a stop, which ends the run.) The search also ends as
+/// soon as its best reaches `target` (`NO_TARGET`: never).
 #[allow(clippy::too_many_arguments)]
 pub fn tabu_search<E: Elem, A: Matrix<E>, B: Matrix<E>>(
     a: &A,
     b: &B,
     p: &mut [u8],
     cost: i64,
+    target: i64,
     iterations: u32,
     list_size: u32,
     rng: &mut Xoshiro128,
@@ -132,7 +137,7 @@ pub fn tabu_search<E: Elem, A: Matrix<E>, B: Matrix<E>>(
             best.copy_from_slice(p);
         }
         last = Some((r, s));
-        if stop() {
+        if best_cost <= target || stop() {
             return LsResult { cost: best_cost, iterations: it as u32 + 1 };
         }
     }
@@ -144,13 +149,15 @@ pub fn tabu_search<E: Elem, A: Matrix<E>, B: Matrix<E>>(
 pub const STOP_POLL_ITERATIONS: i32 = 16;
 
 /// 2-opt with the best-improvement rule: at most `iterations` improving swaps, stopping
-/// at a local minimum or when `stop` says so (asked after every move, as in `tabu_search`).
-/// `p` ends as the result.
+/// at a local minimum, at `target` or when `stop` says so (asked after every move, as in
+/// `tabu_search`). `p` ends as the result.
+#[allow(clippy::too_many_arguments)]
 pub fn two_opt<E: Elem, A: Matrix<E>, B: Matrix<E>>(
     a: &A,
     b: &B,
     p: &mut [u8],
     cost: i64,
+    target: i64,
     iterations: u32,
     delta: &mut [i64],
     stop: impl Fn() -> bool,
@@ -175,7 +182,7 @@ pub fn two_opt<E: Elem, A: Matrix<E>, B: Matrix<E>>(
         p.swap(r as usize, s as usize);
         cur += pick.delta;
         last = Some((r, s));
-        if stop() {
+        if cur <= target || stop() {
             return LsResult { cost: cur, iterations: it + 1 };
         }
     }

@@ -160,6 +160,9 @@ pub struct AcoParams {
     /// in which it is seen, with its best solution so far.
     pub stop: u64,
     pub seed: u64,
+    /// A local search reaching this cost writes the stop word, ending every ant's search
+    /// (`ls::NO_TARGET`: none).
+    pub target: i64,
     pub n: u32,
     pub m: u32,
     pub stride: u32,

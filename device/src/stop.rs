@@ -11,3 +11,14 @@ pub fn stop_requested(word: u64) -> bool {
     // SAFETY: the host keeps the word allocated for every launch it passes it to.
     word != 0 && unsafe { core::ptr::read_volatile(word as *const u32) } != 0
 }
+
+/// Asks every block polling `word` to stop (a block that reached the run's target does).
+/// Pitfall: a volatile store, so that it is not merged with or moved past other stores;
+/// the host's own writes only happen between runs.
+#[inline(always)]
+pub fn request_stop(word: u64) {
+    if word != 0 {
+        // SAFETY: as in `stop_requested`.
+        unsafe { core::ptr::write_volatile(word as *mut u32, 1) };
+    }
+}

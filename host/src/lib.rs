@@ -4,6 +4,8 @@
 //! * `solve(&Instance, &Options) -> Solution` is the library API (`api`);
 //! * `algo` holds the families (one folder each: settings, driver, GPU and CPU engine)
 //!   and their registry; `run` the one run loop that drives them all;
+//! * `problems` poses other problems as QAPs (TSP, linear arrangement, clique, graph
+//!   partitioning, chessboards) and reads their answers back, checked;
 //! * `io` reads and writes QAPLIB files; `gpu` and `cpu` hold what every family's engines
 //!   share; `bench` the papers' protocols; `cli` the `qapgpu` command.
 pub mod algo;
@@ -14,6 +16,7 @@ pub mod cpu;
 pub mod gpu;
 pub mod io;
 pub mod memory;
+pub mod problems;
 pub mod run;
 pub mod site;
 pub mod solution;

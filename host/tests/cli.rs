@@ -78,3 +78,58 @@ fn ctrl_c_stops_a_long_local_search_and_prints_the_best_so_far() {
     // plus the stop's latency.
     assert!(v["elapsed_s"].as_f64().unwrap() < 1.55, "{v}");
 }
+
+#[test]
+fn problems_are_solved_decoded_and_checked() {
+    let out = host().args(["solve", "--problem", "queens", "--k", "8", "--engine", "cpu", "--seed", "3", "--json"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["answer"]["valid"], true, "{v}");
+    assert_eq!(v["answer"]["squares"].as_array().unwrap().len(), 8);
+    assert_eq!(v["qap"]["cost"], 0);
+
+    let tsp = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/problems/grid24.tsp");
+    let out = host().args(["solve", "--problem", "tsp", tsp, "--known", "240", "--engine", "cpu", "--seed", "1", "--quiet"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.contains("tour_length      240") && text.contains("valid (checked"), "{text}");
+}
+
+#[test]
+fn pose_writes_a_qaplib_file_that_reads_back() {
+    let dir = std::env::temp_dir().join(format!("qapgpu-pose-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let dat = dir.join("knight6.dat");
+    let out = host().args(["pose", "knight", "--k", "6", "-o"]).arg(&dat).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // The posed file solves as any QAPLIB file: a closed tour costs 0.
+    let out = host().arg(&dat).args(["--engine", "cpu", "--target", "0", "--seed", "2", "--json"]).output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((v["n"].as_u64(), v["cost"].as_i64()), (Some(36), Some(0)), "{v}");
+}
+
+#[test]
+fn bad_problem_inputs_give_one_line_errors_naming_the_file_and_problem() {
+    let dir = std::env::temp_dir().join(format!("qapgpu-prob-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = [
+        ("tsp", "bad.tsp", "NAME: x\nTYPE: TSP\nDIMENSION: 999\n", "DIMENSION 999"),
+        ("clique", "bad.clq", "p edge 4 1\ne 1 9\n", "larger than the 4"),
+        ("lap", "bad.txt", "1 two\n", "not a vertex number"),
+        ("gpp", "odd.txt", "1 2\n2 3\n", "equal parts"),
+    ];
+    for (problem, name, text, needle) in cases {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let out = host().args(["solve", "--problem", problem]).arg(&path).args(["--engine", "cpu", "--quiet"]).output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{name}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim_end().lines().count(), 1, "{name}: one line, got {err}");
+        assert!(err.contains(problem) && err.contains(needle), "{name}: {err}");
+        if problem != "gpp" {
+            assert!(err.contains(&path.display().to_string()), "{name}: {err}");
+        }
+    }
+    let out = host().args(["solve", "--problem", "queens", "--k", "20", "--engine", "cpu"]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.code() == Some(1) && err.contains("--k") && err.contains("2..=16"), "{err}");
+}

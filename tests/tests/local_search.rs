@@ -3,7 +3,7 @@
 use qapgpu::io::Instance;
 use qapgpu::io::qaplib;
 use qapgpu_common::elem::{Elem, ElemWidth};
-use qapgpu_common::ls::{Scratch, tabu_search, two_opt};
+use qapgpu_common::ls::{NO_TARGET, Scratch, tabu_search, two_opt};
 use qapgpu_common::matrix::Dense;
 use qapgpu_common::moves::{delta_full, delta_update, move_count, move_pair};
 use qapgpu_common::ops::random_permutation;
@@ -76,11 +76,11 @@ fn tabu_search_returns_its_best_and_never_worsens() {
     random_permutation(&mut rng, &mut p);
     let start = inst.cost(&p);
     let (mut delta, mut tabu, mut best) = (vec![0; 780], vec![0; 1600], vec![0u8; 40]);
-    let r = tabu_search(&a, &b, &mut p, start, 640, 40, &mut rng, Scratch { delta: &mut delta, tabu: &mut tabu }, &mut best, || false);
+    let r = tabu_search(&a, &b, &mut p, start, NO_TARGET, 640, 40, &mut rng, Scratch { delta: &mut delta, tabu: &mut tabu }, &mut best, || false);
     assert_eq!(r.cost, inst.cost(&best));
     assert!(r.cost < start);
     // A 2-opt from the tabu search's result cannot find more than a local minimum lets it.
-    let two = two_opt(&a, &b, &mut best, r.cost, 10_000, &mut delta, || false);
+    let two = two_opt(&a, &b, &mut best, r.cost, NO_TARGET, 10_000, &mut delta, || false);
     assert_eq!(two.cost, inst.cost(&best));
     assert!(two.cost <= r.cost);
 }
@@ -103,7 +103,7 @@ fn two_opt_case<E: Elem>(inst: &Instance, a: &[E], b: &[E]) {
     random_permutation(&mut rng, &mut p);
     let mut delta = vec![0; move_count(n as u32) as usize];
     let start = inst.cost(&p);
-    let r = two_opt(&a, &b, &mut p, start, 100_000, &mut delta, || false);
+    let r = two_opt(&a, &b, &mut p, start, NO_TARGET, 100_000, &mut delta, || false);
     assert_eq!(r.cost, inst.cost(&p));
     assert!(r.iterations < 100_000, "ended by the rule, not the cap");
     for k in 0..move_count(n as u32) {

@@ -19,7 +19,7 @@ use crate::block::{block_argmin, block_copy_bytes};
 use crate::intrinsics::*;
 use crate::matrices::{DevElem, View};
 use crate::rngs::{load_rng, store_rng};
-use crate::stop::stop_requested;
+use crate::stop::{request_stop, stop_requested};
 
 #[inline(always)]
 unsafe fn run<E: DevElem>(p: &AcoParams) {
@@ -142,7 +142,13 @@ unsafe fn run<E: DevElem>(p: &AcoParams) {
             best_cost = cur;
             unsafe { block_copy_bytes(best_ptr, perm_ptr, n) };
         }
-        if stop {
+        // The run's target: this block is done, and the others stop at their next poll.
+        // (`cur` and `best_cost` are the same in every thread: the branch is uniform.)
+        let reached = if tabu_search { best_cost } else { cur } <= p.target;
+        if reached && tid == 0 {
+            request_stop(p.stop);
+        }
+        if stop || reached {
             iterations = it as u32 + 1;
             break;
         }

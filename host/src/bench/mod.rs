@@ -3,6 +3,7 @@
 //! paper's table format beside its published numbers.
 pub mod compare;
 pub mod gamma;
+pub mod problems;
 pub mod seed000;
 pub mod seed001;
 pub mod seed003;
@@ -81,6 +82,8 @@ pub struct RunRecord {
     pub blocks: u32,
     /// Iteration that found the final cost, where the family records it.
     pub best_at: Option<u64>,
+    /// The final permutation (0-based).
+    pub perm: Vec<u8>,
 }
 
 impl RunRecord {
@@ -108,6 +111,7 @@ pub fn runs(backend: &Backend, inst: &Instance, opts: &Options, runs: usize, lim
             search_seconds: res.counters.search_seconds,
             blocks: solver.info().blocks,
             best_at: res.counters.best_at,
+            perm: res.perm,
         });
     }
     Ok(out)

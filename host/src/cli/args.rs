@@ -4,6 +4,8 @@ use crate::algo::aco::{AcoOptions, Class, Layout};
 use crate::algo::cga::{CgaOptions, LsMapping, Pass, Topology};
 use crate::algo::ga::{CountMethod, GaOptions};
 use crate::algo::{EngineChoice, FAMILIES, Options};
+use crate::problems::Kind;
+use crate::problems::clique::Direction;
 use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
@@ -275,6 +277,8 @@ pub struct SolveArgs {
     #[arg(long)]
     pub write_sln: Option<PathBuf>,
     #[command(flatten)]
+    pub problem: ProblemArgs,
+    #[command(flatten)]
     pub ga: GaArgs,
     #[command(flatten)]
     pub aco: AcoArgs,
@@ -300,6 +304,44 @@ impl SolveArgs {
     }
 }
 
+/// Another problem posed as a QAP (`solve --problem`, `pose`).
+#[derive(Args, Clone, Default)]
+pub struct ProblemArgs {
+    /// Solve another problem posed as a QAP: FILE is its TSPLIB file (tsp) or graph (lap,
+    /// clique, gpp); boards take --k. The answer is decoded and checked.
+    #[arg(long, value_enum)]
+    pub problem: Option<Kind>,
+    /// Board side (knight, rooks, queens, bishops; 2..=16), parts (gpp; default 2), or the
+    /// one clique size to look for (clique; default: search).
+    #[arg(long)]
+    pub k: Option<usize>,
+    /// Knight: an open tour instead of a closed one.
+    #[arg(long)]
+    pub open_tour: bool,
+    /// Clique: walk k up from 2, or down from the degeneracy bound (each k gets
+    /// --time-limit).
+    #[arg(long, value_enum, default_value = "up")]
+    pub clique_search: Direction,
+}
+
+/// `qapgpu pose`: write a problem's QAP as a QAPLIB .dat file.
+#[derive(Args, Clone)]
+pub struct PoseArgs {
+    #[arg(value_enum)]
+    pub problem: Kind,
+    /// The TSPLIB file (tsp) or graph (lap, clique, gpp); none for the boards.
+    pub file: Option<PathBuf>,
+    /// Board side (boards), clique size (clique, required), parts (gpp; default 2).
+    #[arg(long)]
+    pub k: Option<usize>,
+    /// Knight: an open tour instead of a closed one.
+    #[arg(long)]
+    pub open_tour: bool,
+    /// Output file (default: standard output).
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Protocol {
     /// Seed 001, Tables II/III: independent runs, 1 block vs p blocks, gamma model.
@@ -323,6 +365,8 @@ pub enum Protocol {
     Cellular004,
     /// Time to the best-known value for several algorithms on the same instances.
     Compare,
+    /// Other problems posed as QAPs (generated instances with known answers), GPU and CPU.
+    Problems,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]

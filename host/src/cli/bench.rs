@@ -3,7 +3,7 @@
 use super::args::{BenchArgs, CgaTopology, Protocol, Search};
 use crate::algo::Backend;
 use crate::algo::cga::Pass;
-use crate::bench::{Table, compare, seed000, seed001, seed003, seed004};
+use crate::bench::{Table, compare, problems, seed000, seed001, seed003, seed004};
 use crate::io::qaplib;
 use anyhow::Result;
 use qapgpu_common::ls::LsKind;
@@ -23,6 +23,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
             Protocol::AcoFixed | Protocol::AcoTarget => seed003::PAPER_T6.iter().map(|r| r.0).collect(),
             Protocol::Cellular002 | Protocol::Cellular004 => seed004::TO_OPTIMUM.iter().chain(&seed004::FINAL_COST).copied().collect(),
             Protocol::Compare => vec!["tai35b", "tai40b", "nug30"],
+            Protocol::Problems => vec![],
         };
         from.into_iter().filter(|n| qaplib::resolve(n).is_file()).map(String::from).collect()
     };
@@ -64,6 +65,14 @@ pub fn bench(a: BenchArgs) -> Result<()> {
             seed003::protocol(&backend, &base, a.protocol == Protocol::AcoFixed, &names, &searches, &a.layouts, a.runs, limit)?
         }
         Protocol::Compare => compare::protocol(&backend, &base, &names, &a.algos, a.runs, limit)?,
+        Protocol::Problems => {
+            let cpu = Backend::Cpu { threads: a.device.threads };
+            let mut engines = vec![(if matches!(backend, Backend::Gpu(_)) { "GPU" } else { "CPU" }, &backend)];
+            if matches!(backend, Backend::Gpu(_)) {
+                engines.push(("CPU", &cpu));
+            }
+            problems::protocol(&engines, &base, &a.algos, a.runs, limit)?
+        }
         Protocol::Cellular002 | Protocol::Cellular004 => unreachable!("handled above"),
     };
     let (title, stem) = match a.protocol {
@@ -72,6 +81,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         Protocol::AcoFixed => ("seed 003 Table 5 protocol (IT_TOTAL = n·50000 or the optimum)", "seed003-table5"),
         Protocol::AcoTarget => ("seed 003 Table 6 protocol (time to the acceptable cost)", "seed003-table6"),
         Protocol::Compare => ("time to the best-known value, algorithm against algorithm", "compare"),
+        Protocol::Problems => ("other problems posed as QAPs: runs reaching the known optimum or a valid answer, checked", "problems"),
         Protocol::Cellular002 | Protocol::Cellular004 => unreachable!("handled above"),
     };
     println!("{}", table.write(&a.out, stem, title, &context)?);

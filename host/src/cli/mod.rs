@@ -1,10 +1,12 @@
-//! The `qapgpu` command: `solve` (the default), `bench`, `info`. Every error is one line
+//! The `qapgpu` command: `solve` (the default; `--problem` for other problems), `bench`,
+//! `pose`, `info`. Every error is one line
 //! on stderr naming the file or option at fault.
 mod args;
 mod bench;
+mod problem;
 mod solve;
 
-use args::{BenchArgs, DeviceArgs, SolveArgs};
+use args::{BenchArgs, DeviceArgs, PoseArgs, SolveArgs};
 use clap::error::ErrorKind;
 use clap::{Parser, Subcommand};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -25,6 +27,9 @@ enum Cmd {
     Solve(SolveArgs),
     /// Run a paper's protocol over instances and print its table.
     Bench(BenchArgs),
+    /// Write another problem (TSP, linear arrangement, clique, partitioning, chessboards)
+    /// as a QAPLIB .dat file.
+    Pose(PoseArgs),
     /// Show the GPU the GPU engine would use.
     Info(DeviceArgs),
 }
@@ -52,6 +57,7 @@ pub fn main() -> i32 {
         Some(Cmd::Solve(a)) => solve::solve(a),
         None => solve::solve(cli.solve),
         Some(Cmd::Bench(a)) => bench::bench(a),
+        Some(Cmd::Pose(a)) => problem::pose(a),
         Some(Cmd::Info(d)) => solve::info(&d),
     };
     match result {

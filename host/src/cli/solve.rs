@@ -1,7 +1,7 @@
 //! `qapgpu solve` (the default command) and `qapgpu info`.
 use super::args::{DeviceArgs, SolveArgs};
 use super::{INTERRUPT, catch_ctrl_c};
-use crate::algo::Backend;
+use crate::algo::{Backend, Options};
 use crate::gpu::{Gpu, unavailable_reason};
 use crate::io::{Instance, qaplib};
 use crate::run::{Observer, ProgressLine, Silent};
@@ -14,6 +14,12 @@ const DEFAULT_SEED: u64 = 2024;
 const MAX_GAP: f64 = 1e6;
 
 pub fn solve(a: SolveArgs) -> Result<()> {
+    if let Some(kind) = a.problem.problem {
+        return super::problem::solve(a, kind);
+    }
+    if a.problem.k.is_some() || a.problem.open_tour {
+        bail!("--k and --open-tour go with --problem");
+    }
     let (inst, known) = match &a.instance {
         Some(name) => {
             let path = qaplib::resolve(name);
@@ -38,16 +44,9 @@ pub fn solve(a: SolveArgs) -> Result<()> {
         // Without a target, stop at the best-known value when there is one.
         (None, None) => known,
     };
-    let seed = a.seed.unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64));
-    let opts = a.options(seed, target, known);
-    opts.validate()?;
+    let opts = a.options(seed_of(&a), target, known);
     let quiet = a.quiet || a.json;
-    let backend = Backend::open(&opts, |why| {
-        if !quiet {
-            eprintln!("note: {why}; running the CPU engine");
-        }
-    })?;
-    catch_ctrl_c()?;
+    let backend = open(&opts, quiet)?;
     let mut line = ProgressLine::new();
     let obs: &mut dyn Observer = if quiet { &mut Silent } else { &mut line };
     let sol = crate::api::solve_on(&backend, &inst, &opts, obs, &INTERRUPT)?;
@@ -63,6 +62,24 @@ pub fn solve(a: SolveArgs) -> Result<()> {
         print!("{}", sol.text());
     }
     Ok(())
+}
+
+/// The run's seed: `--seed`, else from the clock (the report prints it).
+pub(super) fn seed_of(a: &SolveArgs) -> u64 {
+    a.seed.unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64))
+}
+
+/// Checks `opts`, opens its engine (saying why there is no GPU unless `quiet`) and
+/// installs the Ctrl-C handler.
+pub(super) fn open(opts: &Options, quiet: bool) -> Result<Backend> {
+    opts.validate()?;
+    let backend = Backend::open(opts, |why| {
+        if !quiet {
+            eprintln!("note: {why}; running the CPU engine");
+        }
+    })?;
+    catch_ctrl_c()?;
+    Ok(backend)
 }
 
 pub fn info(d: &DeviceArgs) -> Result<()> {

@@ -192,6 +192,18 @@ pub fn write_sln(path: &Path, cost: i64, perm: &[u8]) -> Result<(), QapError> {
     std::fs::write(path, format_sln(cost, perm)).map_err(|e| err(path, ErrorKind::Io, format!("cannot write: {e}")))
 }
 
+/// QAPLIB `.dat` text of an instance: n, then A and B row by row (A and B as QAPLIB
+/// orders them: `Instance::a` first).
+pub fn format_dat(inst: &Instance) -> String {
+    let n = inst.n;
+    let rows = |m: &[i64]| -> String { m.chunks(n).map(|r| r.iter().map(i64::to_string).collect::<Vec<_>>().join(" ") + "\n").collect() };
+    format!("{n}\n\n{}\n{}", rows(&inst.a), rows(&inst.b))
+}
+
+pub fn write_dat(path: &Path, inst: &Instance) -> Result<(), QapError> {
+    std::fs::write(path, format_dat(inst)).map_err(|e| err(path, ErrorKind::Io, format!("cannot write: {e}")))
+}
+
 /// The folder of QAPLIB files: `$QAPLIB_DIR`, else `../shared/qaplib` from the working
 /// directory or from the workspace.
 pub fn qaplib_dir() -> PathBuf {

@@ -18,9 +18,10 @@ impl Progress {
     }
 }
 
-/// 100 (cost − known) / known, None without a non-zero best-known value.
+/// 100 (cost − known) / |known| (above the known value is a positive gap, for negative
+/// costs too), None without a non-zero best-known value.
 pub fn gap_percent(cost: i64, known: Option<i64>) -> Option<f64> {
-    known.filter(|&k| k != 0).map(|k| 100.0 * (cost as f64 - k as f64) / k as f64)
+    known.filter(|&k| k != 0).map(|k| 100.0 * (cost as f64 - k as f64) / (k as f64).abs())
 }
 
 /// Watches a run.

@@ -110,12 +110,16 @@ fn improve<E: Elem>(
         LsKind::Tabu => {
             let mut tabu = vec![0i32; n * n];
             let mut best = vec![0u8; n];
-            let r = tabu_search(a, b, p, *c, cfg.ls_iterations, cfg.tabu_list_size, rng, Scratch { delta: &mut delta, tabu: &mut tabu }, &mut best, || stop.is_set());
+            let r = tabu_search(a, b, p, *c, cfg.target, cfg.ls_iterations, cfg.tabu_list_size, rng, Scratch { delta: &mut delta, tabu: &mut tabu }, &mut best, || stop.is_set());
             p.copy_from_slice(&best);
             r
         }
-        LsKind::TwoOpt => two_opt(a, b, p, *c, cfg.ls_iterations, &mut delta, || stop.is_set()),
+        LsKind::TwoOpt => two_opt(a, b, p, *c, cfg.target, cfg.ls_iterations, &mut delta, || stop.is_set()),
     };
+    if r.cost <= cfg.target {
+        // The run's target: the ants still searching stop, as the kernel's do.
+        stop.set();
+    }
     *c = r.cost;
     *iters = r.iterations;
     if r.cost <= *ant_cost {

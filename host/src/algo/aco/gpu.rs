@@ -117,6 +117,7 @@ impl AcoGpu {
             best: gpu.ptr(&buf.best),
             stop: site.stop.device_ptr(),
             seed: cfg.seed,
+            target: cfg.target,
             n: n as u32,
             m: m as u32,
             stride: stride as u32,

@@ -13,7 +13,7 @@ use anyhow::{Result, bail};
 use std::sync::Arc;
 use qapgpu_common::aco::Bounds;
 use qapgpu_common::ga::probability_threshold;
-use qapgpu_common::ls::LsKind;
+use qapgpu_common::ls::{LsKind, NO_TARGET};
 use qapgpu_common::mata::{Mapping, default_ns};
 
 pub const TABU: Family = Family {
@@ -132,6 +132,9 @@ pub struct AcoConfig {
     /// MMAS's p_best for τ_min.
     pub p_best: f64,
     pub seed: u64,
+    /// A local search that reaches this cost ends the iteration for every ant (the run's
+    /// target; `NO_TARGET` without one).
+    pub target: i64,
 }
 
 impl AcoConfig {
@@ -152,6 +155,7 @@ impl AcoConfig {
             ns: default_ns(n),
             p_best: 0.005,
             seed: 1,
+            target: NO_TARGET,
         }
     }
 
@@ -169,6 +173,7 @@ impl AcoConfig {
             ls_iterations: x.ls_iterations.unwrap_or(cfg.ls_iterations),
             tabu_list_size: x.tabu_list.unwrap_or(cfg.tabu_list_size),
             ns: x.ns.unwrap_or(cfg.ns),
+            target: opts.target.unwrap_or(NO_TARGET),
             ..cfg
         }
     }

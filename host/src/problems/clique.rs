@@ -1,0 +1,166 @@
+//! Maximum clique as a QAP (004 §2.1.3): for a size k, D is the adjacency of G (locations
+//! are vertices) and F = −(adjacency of K_k plus n − k isolated vertices), so a permutation
+//! costs −2·(edges among the vertices in the k clique slots) and G has a k-clique exactly
+//! when the optimum is −k(k − 1) = −k² + k. `search` walks k up (or down) with a solver.
+use super::graph::Graph;
+use super::{Answer, Kind, Misfit, Posed, ProblemError, first_misfit, matrix, option_error, qap};
+use crate::io::Instance;
+use serde::Serialize;
+
+#[derive(Debug)]
+pub struct Clique {
+    pub graph: Graph,
+    pub k: usize,
+    inst: Instance,
+}
+
+impl Clique {
+    pub fn new(graph: Graph, k: usize) -> Result<Clique, ProblemError> {
+        let n = graph.n;
+        if n < 2 {
+            return Err(option_error("clique", "the graph has 1 vertex: its largest clique is that vertex"));
+        }
+        if !(2..=n).contains(&k) {
+            return Err(option_error("--k", format!("clique size {k} is outside 2..={n} (the graph's vertices)")));
+        }
+        let adj = graph.adjacency();
+        let f = matrix(n, |i, j| if i != j && i < k && j < k { -1 } else { 0 });
+        let d = matrix(n, |i, j| i64::from(adj[i * n + j]));
+        let inst = qap(format!("clique{k}"), n, f, d, "clique")?;
+        Ok(Clique { graph, k, inst })
+    }
+}
+
+/// The size of `vertices` (0-based) as a clique of `g`, or why it is not one.
+pub fn check_clique(g: &Graph, vertices: &[usize]) -> Result<i64, String> {
+    let adj = g.adjacency();
+    match first_misfit(vertices, g.n) {
+        Some(Misfit::OutOfRange(v)) => return Err(format!("vertex {} does not exist", v + 1)),
+        Some(Misfit::Repeated(v)) => return Err(format!("vertex {} is listed twice", v + 1)),
+        None => {}
+    }
+    for (x, &u) in vertices.iter().enumerate() {
+        for &v in &vertices[x + 1..] {
+            if !adj[u * g.n + v] {
+                return Err(format!("vertices {} and {} are not adjacent", u + 1, v + 1));
+            }
+        }
+    }
+    Ok(vertices.len() as i64)
+}
+
+impl Posed for Clique {
+    fn kind(&self) -> Kind {
+        Kind::Clique
+    }
+    fn qap(&self) -> &Instance {
+        &self.inst
+    }
+    fn target(&self) -> Option<i64> {
+        Some(-((self.k * (self.k - 1)) as i64))
+    }
+    fn answer(&self, perm: &[u8]) -> Answer {
+        let chosen: Vec<usize> = perm[..self.k.min(perm.len())].iter().map(|&v| v as usize).collect();
+        answer_of(&self.graph, chosen)
+    }
+}
+
+fn answer_of(g: &Graph, mut vertices: Vec<usize>) -> Answer {
+    vertices.sort_unstable();
+    let shown: Vec<usize> = vertices.iter().map(|v| v + 1).collect();
+    let drawing = format!("{:<16} {}\n", "vertices", shown.iter().map(usize::to_string).collect::<Vec<_>>().join(" "));
+    Answer::checked("clique", "clique_size", check_clique(g, &vertices), 0).with("vertices", &shown).drawn(drawing)
+}
+
+/// Which way `search` walks k.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, Serialize)]
+pub enum Direction {
+    #[default]
+    /// From k = 2 up, while the solver finds a k-clique.
+    Up,
+    /// From an upper bound (the degeneracy + 1) down, until the solver finds one.
+    Down,
+}
+
+/// One attempt of the search: the k tried and whether the solver reached −k(k−1).
+#[derive(Clone, Debug, Serialize)]
+pub struct Attempt {
+    pub k: usize,
+    pub found: bool,
+    pub seconds: f64,
+}
+
+/// The largest clique the search found, and its attempts.
+pub struct Found {
+    pub answer: Answer,
+    pub attempts: Vec<Attempt>,
+    /// The permutation of the last successful attempt's QAP, and its k.
+    pub best: Option<(usize, Vec<u8>)>,
+}
+
+/// An upper bound on the clique number: the degeneracy (largest k-core's k) + 1.
+pub fn upper_bound(g: &Graph) -> usize {
+    let adj = g.adjacency();
+    let n = g.n;
+    let mut degree: Vec<usize> = (0..n).map(|u| (0..n).filter(|&v| adj[u * n + v]).count()).collect();
+    let mut gone = vec![false; n];
+    let mut degeneracy = 0;
+    for _ in 0..n {
+        let u = (0..n).filter(|&u| !gone[u]).min_by_key(|&u| degree[u]).expect("a vertex is left");
+        degeneracy = degeneracy.max(degree[u]);
+        gone[u] = true;
+        for v in 0..n {
+            if adj[u * n + v] && !gone[v] {
+                degree[v] -= 1;
+            }
+        }
+    }
+    degeneracy + 1
+}
+
+/// Walks k in `direction` (or tries `fixed` alone), asking `attempt` to solve each k's QAP
+/// to its target −k(k−1); `attempt` returns the permutation it ended with and whether it
+/// reached the target. Every reported clique is checked on `g`.
+pub fn search(
+    g: &Graph,
+    fixed: Option<usize>,
+    direction: Direction,
+    mut attempt: impl FnMut(&Clique) -> anyhow::Result<(Vec<u8>, bool)>,
+) -> anyhow::Result<Found> {
+    let mut attempts = Vec::new();
+    let mut best: Option<(usize, Vec<u8>)> = None;
+    if g.edges.is_empty() || g.n < 2 {
+        return Ok(Found { answer: answer_of(g, vec![0]), attempts, best });
+    }
+    let ub = upper_bound(g).min(g.n);
+    let ks: Vec<usize> = match (fixed, direction) {
+        (Some(k), _) => vec![k],
+        (None, Direction::Up) => (2..=ub).collect(),
+        (None, Direction::Down) => (2..=ub).rev().collect(),
+    };
+    for k in ks {
+        let problem = Clique::new(g.clone(), k)?;
+        let started = std::time::Instant::now();
+        let (perm, found) = attempt(&problem)?;
+        attempts.push(Attempt { k, found, seconds: started.elapsed().as_secs_f64() });
+        if found {
+            anyhow::ensure!(problem.answer(&perm).valid, "the solver reported a {k}-clique that is not one");
+            best = Some((k, perm));
+            if direction == Direction::Down || fixed.is_some() {
+                break;
+            }
+        } else if direction == Direction::Up {
+            break;
+        }
+    }
+    let answer = match &best {
+        Some((k, perm)) => answer_of(g, perm[..*k].iter().map(|&v| v as usize).collect()),
+        None => {
+            // No k reached: an edge is a 2-clique (k = 2 needs only one).
+            let &(u, v, _) = &g.edges[0];
+            answer_of(g, vec![u, v])
+        }
+    };
+    let answer = answer.with("upper_bound", ub).with("attempts", &attempts);
+    Ok(Found { answer, attempts, best })
+}
