@@ -1,16 +1,27 @@
 //! Embeds the PTX built by `cargo xtask build-ptx` (target/ptx/qapgpu.ptx, or $QAPGPU_PTX)
-//! so the release binary runs alone on a GPU machine. Without it the binary still builds;
-//! its GPU engine then asks for `--ptx` or a rebuild.
+//! and the machine code ptxas assembled from it (target/ptx/qapgpu.sm_XX.cubin) so the
+//! release binary runs alone on a GPU machine without JIT-compiling. Without them the binary
+//! still builds; its GPU engine then asks for `--ptx` or a rebuild (no PTX), or JIT-compiles
+//! (no cubin for the GPU's architecture).
 use std::path::PathBuf;
+
+/// Keep in step with `xtask/src/ptx.rs`'s `EMBEDDED_ARCHS` and `gpu::EMBEDDED_CUBINS`.
+const CUBIN_ARCHS: [&str; 3] = ["sm_75", "sm_80", "sm_90"];
 
 fn main() {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
-    let ptx = std::env::var_os("QAPGPU_PTX")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| manifest.join("../target/ptx/qapgpu.ptx"));
+    let out_dir = PathBuf::from(std::env::var("OUT_DIR").unwrap());
+    let custom = std::env::var_os("QAPGPU_PTX");
+    let ptx = custom.clone().map(PathBuf::from).unwrap_or_else(|| manifest.join("../target/ptx/qapgpu.ptx"));
     println!("cargo:rerun-if-env-changed=QAPGPU_PTX");
     println!("cargo:rerun-if-changed={}", ptx.display());
     let text = std::fs::read_to_string(&ptx).unwrap_or_default();
-    let out = PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("qapgpu.ptx");
-    std::fs::write(out, text).unwrap();
+    std::fs::write(out_dir.join("qapgpu.ptx"), text).unwrap();
+    for arch in CUBIN_ARCHS {
+        let cubin = manifest.join(format!("../target/ptx/qapgpu.{arch}.cubin"));
+        println!("cargo:rerun-if-changed={}", cubin.display());
+        // A custom PTX has no matching machine code.
+        let bytes = if custom.is_some() { Vec::new() } else { std::fs::read(&cubin).unwrap_or_default() };
+        std::fs::write(out_dir.join(format!("qapgpu.{arch}.cubin")), bytes).unwrap();
+    }
 }

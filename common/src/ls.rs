@@ -8,14 +8,39 @@ use crate::matrix::Matrix;
 use crate::moves::{delta_full, delta_update, move_count, next_pair, pack_pair, touches, unpack_pair};
 use crate::rng::Xoshiro128;
 
-/// A move as seen by the argmin: inadmissible moves (taboo and not aspired) rank after every
-/// admissible one, then by Δ, then by move number; the smallest key wins. The tabu search
-/// falls back on the best inadmissible move only when every move is taboo.
+/// A move as seen by the argmin: by class first (`ASPIRED`, then `AUTHORIZED`, then
+/// `TABOO`), then by Δ, then by move number; the smallest key wins. The tabu search falls
+/// back on the best taboo move only when every move is taboo.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Candidate {
     pub delta: i64,
-    /// Bit 31: inadmissible; bits 15..8: u; bits 7..0: v (`moves::pack_pair`).
+    /// Bits 31..30: the class; bits 15..8: u; bits 7..0: v (`moves::pack_pair`).
     pub tag: u32,
+}
+
+/// Move classes, best first. Seed 003's search has two: admissible (a new best, or
+/// authorised) and taboo. Taillard's Ro-TS puts moves aspired by its long-term memory (an
+/// assignment unused for `aspiration` iterations) and new bests before the authorised ones.
+pub const ASPIRED: u32 = 0;
+pub const AUTHORIZED: u32 = 1;
+pub const TABOO: u32 = 2;
+
+/// The class of a move whose tabu entries are `until_u`, `until_v` at iteration `now`;
+/// `aspiration` = 0 turns the long-term aspiration off (seed 003's two classes).
+#[inline(always)]
+pub const fn move_class(until_u: i32, until_v: i32, now: i32, new_best: bool, aspiration: i32) -> u32 {
+    let allowed = authorized(until_u, until_v, now);
+    if aspiration == 0 {
+        return if new_best || allowed { ASPIRED } else { TABOO };
+    }
+    let forgotten = now.wrapping_sub(aspiration);
+    if new_best || until_u < forgotten || until_v < forgotten {
+        ASPIRED
+    } else if allowed {
+        AUTHORIZED
+    } else {
+        TABOO
+    }
 }
 
 impl Candidate {
@@ -23,13 +48,18 @@ impl Candidate {
 
     #[inline(always)]
     pub const fn new(delta: i64, u: u32, v: u32, admissible: bool) -> Candidate {
-        Candidate { delta, tag: pack_pair(u, v) | if admissible { 0 } else { 1 << 31 } }
+        Candidate::ranked(delta, u, v, if admissible { ASPIRED } else { TABOO })
+    }
+
+    #[inline(always)]
+    pub const fn ranked(delta: i64, u: u32, v: u32, class: u32) -> Candidate {
+        Candidate { delta, tag: pack_pair(u, v) | class << 30 }
     }
 
     /// The total order of the argmin (a strict "less than").
     #[inline(always)]
     pub const fn better(&self, o: &Candidate) -> bool {
-        let (fa, fb) = (self.tag >> 31, o.tag >> 31);
+        let (fa, fb) = (self.tag >> 30, o.tag >> 30);
         fa < fb || (fa == fb && (self.delta < o.delta || (self.delta == o.delta && self.tag < o.tag)))
     }
 
@@ -108,28 +138,63 @@ pub fn tabu_search<E: Elem, A: Matrix<E>, B: Matrix<E>>(
     stop: impl Fn() -> bool,
 ) -> LsResult {
     let n = p.len();
-    let Scratch { delta, tabu } = scratch;
-    tabu[..n * n].fill(TABU_FREE);
+    scratch.tabu[..n * n].fill(TABU_FREE);
     best.copy_from_slice(p);
-    let (mut cur, mut best_cost) = (cost, cost);
+    let walk = WalkState { p, cost, done: 0, best, best_cost: cost };
+    tabu_walk(a, b, walk, target, iterations, list_size, 0, rng, scratch, stop).1
+}
+
+/// A tabu walk that goes on over several calls (the `ts` family's multi-start Ro-TS): the
+/// current solution and its cost, the iterations done before (tabu entries hold absolute
+/// iteration numbers), and the best the walk has met. The tabu matrix in `Scratch` is the
+/// walk's own and is not reset between calls; the Δ table is rebuilt at each call's start.
+pub struct WalkState<'w> {
+    pub p: &'w mut [u8],
+    pub cost: i64,
+    pub done: u32,
+    pub best: &'w mut [u8],
+    pub best_cost: i64,
+}
+
+/// `iterations` more moves of the walk `w` (see `tabu_search` for `target` and `stop`), with
+/// Taillard's long-term aspiration after `aspiration` iterations (0: none, `move_class`).
+/// Returns the walk's current cost and the best cost with this call's iterations.
+#[allow(clippy::too_many_arguments)]
+pub fn tabu_walk<E: Elem, A: Matrix<E>, B: Matrix<E>>(
+    a: &A,
+    b: &B,
+    w: WalkState,
+    target: i64,
+    iterations: u32,
+    list_size: u32,
+    aspiration: i32,
+    rng: &mut Xoshiro128,
+    scratch: Scratch,
+    stop: impl Fn() -> bool,
+) -> (i64, LsResult) {
+    let WalkState { p, cost, done, best, mut best_cost } = w;
+    let n = p.len();
+    let Scratch { delta, tabu } = scratch;
+    let mut cur = cost;
     let mut last = None;
     for it in 0..iterations as i32 {
+        let now = (done as i32).wrapping_add(it);
         let mut pick = Candidate::NONE;
         let scanned = scan(a, b, p, last, delta, &stop, |d, u, v| {
             let (ui, vi) = (u as usize, v as usize);
-            let ok = authorized(tabu[ui * n + p[vi] as usize], tabu[vi * n + p[ui] as usize], it) || cur + d < best_cost;
-            let c = Candidate::new(d, u, v, ok);
+            let class = move_class(tabu[ui * n + p[vi] as usize], tabu[vi * n + p[ui] as usize], now, cur + d < best_cost, aspiration);
+            let c = Candidate::ranked(d, u, v, class);
             if c.better(&pick) {
                 pick = c;
             }
         });
         if !scanned {
-            return LsResult { cost: best_cost, iterations: it as u32 };
+            return (cur, LsResult { cost: best_cost, iterations: it as u32 });
         }
         let (r, s) = pick.pair();
         let (ru, su) = (r as usize, s as usize);
-        tabu[ru * n + p[ru] as usize] = it + tenure(rng, list_size);
-        tabu[su * n + p[su] as usize] = it + tenure(rng, list_size);
+        tabu[ru * n + p[ru] as usize] = now + tenure(rng, list_size);
+        tabu[su * n + p[su] as usize] = now + tenure(rng, list_size);
         p.swap(ru, su);
         cur += pick.delta;
         if cur < best_cost {
@@ -138,15 +203,23 @@ pub fn tabu_search<E: Elem, A: Matrix<E>, B: Matrix<E>>(
         }
         last = Some((r, s));
         if best_cost <= target || stop() {
-            return LsResult { cost: best_cost, iterations: it as u32 + 1 };
+            return (cur, LsResult { cost: best_cost, iterations: it as u32 + 1 });
         }
     }
-    LsResult { cost: best_cost, iterations }
+    (cur, LsResult { cost: best_cost, iterations })
 }
 
 /// Moves between two polls of the host's stop word by a local-search kernel (about a
 /// millisecond at n = 256, little overhead at n = 12).
 pub const STOP_POLL_ITERATIONS: i32 = 16;
+
+/// Moves between two polls for n: every move from n = 128 up, where a move takes long
+/// enough (a few ms for 16 at n = 256 with the plain mapping) that 16 would overrun a
+/// time limit by more than its 50 ms.
+#[inline(always)]
+pub const fn stop_poll_interval(n: usize) -> i32 {
+    if n >= 128 { 1 } else { STOP_POLL_ITERATIONS }
+}
 
 /// 2-opt with the best-improvement rule: at most `iterations` improving swaps, stopping
 /// at a local minimum, at `target` or when `stop` says so (asked after every move, as in

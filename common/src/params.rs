@@ -163,6 +163,12 @@ pub struct AcoParams {
     /// A local search reaching this cost writes the stop word, ending every ant's search
     /// (`ls::NO_TARGET`: none).
     pub target: i64,
+    /// The `ts_walk` kernels: u32[m], the iterations each walk has done (tabu entries hold
+    /// absolute iteration numbers).
+    pub walks: u64,
+    /// The `ts_walk` kernels: Taillard's long-term aspiration in iterations (`ls::move_class`;
+    /// 0: none).
+    pub aspiration: u32,
     pub n: u32,
     pub m: u32,
     pub stride: u32,

@@ -29,5 +29,12 @@ pub fn solve_on(backend: &Backend, inst: &Instance, opts: &Options, obs: &mut dy
     let mut solver = algo::build(backend, inst, opts)?;
     let limits = Limits { time_limit: opts.time_limit, known: opts.known };
     let out = run::run(solver.as_mut(), &limits, obs, interrupt)?;
-    Solution::new(inst, &out, &solver.info(), opts.seed, opts.target, opts.known)
+    let mut sol = Solution::new(inst, &out, &solver.info(), opts.seed, opts.target, opts.known)?;
+    if matches!(opts.algorithm.as_deref(), None | Some(crate::algo::AUTO)) {
+        sol.auto = Some(crate::algo::auto::choose(inst).1);
+    }
+    if let Backend::Gpu(g) = backend {
+        (sol.startup_s, sol.startup) = (Some(g.startup.context_s + g.startup.module_s), Some(g.startup.describe()));
+    }
+    Ok(sol)
 }

@@ -36,6 +36,13 @@ pub struct Solution {
     pub interrupted: bool,
     /// How blocks and threads are used, in words.
     pub layout: String,
+    /// Seconds the GPU engine spent before its first launch (context and module), once per
+    /// opened backend; None on the CPU.
+    pub startup_s: Option<f64>,
+    /// What that start-up was, in words (which machine code or PTX was loaded).
+    pub startup: Option<String>,
+    /// Why `--algo auto` (the default) chose `algorithm`; None when it was given.
+    pub auto: Option<String>,
 }
 
 impl Solution {
@@ -73,6 +80,9 @@ impl Solution {
             element_width: inst.width.name().into(),
             interrupted: out.interrupted,
             layout: info.layout.clone(),
+            startup_s: None,
+            startup: None,
+            auto: None,
         })
     }
 
@@ -85,8 +95,12 @@ impl Solution {
         let mut s = String::new();
         let line = |s: &mut String, k: &str, v: String| s.push_str(&format!("{k:<16} {v}\n"));
         line(&mut s, "instance", format!("{} (n = {}, {} elements)", self.instance, self.n, self.element_width));
-        line(&mut s, "algorithm", format!("{} on {} — {}", self.algorithm, self.engine, self.device));
+        let why = self.auto.as_ref().map_or(String::new(), |w| format!(" (auto: {w})"));
+        line(&mut s, "algorithm", format!("{}{why} on {} — {}", self.algorithm, self.engine, self.device));
         line(&mut s, "layout", self.layout.clone());
+        if let Some(st) = &self.startup {
+            line(&mut s, "start-up", st.clone());
+        }
         line(&mut s, "seed", self.seed.to_string());
         let gap = match (self.gap_percent, self.best_known) {
             (Some(g), Some(k)) => format!("  (gap {g:.4}% to best known {k})"),

@@ -117,3 +117,47 @@ fn degenerate_instances_match_their_cpu_twin() {
         }
     }
 }
+
+/// The `ts` family's walks (tabu search going on from launch to launch, Taillard's
+/// long-term aspiration) against their CPU twin, over several launches: tabu matrices and
+/// iteration counts carried between launches must agree for the moves to agree.
+fn twin_walks(g: &Gpu, inst: &Instance, layout: Layout, walks: u32, per_launch: u32, launches: usize, aspiration: u32) {
+    let mut cfg = AcoConfig::paper(LsKind::Tabu, inst.n as u32, Class::Random);
+    (cfg.layout, cfg.ants, cfg.ls_iterations, cfg.seed) = (layout, walks, per_launch, 77);
+    (cfg.walk, cfg.aspiration, cfg.tabu_list_size) = (true, aspiration, 8 * inst.n as u32);
+    let mut gpu = AcoGpu::new(g.clone(), inst, &cfg).unwrap();
+    let mut cpu = AcoCpu::new(inst, &cfg, 2).unwrap();
+    gpu.random_ants().unwrap();
+    cpu.random_ants().unwrap();
+    for launch in 0..launches {
+        gpu.local_search().unwrap();
+        cpu.local_search().unwrap();
+        let (s1, s2) = (gpu.snapshot().unwrap(), cpu.snapshot().unwrap());
+        let what = format!("{} {layout:?} walks, launch {launch}", inst.name);
+        assert_eq!(s1.cants, s2.cants, "{what}: current solutions differ");
+        assert_eq!(s1.cant_costs, s2.cant_costs, "{what}: current costs differ");
+        assert_eq!(s1.ants, s2.ants, "{what}: walk bests differ");
+        assert_eq!(s1.ant_costs, s2.ant_costs, "{what}: walk best costs differ");
+        assert_eq!(s1.rng, s2.rng, "{what}: RNG states differ");
+        for ((p, &c), (q, &d)) in s1.cants.iter().zip(&s1.cant_costs).zip(s1.ants.iter().zip(&s1.ant_costs)) {
+            assert_eq!((inst.cost(p), inst.cost(q)), (c, d), "{what}: a cost is wrong");
+        }
+    }
+}
+
+#[test]
+fn walks_go_on_across_launches_as_on_the_cpu() {
+    let Some(g) = gpu() else { return };
+    // Short aspiration so that it acts within the test; tabu in shared memory (n = 12, 25)
+    // and in global memory (tai150b); every element width.
+    for inst in [load("nug12"), load("tai25b"), negatives()] {
+        for layout in [Layout::Mata, Layout::Plain] {
+            twin_walks(&g, &inst, layout, 12, 5 * inst.n as u32, 4, 3 * inst.n as u32);
+        }
+    }
+    twin_walks(&g, &load("tai150b"), Layout::Mata, 3, 40, 3, 60);
+    // All-zero flows, n = 3, costs near 2⁶³.
+    for inst in [zeros(12), small(3, 50), near_limit()] {
+        twin_walks(&g, &inst, Layout::Mata, 6, 4 * inst.n as u32, 3, 2 * inst.n as u32);
+    }
+}

@@ -54,3 +54,24 @@ fn same_seed_same_population() {
     // Subpopulations are independent between migrations: thread count cannot change results.
     assert_eq!(snap(1), snap(2));
 }
+
+/// The multi-start robust tabu search (`ts`) on the CPU, one walk per thread, reaches the
+/// optimum of small and medium instances, and stops at the target inside a launch.
+#[test]
+fn multi_start_tabu_search_reaches_the_optimum() {
+    for name in ["nug12", "els19", "kra30a", "tai25b"] {
+        let (inst, known) = bench::load(name).unwrap();
+        let opts = qapgpu::Options {
+            algorithm: Some("ts".into()),
+            engine: qapgpu::EngineChoice::Cpu,
+            threads: 2,
+            target: Some(known),
+            seed: 5,
+            time_limit: Some(Duration::from_secs(120)),
+            ..qapgpu::Options::default()
+        };
+        let sol = qapgpu::solve(&inst, &opts).unwrap();
+        assert_eq!(sol.cost, known, "{name}");
+        assert_eq!(sol.algorithm, "ts");
+    }
+}

@@ -41,7 +41,7 @@ fn cases(engine: EngineChoice) -> Vec<(Instance, Options, String)> {
     let nug12 = qaplib::read_dat(&qaplib::resolve("nug12")).unwrap();
     let base = Options { engine, seed: 5, time_limit: Some(Duration::from_secs(1)), target: Some(0), ..Options::default() };
     let mut v = Vec::new();
-    for algo in ["aco-ts", "aco-2opt", "ga-independent", "ga-islands", "cga"] {
+    for algo in ["aco-ts", "aco-2opt", "ga-independent", "ga-islands", "cga", "ts"] {
         v.push((big.clone(), Options { algorithm: Some(algo.into()), ..base.clone() }, format!("{algo} n = 256")));
     }
     let endless = Options {

@@ -13,7 +13,7 @@ pub const DEFAULT_CHECKS: &str = "sm_75,sm_80,sm_90";
 /// in steps of 8). An edit that crosses one would silently change launches (`Shape::fit`
 /// raises N_S, the GA fills the GPU with fewer blocks), so the build fails instead. The
 /// cellular GA's local search launches up to `CGA_MOVE_THREADS` = 512 threads: ≤ 128.
-pub const REGISTER_BUDGET: &[(&str, u32)] = &[("ga_generations_", 96), ("aco_local_search_", 96), ("aco_construct_", 72), ("ga_init_", 64), ("aco_init_", 64), ("cga_local_search_", 128), ("cga_crossover_", 96)];
+pub const REGISTER_BUDGET: &[(&str, u32)] = &[("ga_generations_", 96), ("aco_local_search_", 96), ("ts_walk_", 104), ("aco_construct_", 72), ("ga_init_", 64), ("aco_init_", 64), ("cga_local_search_", 128), ("cga_crossover_", 96)];
 
 /// Builds the PTX and returns its path (target/ptx/qapgpu-<arch>.ptx).
 pub fn build_ptx(args: &[String]) -> Result<PathBuf, String> {
@@ -39,12 +39,22 @@ pub fn build_ptx(args: &[String]) -> Result<PathBuf, String> {
     std::fs::copy(&asm, &out).map_err(|e| format!("{}: {e}", asm.display()))?;
     std::fs::copy(&asm, out_dir.join("qapgpu.ptx")).map_err(|e| e.to_string())?;
     eprintln!("PTX written to {} (and target/ptx/qapgpu.ptx, which the host embeds)", out.display());
+    // Machine code of an older PTX must never be embedded beside a newer one.
+    for arch in EMBEDDED_ARCHS {
+        let _ = std::fs::remove_file(cubin_path(&out_dir, arch));
+    }
 
     match find_ptxas() {
         Some(ptxas) => {
             for check in checks.split(',') {
                 check_arch_name(check)?;
-                let report = ptxas_report(&ptxas, &out, check)?;
+                // The assemblies of the embedded architectures are kept: the host embeds
+                // them so that no GPU of those families JIT-compiles the PTX at start-up.
+                let report = if EMBEDDED_ARCHS.contains(&check) {
+                    assemble(&ptxas, &out, check, &cubin_path(&out_dir, check))?
+                } else {
+                    ptxas_report(&ptxas, &out, check)?
+                };
                 let spills: Vec<_> = report.iter().filter(|k| k.spill_stores + k.spill_loads > 0).collect();
                 eprintln!("ptxas {check}: {} kernels assembled", report.len());
                 for k in &report {
@@ -71,6 +81,14 @@ pub fn build_ptx(args: &[String]) -> Result<PathBuf, String> {
         None => eprintln!("ptxas not found (pip install nvidia-cuda-nvcc): PTX not assembled"),
     }
     Ok(out)
+}
+
+/// Architectures whose machine code (cubin) the host embeds beside the PTX (a cubin runs on
+/// GPUs of the same major version and an equal or higher minor one; others JIT the PTX).
+pub const EMBEDDED_ARCHS: [&str; 3] = ["sm_75", "sm_80", "sm_90"];
+
+pub fn cubin_path(dir: &Path, arch: &str) -> PathBuf {
+    dir.join(format!("qapgpu.{arch}.cubin"))
 }
 
 fn check_arch_name(arch: &str) -> Result<(), String> {
@@ -110,13 +128,19 @@ pub struct KernelReport {
 /// Runs `ptxas -v` and parses its per-kernel resource lines.
 pub fn ptxas_report(ptxas: &Path, ptx: &Path, arch: &str) -> Result<Vec<KernelReport>, String> {
     let tmp = std::env::temp_dir().join(format!("qapgpu-{arch}-{}.cubin", std::process::id()));
+    let report = assemble(ptxas, ptx, arch, &tmp);
+    let _ = std::fs::remove_file(&tmp);
+    report
+}
+
+/// Assembles `ptx` for `arch` into the cubin `out` and reads ptxas's per-kernel report.
+pub fn assemble(ptxas: &Path, ptx: &Path, arch: &str, out_cubin: &Path) -> Result<Vec<KernelReport>, String> {
     let out = Command::new(ptxas)
         .args(["-v", "-O3", &format!("-arch={arch}"), "-o"])
-        .arg(&tmp)
+        .arg(out_cubin)
         .arg(ptx)
         .output()
         .map_err(|e| format!("cannot run {}: {e}", ptxas.display()))?;
-    let _ = std::fs::remove_file(&tmp);
     let text = String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
     if !out.status.success() {
         return Err(format!("ptxas failed for {arch}:\n{text}"));

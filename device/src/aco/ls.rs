@@ -11,7 +11,7 @@
 //! warp so that full-mask shuffles are defined; the extra threads own no move.
 use core::slice;
 
-use qapgpu_common::ls::{Candidate, STOP_POLL_ITERATIONS, TABU_FREE, authorized, tenure};
+use qapgpu_common::ls::{Candidate, TABU_FREE, authorized, move_class, stop_poll_interval, tenure};
 use qapgpu_common::moves::{delta_full, delta_update, move_index, next_pair, touches, unpack_pair};
 use qapgpu_common::params::{AcoParams, LS_DELTA_SHARED, LS_MATA, LS_TABU, LS_TABU_SHARED};
 
@@ -21,8 +21,10 @@ use crate::matrices::{DevElem, View};
 use crate::rngs::{load_rng, store_rng};
 use crate::stop::{request_stop, stop_requested};
 
+/// One block's search; `WALK`: the `ts` family's walk that goes on from launch to launch
+/// (its own kernels, so that the seed-003 kernels keep their registers).
 #[inline(always)]
-unsafe fn run<E: DevElem>(p: &AcoParams) {
+unsafe fn run<E: DevElem, const WALK: bool>(p: &AcoParams) {
     let (tid, blk) = (thread_idx_x(), block_idx_x() as usize);
     let n = p.n as usize;
     let (a, b) = (View::<E, _>::global(p.a, n), View::<E, _>::global(p.b, n));
@@ -47,15 +49,27 @@ unsafe fn run<E: DevElem>(p: &AcoParams) {
         }
     };
     let cant = unsafe { (p.cants as *mut u8).add(blk * p.stride as usize) };
+    let ant = unsafe { (p.ants as *mut u8).add(blk * p.stride as usize) };
+    let walk = WALK && tabu_search;
+    let cost = unsafe { *(p.cant_costs as *const i64).add(blk) };
+    let ant_cost = unsafe { *(p.ant_costs as *const i64).add(blk) };
+    // A walk's best so far is its unit's best ant, unless the walk stands lower.
+    let from_ant = walk && ant_cost <= cost;
+    let done = if walk { unsafe { *(p.walks as *const u32).add(blk) } } else { 0 };
+    let aspiration = if walk { p.aspiration as i32 } else { 0 };
+    let poll = stop_poll_interval(n);
     unsafe {
         block_copy_bytes(perm_ptr, cant, n);
         if tabu_search {
             // The start is the best so far until a move beats it (a search that never
             // improves, e.g. on an all-zero instance, returns it unchanged).
-            block_copy_bytes(best_ptr, cant, n);
+            block_copy_bytes(best_ptr, if from_ant { ant } else { cant }, n);
+            let kept = (p.tabu as *const i32).add(blk * n * n);
             let mut i = tid as usize;
             while i < n * n {
-                *tabu.add(i) = TABU_FREE;
+                // A walk's own matrix (fresh before its first move), copied in when the
+                // search works in shared memory.
+                *tabu.add(i) = if !walk || done == 0 { TABU_FREE } else if tabu != kept as *mut i32 { *kept.add(i) } else { *tabu.add(i) };
                 i += block_dim_x() as usize;
             }
         }
@@ -65,22 +79,28 @@ unsafe fn run<E: DevElem>(p: &AcoParams) {
     let k0 = tid * p.ns;
     let owned = if owner { (p.moves - k0).min(p.ns) } else { 0 };
     let mut rng = unsafe { load_rng(p.rng as *const u32, blk, p.m as usize) };
-    let cost = unsafe { *(p.cant_costs as *const i64).add(blk) };
-    let (mut cur, mut best_cost) = (cost, cost);
+    let (mut cur, mut best_cost) = (cost, if from_ant { ant_cost } else { cost });
     let (mut r, mut s, mut fresh) = (0u32, 0u32, true);
     let mut iterations = p.ls_iterations;
     sync_threads();
 
     for it in 0..p.ls_iterations as i32 {
+        // Tabu entries hold absolute iteration numbers: a walk counts on from `done`.
+        let now = if walk { (done as i32).wrapping_add(it) } else { it };
         let perm = unsafe { slice::from_raw_parts(perm_ptr as *const u8, n) };
         let mut pick = Candidate::NONE;
         let mut consider = |d: i64, u: u32, v: u32| {
-            let ok = !tabu_search
-                || cur + d < best_cost
-                || unsafe {
-                    authorized(*tabu.add(u as usize * n + perm[v as usize] as usize), *tabu.add(v as usize * n + perm[u as usize] as usize), it)
-                };
-            let c = Candidate::new(d, u, v, ok);
+            let c = if walk {
+                let until = unsafe { (*tabu.add(u as usize * n + perm[v as usize] as usize), *tabu.add(v as usize * n + perm[u as usize] as usize)) };
+                Candidate::ranked(d, u, v, move_class(until.0, until.1, now, cur + d < best_cost, aspiration))
+            } else {
+                // Seed 003's two classes (`move_class` with no aspiration), as they were
+                // written before the walks: the kernel keeps its registers.
+                let ok = !tabu_search
+                    || cur + d < best_cost
+                    || unsafe { authorized(*tabu.add(u as usize * n + perm[v as usize] as usize), *tabu.add(v as usize * n + perm[u as usize] as usize), now) };
+                Candidate::new(d, u, v, ok)
+            };
             if c.better(&pick) {
                 pick = c;
             }
@@ -126,8 +146,8 @@ unsafe fn run<E: DevElem>(p: &AcoParams) {
         if tid == 0 {
             unsafe {
                 if tabu_search {
-                    *tabu.add(r as usize * n + *perm_ptr.add(r as usize) as usize) = it + tenure(&mut rng, p.tabu_list_size);
-                    *tabu.add(s as usize * n + *perm_ptr.add(s as usize) as usize) = it + tenure(&mut rng, p.tabu_list_size);
+                    *tabu.add(r as usize * n + *perm_ptr.add(r as usize) as usize) = now + tenure(&mut rng, p.tabu_list_size);
+                    *tabu.add(s as usize * n + *perm_ptr.add(s as usize) as usize) = now + tenure(&mut rng, p.tabu_list_size);
                 }
                 let (pr, ps) = (*perm_ptr.add(r as usize), *perm_ptr.add(s as usize));
                 *perm_ptr.add(r as usize) = ps;
@@ -137,7 +157,7 @@ unsafe fn run<E: DevElem>(p: &AcoParams) {
         cur += pick.delta;
         // Publishes the swap (and frees the argmin slots for the next iteration), and
         // whether the host asked to stop.
-        let stop = sync_threads_or(tid == 0 && it % STOP_POLL_ITERATIONS == STOP_POLL_ITERATIONS - 1 && stop_requested(p.stop));
+        let stop = sync_threads_or(tid == 0 && it % poll == poll - 1 && stop_requested(p.stop));
         if tabu_search && cur < best_cost {
             best_cost = cur;
             unsafe { block_copy_bytes(best_ptr, perm_ptr, n) };
@@ -156,7 +176,16 @@ unsafe fn run<E: DevElem>(p: &AcoParams) {
     let (result, result_cost) = if tabu_search { (best_ptr, best_cost) } else { (perm_ptr, cur) };
     sync_threads();
     unsafe {
-        block_copy_bytes(cant, result, n);
+        // A walk leaves where it stands (and its tabu matrix) for the next launch.
+        block_copy_bytes(cant, if walk { perm_ptr } else { result }, n);
+        let kept = (p.tabu as *mut i32).add(blk * n * n);
+        if walk && tabu != kept {
+            let mut i = tid as usize;
+            while i < n * n {
+                *kept.add(i) = *tabu.add(i);
+                i += block_dim_x() as usize;
+            }
+        }
         // Step 8 of Fig. 2: the c-ant replaces its unit's best when it is as good or better.
         let ant_cost = (p.ant_costs as *mut i64).add(blk);
         if result_cost <= *ant_cost {
@@ -167,8 +196,12 @@ unsafe fn run<E: DevElem>(p: &AcoParams) {
             if result_cost <= *ant_cost {
                 *ant_cost = result_cost;
             }
-            *(p.cant_costs as *mut i64).add(blk) = result_cost;
+            *(p.cant_costs as *mut i64).add(blk) = if walk { cur } else { result_cost };
             *(p.ls_iters as *mut u32).add(blk) = iterations;
+            if walk {
+                let done = (p.walks as *mut u32).add(blk);
+                *done = (*done).wrapping_add(iterations);
+            }
             store_rng(p.rng as *mut u32, blk, p.m as usize, &rng);
         }
     }
@@ -188,7 +221,7 @@ macro_rules! ls_kernel {
         /// Block = ant; threads map to moves as the module docs say.
         #[unsafe(no_mangle)]
         pub unsafe extern "ptx-kernel" fn $name(p: *const AcoParams) {
-            unsafe { run::<$t>(&*p) }
+            unsafe { run::<$t, false>(&*p) }
         }
     };
 }
@@ -196,3 +229,25 @@ ls_kernel!(u16, aco_local_search_u16);
 ls_kernel!(u32, aco_local_search_u32);
 ls_kernel!(i32, aco_local_search_i32);
 
+macro_rules! walk_kernel {
+    ($t:ty, $name:ident) => {
+        /// `p.ls_iterations` more moves of every walk of the `ts` family (robust tabu search
+        /// going on from launch to launch, `ls::tabu_walk` on the CPU): from its c-ant, with
+        /// its tabu matrix in `p.tabu` and its iteration count in `p.walks`; the current
+        /// solution goes back to the c-ant, the best to the unit's ant.
+        ///
+        /// # Safety
+        /// As `aco_local_search_*`, with `p.tabu` holding m·n² i32 and `p.walks` m u32 (zero
+        /// before a walk's first launch, when its tabu matrix is all `TABU_FREE`).
+        ///
+        /// # Thread mapping
+        /// Block = walk; threads map to moves as the module docs say.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "ptx-kernel" fn $name(p: *const AcoParams) {
+            unsafe { run::<$t, true>(&*p) }
+        }
+    };
+}
+walk_kernel!(u16, ts_walk_u16);
+walk_kernel!(u32, ts_walk_u32);
+walk_kernel!(i32, ts_walk_i32);

@@ -2,8 +2,10 @@
 //! its driver (the `Solver` the run loop drives) and its GPU and CPU engines; adding a
 //! family is that folder and one line in `FAMILIES`.
 pub mod aco;
+pub mod auto;
 pub mod cga;
 pub mod ga;
+pub mod ts;
 
 use crate::gpu::{Gpu, unavailable_reason};
 use crate::io::Instance;
@@ -23,25 +25,31 @@ pub struct Family {
 }
 
 /// Every algorithm, in the order `--help` lists them.
-pub const FAMILIES: &[Family] = &[aco::TABU, aco::TWO_OPT, ga::INDEPENDENT, ga::ISLANDS, cga::CGA];
+pub const FAMILIES: &[Family] = &[aco::TABU, aco::TWO_OPT, ga::INDEPENDENT, ga::ISLANDS, cga::CGA, ts::TS];
 
-/// The family `solve` uses without `--algo`: the one that reaches targets fastest as
-/// measured (BENCHMARKS.md), `aco-ts`, or the first that takes n when it does not.
-pub fn default_for(n: usize) -> &'static str {
-    FAMILIES.iter().find(|f| n >= f.min_n).map_or(FAMILIES[0].name, |f| f.name)
-}
+/// `--algo auto` (and no `--algo`): the family `auto::choose` picks from the instance's
+/// measurable features.
+pub const AUTO: &str = "auto";
 
 pub fn family(name: &str) -> Result<&'static Family> {
     FAMILIES.iter().find(|f| f.name == name).ok_or_else(|| {
         let names: Vec<&str> = FAMILIES.iter().map(|f| f.name).collect();
-        anyhow::anyhow!("--algo {name}: unknown algorithm (one of {})", names.join(", "))
+        anyhow::anyhow!("--algo {name}: unknown algorithm (one of auto, {})", names.join(", "))
     })
 }
 
-/// Builds the solver for `opts.algorithm` (or the default for n) on `backend`.
+/// The family `opts` asks for on `inst`: its `--algo`, or `auto`'s choice.
+pub fn resolve(inst: &Instance, opts: &Options) -> Result<&'static Family> {
+    match opts.algorithm.as_deref() {
+        None | Some(AUTO) => family(auto::choose(inst).0),
+        Some(name) => family(name),
+    }
+}
+
+/// Builds the solver for `opts.algorithm` (or `auto`'s choice) on `backend`.
 pub fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn Solver>> {
     opts.validate()?;
-    let fam = family(opts.algorithm.as_deref().unwrap_or_else(|| default_for(inst.n)))?;
+    let fam = resolve(inst, opts)?;
     if inst.n < fam.min_n {
         bail!("{}: n = {} is below {} for {} (--algo ga-independent takes n ≥ 2)", inst.name, inst.n, fam.min_n, fam.name);
     }
@@ -141,7 +149,7 @@ impl Default for Options {
 
 impl Options {
     pub fn validate(&self) -> Result<()> {
-        if let Some(a) = &self.algorithm {
+        if let Some(a) = self.algorithm.as_deref().filter(|&a| a != AUTO) {
             family(a)?;
         }
         check_range("--threads", self.threads as f64, 0.0, MAX_THREADS as f64)?;

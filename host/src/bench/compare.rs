@@ -6,20 +6,23 @@ use crate::algo::{Backend, Options, family};
 use anyhow::Result;
 use std::time::Duration;
 
-pub fn protocol(backend: &Backend, base: &Options, names: &[String], algos: &[String], n_runs: usize, limit: Duration) -> Result<Table> {
+/// `gap`: the target in percent above the best-known value.
+pub fn protocol(backend: &Backend, base: &Options, names: &[String], algos: &[String], n_runs: usize, limit: Duration, gap: f64) -> Result<Table> {
     for a in algos {
         family(a)?;
     }
-    let mut t = Table::new(&["instance", "algorithm", "runs", "#reached", "T_avg (s)", "σ", "median (s)", "worst cost"]);
+    let mut t = Table::new(&["instance", "target", "algorithm", "runs", "#reached", "T_avg (s)", "σ", "median (s)", "worst cost"]);
     for name in names {
         let (inst, known) = load(name)?;
+        let target = super::within(known, gap);
         for algo in algos {
-            let opts = Options { algorithm: Some(algo.clone()), target: Some(known), ..base.clone() };
+            let opts = Options { algorithm: Some(algo.clone()), target: Some(target), ..base.clone() };
             let recs = runs(backend, &inst, &opts, n_runs, limit)?;
             let ok = RunRecord::successes(&recs);
             let (m, s) = mean_sd(&ok);
             t.push(vec![
                 name.clone(),
+                target.to_string(),
                 algo.clone(),
                 recs.len().to_string(),
                 ok.len().to_string(),

@@ -3,7 +3,7 @@
 use crate::algo::aco::{AcoOptions, Class, Layout};
 use crate::algo::cga::{CgaOptions, LsMapping, Pass, Topology};
 use crate::algo::ga::{CountMethod, GaOptions};
-use crate::algo::{EngineChoice, FAMILIES, Options};
+use crate::algo::{AUTO, EngineChoice, FAMILIES, Options};
 use crate::problems::Kind;
 use crate::problems::clique::Direction;
 use clap::builder::{PossibleValue, PossibleValuesParser};
@@ -25,7 +25,8 @@ fn seconds(s: &str) -> Result<Duration, String> {
 
 /// `--algo`: the registry's names, with their descriptions in `--help`.
 fn algorithms() -> PossibleValuesParser {
-    PossibleValuesParser::new(FAMILIES.iter().map(|f| PossibleValue::new(f.name).help(f.about)))
+    let auto = PossibleValue::new(AUTO).help("the family from the instance's features: ts for n ≤ 40 (or ≤ 64 on uniform data), else aco-ts (the default)");
+    PossibleValuesParser::new(std::iter::once(auto).chain(FAMILIES.iter().map(|f| PossibleValue::new(f.name).help(f.about))))
 }
 
 #[derive(Args, Clone)]
@@ -249,7 +250,7 @@ pub struct SolveArgs {
     /// A QAPLIB .dat file, or a name looked up in $QAPLIB_DIR (default ../shared/qaplib).
     /// Without one: the embedded planted instance (n = 24, optimum known by construction).
     pub instance: Option<String>,
-    /// Algorithm (default: aco-ts, the fastest to targets as measured; ga-independent for n = 2).
+    /// Algorithm (default: auto, chosen from the instance's features as measured).
     #[arg(long, value_parser = algorithms())]
     pub algo: Option<String>,
     /// Stop at this cost or better.
@@ -429,6 +430,9 @@ pub struct BenchArgs {
     /// Seeds 002/004 and compare: the cellular GA's GPU mapping.
     #[arg(long, value_enum, default_value = "auto")]
     pub ls_mapping: LsMapping,
+    /// compare: the target, in percent above the best-known value (0: the best known).
+    #[arg(long, default_value_t = 0.0)]
+    pub gap: f64,
     /// compare: the algorithms.
     #[arg(long, value_delimiter = ',', default_value = "aco-ts,ga-islands,ga-independent,cga")]
     pub algos: Vec<String>,

@@ -64,7 +64,10 @@ pub fn bench(a: BenchArgs) -> Result<()> {
                 .collect();
             seed003::protocol(&backend, &base, a.protocol == Protocol::AcoFixed, &names, &searches, &a.layouts, a.runs, limit)?
         }
-        Protocol::Compare => compare::protocol(&backend, &base, &names, &a.algos, a.runs, limit)?,
+        Protocol::Compare => {
+            crate::algo::check_range("--gap", a.gap, 0.0, 100.0)?;
+            compare::protocol(&backend, &base, &names, &a.algos, a.runs, limit, a.gap)?
+        }
         Protocol::Problems => {
             let cpu = Backend::Cpu { threads: a.device.threads };
             let mut engines = vec![(if matches!(backend, Backend::Gpu(_)) { "GPU" } else { "CPU" }, &backend)];

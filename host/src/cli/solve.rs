@@ -88,6 +88,7 @@ pub fn info(d: &DeviceArgs) -> Result<()> {
         None => {
             let g = Gpu::open(d.gpu, d.ptx.as_deref())?;
             println!("{} — {:?}", g.describe(), g.limits);
+            println!("start-up: {}", g.startup.describe());
         }
     }
     Ok(())

@@ -16,6 +16,37 @@ use std::sync::Arc;
 /// The PTX built by `cargo xtask build-ptx` before this binary (empty if it was not).
 pub const EMBEDDED_PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/qapgpu.ptx"));
 
+/// Machine code that ptxas assembled from `EMBEDDED_PTX` at build time, by architecture
+/// (major·10 + minor); empty where ptxas was missing.
+pub const EMBEDDED_CUBINS: [(u32, &[u8]); 3] = [
+    (75, include_bytes!(concat!(env!("OUT_DIR"), "/qapgpu.sm_75.cubin"))),
+    (80, include_bytes!(concat!(env!("OUT_DIR"), "/qapgpu.sm_80.cubin"))),
+    (90, include_bytes!(concat!(env!("OUT_DIR"), "/qapgpu.sm_90.cubin"))),
+];
+
+/// The embedded cubin that runs on a GPU of compute capability `arch`: same major version,
+/// the highest minor not above the GPU's (a cubin does not run across major versions).
+pub fn cubin_for(arch: u32) -> Option<(u32, &'static [u8])> {
+    EMBEDDED_CUBINS.iter().filter(|(a, c)| !c.is_empty() && a / 10 == arch / 10 && *a <= arch).max_by_key(|(a, _)| *a).copied()
+}
+
+/// What a GPU engine paid before its first launch.
+#[derive(Clone, Debug)]
+pub struct Startup {
+    /// Creating the CUDA context (driver initialisation included).
+    pub context_s: f64,
+    /// Loading the module: a cubin load, or the JIT compilation of the PTX.
+    pub module_s: f64,
+    /// What was loaded: "sm_90 machine code" or "PTX, JIT-compiled for sm_XX".
+    pub code: String,
+}
+
+impl Startup {
+    pub fn describe(&self) -> String {
+        format!("{:.3} s (CUDA context {:.3} s, module {:.3} s: {})", self.context_s + self.module_s, self.context_s, self.module_s, self.code)
+    }
+}
+
 /// Why the GPU engine cannot run here, or None when it can.
 pub fn unavailable_reason(ptx: Option<&Path>) -> Option<String> {
     if ptx.is_none() && EMBEDDED_PTX.is_empty() {
@@ -52,6 +83,7 @@ pub struct Gpu {
     pub name: String,
     pub limits: DeviceLimits,
     pub sms: u32,
+    pub startup: Startup,
 }
 
 impl Gpu {
@@ -59,17 +91,29 @@ impl Gpu {
         if let Some(why) = unavailable_reason(ptx) {
             bail!("GPU engine unavailable: {why}");
         }
+        let t0 = std::time::Instant::now();
         let ctx = CudaContext::new(ordinal).context("creating a CUDA context")?;
+        let context_s = t0.elapsed().as_secs_f64();
         let stream = ctx.default_stream();
-        let src = match ptx {
-            Some(p) => std::fs::read_to_string(p).with_context(|| format!("{}: cannot read PTX", p.display()))?,
-            None => EMBEDDED_PTX.to_string(),
-        };
-        let module = ctx.load_module(Ptx::from_src(src)).context("loading the PTX module")?;
-        let attr = |a: Attr| -> Result<u32> { Ok(ctx.attribute(a)? as u32) };
         let (major, minor) = ctx.compute_capability()?;
+        let arch = (major * 10 + minor) as u32;
+        let t1 = std::time::Instant::now();
+        let (module, code) = match (ptx, cubin_for(arch)) {
+            (Some(p), _) => {
+                let src = std::fs::read_to_string(p).with_context(|| format!("{}: cannot read PTX", p.display()))?;
+                (ctx.load_module(Ptx::from_src(src)).context("loading the PTX module")?, format!("{}, JIT-compiled for sm_{arch}", p.display()))
+            }
+            (None, Some((a, cubin))) => match ctx.load_module(Ptx::from_binary(cubin.to_vec())) {
+                Ok(m) => (m, format!("sm_{a} machine code")),
+                // A driver that refuses the cubin still takes the PTX.
+                Err(_) => (ctx.load_module(Ptx::from_src(EMBEDDED_PTX)).context("loading the PTX module")?, format!("PTX, JIT-compiled for sm_{arch}")),
+            },
+            (None, None) => (ctx.load_module(Ptx::from_src(EMBEDDED_PTX)).context("loading the PTX module")?, format!("PTX, JIT-compiled for sm_{arch}")),
+        };
+        let startup = Startup { context_s, module_s: t1.elapsed().as_secs_f64(), code };
+        let attr = |a: Attr| -> Result<u32> { Ok(ctx.attribute(a)? as u32) };
         let limits = DeviceLimits {
-            arch: (major * 10 + minor) as u32,
+            arch,
             shared_per_block_optin: attr(Attr::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)?,
             shared_per_sm: attr(Attr::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR)?,
             reserved_per_block: attr(Attr::CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK)?,
@@ -78,7 +122,7 @@ impl Gpu {
             regs_per_sm: attr(Attr::CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR)?,
         };
         let sms = attr(Attr::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?;
-        Ok(Gpu { name: ctx.name()?, ctx, stream, module, limits, sms })
+        Ok(Gpu { name: ctx.name()?, ctx, stream, module, limits, sms, startup })
     }
 
     pub fn ptr<T>(&self, s: &CudaSlice<T>) -> u64 {
@@ -180,3 +224,20 @@ pub fn device_matrices(inst: &Instance) -> (Vec<u8>, Vec<u8>) {
     }
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cubin_is_picked_only_within_its_major_version() {
+        if EMBEDDED_CUBINS.iter().any(|(_, c)| c.is_empty()) {
+            eprintln!("SKIPPED: this build has no embedded cubins (ptxas was missing at `cargo xtask build-ptx`)");
+            return;
+        }
+        let pick = |arch| cubin_for(arch).map(|(a, _)| a);
+        assert_eq!([pick(75), pick(80), pick(86), pick(89), pick(90)], [Some(75), Some(80), Some(80), Some(80), Some(90)]);
+        // Older than the oldest, or a newer major version: the PTX is JIT-compiled.
+        assert_eq!([pick(70), pick(100), pick(120)], [None, None, None]);
+    }
+}

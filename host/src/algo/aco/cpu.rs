@@ -10,7 +10,7 @@ use anyhow::Result;
 use qapgpu_common::aco::{Bounds, best_unit, clamp, construct, lay_row};
 use qapgpu_common::cost::cost;
 use qapgpu_common::elem::Elem;
-use qapgpu_common::ls::{LsKind, Scratch, tabu_search, two_opt};
+use qapgpu_common::ls::{LsKind, Scratch, TABU_FREE, WalkState, tabu_search, tabu_walk, two_opt};
 use qapgpu_common::matrix::Dense;
 use qapgpu_common::moves::move_count;
 use qapgpu_common::ops::random_permutation;
@@ -29,6 +29,9 @@ pub struct AcoCpu {
     cants: Vec<u8>,
     cant_costs: Vec<i64>,
     ls_iters: Vec<u32>,
+    /// Walks (`AcoConfig::walk`): each ant's tabu matrix (n² entries) and iterations done.
+    tabu: Vec<i32>,
+    walks: Vec<u32>,
     rngs: Vec<Xoshiro128>,
     tau: Vec<f32>,
     best: (i64, Vec<u8>),
@@ -45,7 +48,8 @@ impl AcoCpu {
         let site = Site::cpu(pool.current_num_threads());
         // Ants, c-ants, their costs and RNGs; per worker a Δ table and a tabu matrix.
         let per_worker = 8 * qapgpu_common::moves::move_count(n as u32) as u128 + 4 * (n * n) as u128;
-        let bytes = m as u128 * (2 * n as u128 + 2 * 8 + 4 + 16) + pool.current_num_threads() as u128 * per_worker;
+        let walk_tabu = if cfg.walk { m * n * n } else { 0 };
+        let bytes = m as u128 * (2 * n as u128 + 2 * 8 + 4 + 16) + pool.current_num_threads() as u128 * per_worker + 4 * walk_tabu as u128;
         crate::memory::ensure_host(bytes, &format!("a colony of {m} ants on {}", inst.name))?;
         Ok(AcoCpu {
             cfg: cfg.clone(),
@@ -57,12 +61,36 @@ impl AcoCpu {
             cants: vec![0; m * n],
             cant_costs: vec![0; m],
             ls_iters: vec![0; m],
+            tabu: vec![TABU_FREE; walk_tabu],
+            walks: vec![0; if cfg.walk { m } else { 0 }],
             rngs: (0..m as u64).map(|k| Xoshiro128::from_stream(cfg.seed, k)).collect(),
             tau: vec![0.0; n * n],
             best: (i64::MAX, vec![0; n]),
             stats: LsStats::default(),
             site,
         })
+    }
+
+    /// One launch of every walk (`AcoConfig::walk`), as the `ts_walk` kernels do it.
+    fn walk_all(&mut self, cfg: &AcoConfig, stop: &StopWord) {
+        let n = self.n;
+        let any = self.mats.dense(n);
+        let work = self
+            .cants
+            .par_chunks_mut(n)
+            .zip(self.cant_costs.par_iter_mut())
+            .zip(self.rngs.par_iter_mut())
+            .zip(self.ants.par_chunks_mut(n))
+            .zip(self.ant_costs.par_iter_mut())
+            .zip(self.ls_iters.par_iter_mut())
+            .zip(self.tabu.par_chunks_mut(n * n))
+            .zip(self.walks.par_iter_mut());
+        self.pool.install(|| {
+            work.for_each(|(((((((p, c), rng), ant), ant_cost), iters), tabu), done)| {
+                let walk = Walk { p, cost: c, rng, ant, ant_cost, iters, tabu, done };
+                with_mats!(&any, |a, b| walk_one(a, b, cfg, stop, walk))
+            })
+        });
     }
 
     /// Runs `f` once per ant with its c-ant, cost, RNG, unit best and cost, in parallel.
@@ -128,6 +156,47 @@ fn improve<E: Elem>(
     }
 }
 
+/// One walk's state in the CPU engine.
+struct Walk<'w> {
+    p: &'w mut [u8],
+    cost: &'w mut i64,
+    rng: &'w mut Xoshiro128,
+    ant: &'w mut [u8],
+    ant_cost: &'w mut i64,
+    iters: &'w mut u32,
+    tabu: &'w mut [i32],
+    done: &'w mut u32,
+}
+
+/// `cfg.ls_iterations` more moves of one walk and step 8, as a `ts_walk` block does them.
+fn walk_one<E: Elem>(a: &Dense<E>, b: &Dense<E>, cfg: &AcoConfig, stop: &StopWord, w: Walk) {
+    if stop.is_set() {
+        *w.iters = 0;
+        return;
+    }
+    if *w.done == 0 {
+        w.tabu.fill(TABU_FREE);
+    }
+    // The walk's best so far is its unit's best ant, unless the walk stands lower.
+    let from_ant = *w.ant_cost <= *w.cost;
+    let mut best = if from_ant { w.ant.to_vec() } else { w.p.to_vec() };
+    let best_cost = if from_ant { *w.ant_cost } else { *w.cost };
+    let mut delta = vec![0i64; move_count(w.p.len() as u32) as usize];
+    let state = WalkState { p: w.p, cost: *w.cost, done: *w.done, best: &mut best, best_cost };
+    let scratch = Scratch { delta: &mut delta, tabu: w.tabu };
+    let (cur, r) = tabu_walk(a, b, state, cfg.target, cfg.ls_iterations, cfg.tabu_list_size, cfg.aspiration as i32, w.rng, scratch, || stop.is_set());
+    *w.cost = cur;
+    *w.iters = r.iterations;
+    *w.done = w.done.wrapping_add(r.iterations);
+    if r.cost <= cfg.target {
+        stop.set();
+    }
+    if r.cost <= *w.ant_cost {
+        *w.ant_cost = r.cost;
+        w.ant.copy_from_slice(&best);
+    }
+}
+
 impl AcoEngine for AcoCpu {
     fn site(&self) -> &Site {
         &self.site
@@ -140,6 +209,7 @@ impl AcoEngine for AcoCpu {
     }
 
     fn random_ants(&mut self) -> Result<()> {
+        self.walks.fill(0);
         self.per_ant(|m, p, c, rng, _, ant_cost, _| {
             random_permutation(rng, p);
             *c = with_mats!(m, |a, b| cost(a, b, p));
@@ -163,7 +233,11 @@ impl AcoEngine for AcoCpu {
     fn local_search(&mut self) -> Result<()> {
         let t0 = Instant::now();
         let (cfg, stop) = (self.cfg.clone(), self.site.stop.clone());
-        self.per_ant(|m, p, c, rng, ant, ant_cost, it| with_mats!(m, |a, b| improve(a, b, &cfg, &stop, p, c, rng, ant, ant_cost, it)));
+        if cfg.walk {
+            self.walk_all(&cfg, &stop);
+        } else {
+            self.per_ant(|m, p, c, rng, ant, ant_cost, it| with_mats!(m, |a, b| improve(a, b, &cfg, &stop, p, c, rng, ant, ant_cost, it)));
+        }
         self.stats.seconds += t0.elapsed().as_secs_f64();
         let iters: u64 = self.ls_iters.iter().map(|&i| i as u64).sum();
         self.stats.iterations += iters;

@@ -27,6 +27,7 @@ struct Buffers {
     tau: CudaSlice<f32>,
     delta: CudaSlice<i64>,
     tabu: CudaSlice<i32>,
+    walks: CudaSlice<u32>,
     first_pairs: CudaSlice<u16>,
     best: CudaSlice<u8>,
     params: CudaSlice<u8>,
@@ -36,6 +37,7 @@ struct Kernels {
     init: CudaFunction,
     construct: CudaFunction,
     local_search: CudaFunction,
+    walk: CudaFunction,
     best: CudaFunction,
     tau_init: CudaFunction,
     evaporate: CudaFunction,
@@ -65,23 +67,29 @@ impl AcoGpu {
             init: load(format!("aco_init_{w}"))?,
             construct: load(format!("aco_construct_{w}"))?,
             local_search: load(format!("aco_local_search_{w}"))?,
+            walk: load(format!("ts_walk_{w}"))?,
             best: load("aco_best".into())?,
             tau_init: load("aco_tau_init".into())?,
             evaporate: load("aco_evaporate".into())?,
             lay: load("aco_lay".into())?,
             clamp: load("aco_clamp".into())?,
         };
-        let max_threads = k.local_search.get_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)? as u32;
+        // The block shape must fit the kernel that runs it (the walks use more registers).
+        let ls_kernel = if cfg.walk { &k.walk } else { &k.local_search };
+        let max_threads = ls_kernel.get_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)? as u32;
         let shape = Shape::fit(n as u32, cfg.ns, cfg.layout.mapping(), max_threads).map_err(|e| anyhow!("{}: {e}", inst.name))?;
         let layout = LsLayout::new(shape, cfg.ls == LsKind::Tabu, &gpu.limits);
-        k.local_search
-            .set_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, layout.dynamic_shared as i32)?;
+        anyhow::ensure!(!cfg.walk || cfg.ls == LsKind::Tabu, "walks are tabu searches");
+        for f in [&k.local_search, &k.walk] {
+            f.set_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, layout.dynamic_shared as i32)?;
+        }
         let stride = n.div_ceil(16) * 16;
         let s = &gpu.stream;
         let (a_bytes, b_bytes) = device_matrices(inst);
         let first: Vec<u16> = (0..shape.ts).map(|t| shape.first_pair(t) as u16).collect();
         let global_delta = if layout.delta_placement == qapgpu_common::layout::Placement::Shared { 1 } else { m * shape.moves as usize };
-        let global_tabu = if layout.tabu_search && layout.tabu_placement != qapgpu_common::layout::Placement::Shared { m * n * n } else { 1 };
+        // A walk keeps its tabu matrix in global memory between launches.
+        let global_tabu = if cfg.walk || (layout.tabu_search && layout.tabu_placement != qapgpu_common::layout::Placement::Shared) { m * n * n } else { 1 };
         let bytes = m as u128 * (2 * stride as u128 + 2 * 8 + 4 + 16) + 8 * global_delta as u128 + 4 * global_tabu as u128 + 4 * (n * n) as u128;
         gpu.ensure_free(bytes, &format!("a colony of {m} ants on {}", inst.name))?;
         let site = Site::gpu(&gpu)?;
@@ -97,6 +105,7 @@ impl AcoGpu {
             tau: s.alloc_zeros(n * n)?,
             delta: s.alloc_zeros(global_delta)?,
             tabu: s.alloc_zeros(global_tabu)?,
+            walks: s.alloc_zeros(if cfg.walk { m } else { 1 })?,
             first_pairs: s.clone_htod(&first)?,
             best: s.clone_htod(bytes_of(&AcoBest::default()))?,
             params: s.alloc_zeros(size_of::<AcoParams>())?,
@@ -113,6 +122,8 @@ impl AcoGpu {
             tau: gpu.ptr(&buf.tau),
             delta: gpu.ptr(&buf.delta),
             tabu: gpu.ptr(&buf.tabu),
+            walks: gpu.ptr(&buf.walks),
+            aspiration: cfg.aspiration,
             first_pairs: gpu.ptr(&buf.first_pairs),
             best: gpu.ptr(&buf.best),
             stop: site.stop.device_ptr(),
@@ -173,6 +184,8 @@ impl AcoEngine for AcoGpu {
     }
 
     fn random_ants(&mut self) -> Result<()> {
+        // Walks start afresh (their tabu matrices are reset at iteration 0).
+        self.gpu.stream.memset_zeros(&mut self.buf.walks)?;
         let c = self.per_ant();
         self.launch(|k| &k.init, c)
     }
@@ -189,7 +202,11 @@ impl AcoEngine for AcoGpu {
             shared_mem_bytes: self.layout.dynamic_shared,
         };
         let t0 = Instant::now();
-        self.launch(|k| &k.local_search, c)?;
+        if self.cfg.walk {
+            self.launch(|k| &k.walk, c)?;
+        } else {
+            self.launch(|k| &k.local_search, c)?;
+        }
         self.stats.seconds += t0.elapsed().as_secs_f64();
         let iters: u64 = self.gpu.stream.clone_dtoh(&self.buf.ls_iters)?.iter().map(|&i| i as u64).sum();
         self.stats.iterations += iters;

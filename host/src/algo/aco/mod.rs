@@ -135,6 +135,11 @@ pub struct AcoConfig {
     /// A local search that reaches this cost ends the iteration for every ant (the run's
     /// target; `NO_TARGET` without one).
     pub target: i64,
+    /// Each ant's tabu search goes on from launch to launch (the `ts` family's walks; tabu
+    /// search only) instead of starting afresh from a constructed c-ant.
+    pub walk: bool,
+    /// Walks: Taillard's long-term aspiration, in iterations (0: none).
+    pub aspiration: u32,
 }
 
 impl AcoConfig {
@@ -156,6 +161,8 @@ impl AcoConfig {
             p_best: 0.005,
             seed: 1,
             target: NO_TARGET,
+            walk: false,
+            aspiration: 0,
         }
     }
 

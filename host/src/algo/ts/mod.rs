@@ -1,0 +1,138 @@
+//! `ts`: a device-resident multi-start robust tabu search. Hundreds to thousands of
+//! independent Ro-TS walks, one block each, every walk going on from launch to launch with
+//! its own tabu matrix, iteration count and best (the `ts_walk` kernels, `ls::tabu_walk` on
+//! the CPU); no construction, no pheromone, no host work between launches but reading the
+//! best. The run's target is checked inside the search: the block that reaches it writes
+//! the stop word and every walk stops at its next poll.
+//!
+//! The engines are the ACO family's (`algo::aco::{gpu, cpu}`) in walk mode
+//! (`AcoConfig::walk`): the same buffers, Δ tables and thread mappings (MATA).
+use super::aco::{self, AcoConfig, AcoEngine, Layout};
+use super::{Backend, Family, Options};
+use crate::gpu::Gpu;
+use crate::io::Instance;
+use crate::run::stop::StopWord;
+use crate::run::{Advance, Counters, Solver, SolverInfo};
+use anyhow::{Result, anyhow};
+use cudarc::driver::sys::CUfunction_attribute;
+use qapgpu_common::layout::{LsLayout, blocks_per_sm};
+use qapgpu_common::ls::LsKind;
+use qapgpu_common::mata::Shape;
+use std::sync::Arc;
+
+pub const TS: Family = Family {
+    name: "ts",
+    about: "multi-start robust tabu search: one walk per block, going on from launch to launch, the GPU filled",
+    min_n: 3,
+    build,
+};
+
+/// Moves of every walk per launch (`--ls-iterations`): long enough that a launch's fresh Δ
+/// scan and its host round trip are small, short enough for a progress line; the target and
+/// the stop word end a launch early anyway.
+pub const LAUNCH_ITERATIONS: u32 = 2048;
+
+/// Ro-TS (Taillard's 2006 code): the tabu duration is r³ times this many n (r uniform in
+/// [0, 1), one draw per entry), and an assignment unused for this many n² iterations is
+/// aspired.
+pub const TENURE_FACTOR: u32 = 8;
+pub const ASPIRATION_FACTOR: u32 = 5;
+
+/// Registers per thread of the `ts_walk` kernels: their budget in `xtask/src/ptx.rs` (the
+/// most ptxas may give them), so that the walks that fill a GPU are all resident at once.
+const WALK_REGISTERS: u32 = 104;
+
+/// The walk kernel's block shape on `gpu`: `cfg`'s mapping, or the plain one where MATA's
+/// 2n extra threads do not fit the kernel's threads per block (n = 256 on sm_90).
+pub fn walk_shape(gpu: &Gpu, inst: &Instance, cfg: &mut AcoConfig) -> Result<Shape> {
+    let n = inst.n as u32;
+    let kernel = gpu.module.load_function(&format!("ts_walk_{}", inst.width.name()))?;
+    let max_threads = kernel.get_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)? as u32;
+    if let Ok(shape) = Shape::fit(n, cfg.ns, cfg.layout.mapping(), max_threads) {
+        return Ok(shape);
+    }
+    cfg.layout = Layout::Plain;
+    Shape::fit(n, cfg.ns, cfg.layout.mapping(), max_threads).map_err(|e| anyhow!("n = {n}: {e}"))
+}
+
+/// Walks that fill `gpu` with blocks of `shape`: as many as fit on every SM at once.
+pub fn filling_walks(gpu: &Gpu, shape: Shape) -> u32 {
+    let layout = LsLayout::new(shape, true, &gpu.limits);
+    let threads = shape.launched().div_ceil(32) * 32;
+    let (per_sm, _) = blocks_per_sm(&gpu.limits, threads, layout.dynamic_shared, WALK_REGISTERS);
+    per_sm.max(1) * gpu.sms
+}
+
+fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn Solver>> {
+    let mut cfg = AcoConfig::from_options(LsKind::Tabu, inst, opts);
+    cfg.walk = true;
+    cfg.ls_iterations = opts.aco.ls_iterations.unwrap_or(LAUNCH_ITERATIONS);
+    // Taillard's Ro-TS settings: tenures r³·8n, long-term aspiration after 5n² iterations.
+    let n = inst.n as u32;
+    cfg.tabu_list_size = opts.aco.tabu_list.unwrap_or(TENURE_FACTOR * n);
+    cfg.aspiration = ASPIRATION_FACTOR * n * n;
+    if let Backend::Gpu(g) = backend {
+        walk_shape(g, inst, &mut cfg)?;
+    }
+    cfg.ants = match (opts.aco.ants, backend) {
+        (Some(m), _) => m,
+        (None, Backend::Gpu(g)) => filling_walks(g, walk_shape(g, inst, &mut cfg)?),
+        // One walk per CPU thread: the multi-start tabu search on all cores.
+        (None, Backend::Cpu { threads }) => (if *threads == 0 { rayon::current_num_threads() } else { *threads }) as u32,
+    };
+    Ok(Box::new(TsSolver { engine: aco::engine(backend, inst, &cfg)?, target: opts.target, launches: 0 }))
+}
+
+/// The driver: random starts, then one launch of every walk per `advance`.
+pub struct TsSolver {
+    engine: Box<dyn AcoEngine>,
+    target: Option<i64>,
+    launches: u64,
+}
+
+impl Solver for TsSolver {
+    fn info(&self) -> SolverInfo {
+        let cfg = self.engine.config();
+        let threads = self.engine.threads_per_block();
+        let mapping = if threads > 1 { format!(", {} layout, {threads} threads per walk", cfg.layout.name()) } else { String::new() };
+        SolverInfo {
+            algorithm: "ts",
+            engine: self.engine.site().engine,
+            device: self.engine.site().device.clone(),
+            layout: format!("{} walks of robust tabu search, T_list = {}, {} moves per launch{mapping}", cfg.ants, cfg.tabu_list_size, cfg.ls_iterations),
+            blocks: cfg.ants,
+            threads_per_block: threads,
+        }
+    }
+
+    fn stop_word(&self) -> Arc<StopWord> {
+        self.engine.site().stop.clone()
+    }
+
+    fn init(&mut self) -> Result<()> {
+        self.launches = 0;
+        self.engine.random_ants()?;
+        self.advance().map(|_| ())
+    }
+
+    fn advance(&mut self) -> Result<Advance> {
+        self.engine.local_search()?;
+        self.engine.update_best()?;
+        self.launches += 1;
+        Ok(Advance::Continue)
+    }
+
+    fn found(&mut self) -> Result<Option<(i64, Vec<u8>)>> {
+        let best = self.engine.best()?;
+        Ok(self.target.is_some_and(|t| best.0 <= t).then_some(best))
+    }
+
+    fn best(&mut self) -> Result<(i64, Vec<u8>)> {
+        self.engine.best()
+    }
+
+    fn counters(&mut self) -> Result<Counters> {
+        let st = self.engine.ls_stats();
+        Ok(Counters { iterations: st.iterations, unit: "tabu moves (all walks)", restarts: 0, evaluations: st.evaluations, search_seconds: st.seconds, best_at: None })
+    }
+}
