@@ -3,7 +3,9 @@
 # `ts` on all the host's CPU cores (the user's alternative without a GPU), over the targets
 # of issue 10's table; from the repository root after `cargo xtask dist` with QAPLIB in
 # dist/qaplib. 10 runs each, seeds 1..10.
-#   scripts/bench-ts.sh gpu-opt | gpu-gap | cpu | layout
+#   scripts/bench-ts.sh gpu-opt | gpu-gap | cpu | ttt | gaps | layout
+# ttt writes one time-to-target plot per instance (bench-results/ttt/ttt-*.svg); gaps runs
+# every QAPLIB instance with a best-known value for 1 s with auto and aco-ts.
 set -u
 cd dist
 export QAPLIB_DIR=$PWD/qaplib
@@ -17,8 +19,13 @@ case "${1:-}" in
   gpu-opt) cmp ts-opt --engine gpu --algos ts,aco-ts --instances $small,tai80b,tai100b ;;
   gpu-gap) cmp ts-a1 --engine gpu --algos ts,aco-ts --gap 1 --instances tai40a,tai50a,tai60a,tai80a,tai100a
            cmp ts-b006 --engine gpu --algos ts,aco-ts --gap 0.06 --instances tai50b ;;
+  ttt)     timeout "${BENCH_LIMIT:-560}" ./qapgpu bench ttt --engine gpu --cpu-baseline --runs 10 --time-limit "$T" \
+             --instances tai25b,kra30a,kra30b,tai35b,ste36b,tai40b --out "$out/ttt" >/dev/null 2>/tmp/ttt.log
+           cat "$out/ttt/ttt.md" 2>/dev/null || tail -3 /tmp/ttt.log ;;
+  gaps)    timeout "${BENCH_LIMIT:-560}" ./qapgpu bench gaps --engine gpu --runs 1 --time-limit 1 --out "$out/gaps" >/dev/null 2>/tmp/gaps.log
+           cat "$out/gaps/gaps.md" 2>/dev/null || tail -3 /tmp/gaps.log ;;
   layout)  for i in tai25b tai40a tai60b tai100b; do ./qapgpu solve $i --algo ts --engine gpu --seed 1 --time-limit 1 --quiet | grep -E "^(instance|layout)"; done ;;
   cpu)     cmp ts-cpu --engine cpu --algos ts --instances tai25b,kra30a,kra30b,tai30b,tai35b,ste36b,tai40b
            cmp ts-cpu-a1 --engine cpu --algos ts --gap 1 --instances tai40a,tai50a,tai60a ;;
-  *) echo "usage: $0 gpu-opt|gpu-gap|cpu|layout"; exit 2 ;;
+  *) echo "usage: $0 gpu-opt|gpu-gap|cpu|ttt|gaps|layout"; exit 2 ;;
 esac

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 /// `gap`: the target in percent above the best-known value.
 pub fn protocol(backend: &Backend, base: &Options, names: &[String], algos: &[String], n_runs: usize, limit: Duration, gap: f64) -> Result<Table> {
-    for a in algos {
+    for a in algos.iter().filter(|a| a.as_str() != crate::algo::AUTO) {
         family(a)?;
     }
     let mut t = Table::new(&["instance", "target", "algorithm", "runs", "#reached", "T_avg (s)", "σ", "median (s)", "worst cost"]);

@@ -3,11 +3,13 @@
 //! paper's table format beside its published numbers.
 pub mod compare;
 pub mod gamma;
+pub mod gaps;
 pub mod problems;
 pub mod seed000;
 pub mod seed001;
 pub mod seed003;
 pub mod seed004;
+pub mod ttt;
 pub mod wilcoxon;
 
 use crate::algo::{self, Backend, Options};

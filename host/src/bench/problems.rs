@@ -75,7 +75,7 @@ fn cell(records: &[RunRecord], posed: &dyn Posed) -> Result<(usize, f64)> {
 
 /// `engines`: the bench's backend and, unless it is the CPU already, the CPU's.
 pub fn protocol(engines: &[(&str, &Backend)], base: &Options, algos: &[String], n_runs: usize, limit: Duration) -> Result<Table> {
-    for a in algos {
+    for a in algos.iter().filter(|a| a.as_str() != crate::algo::AUTO) {
         family(a)?;
     }
     let mut header = vec!["problem".to_string(), "instance".into(), "n".into(), "known".into(), "algorithm".into()];

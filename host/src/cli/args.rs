@@ -368,6 +368,10 @@ pub enum Protocol {
     Compare,
     /// Other problems posed as QAPs (generated instances with known answers), GPU and CPU.
     Problems,
+    /// Time to target of several algorithms, R runs each, with time-to-target plots (SVG).
+    Ttt,
+    /// Every QAPLIB instance with a best-known value for --time-limit each: final gaps.
+    Gaps,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -430,11 +434,16 @@ pub struct BenchArgs {
     /// Seeds 002/004 and compare: the cellular GA's GPU mapping.
     #[arg(long, value_enum, default_value = "auto")]
     pub ls_mapping: LsMapping,
-    /// compare: the target, in percent above the best-known value (0: the best known).
+    /// ttt: also run the multi-start tabu search on every CPU core (the alternative without
+    /// a GPU).
+    #[arg(long)]
+    pub cpu_baseline: bool,
+    /// compare, ttt: the target, in percent above the best-known value (0: the best known).
     #[arg(long, default_value_t = 0.0)]
     pub gap: f64,
-    /// compare: the algorithms.
-    #[arg(long, value_delimiter = ',', default_value = "aco-ts,ga-islands,ga-independent,cga")]
+    /// compare, ttt, problems: the algorithms (defaults: aco-ts,ga-islands,ga-independent,cga
+    /// for compare; ts,aco-ts for ttt; auto for problems).
+    #[arg(long, value_delimiter = ',')]
     pub algos: Vec<String>,
     /// Folder for the CSV and Markdown tables.
     #[arg(long, default_value = "bench-results")]

@@ -3,7 +3,7 @@
 use super::args::{BenchArgs, CgaTopology, Protocol, Search};
 use crate::algo::Backend;
 use crate::algo::cga::Pass;
-use crate::bench::{Table, compare, problems, seed000, seed001, seed003, seed004};
+use crate::bench::{Table, compare, problems, seed000, seed001, seed003, seed004, ttt};
 use crate::io::qaplib;
 use anyhow::Result;
 use qapgpu_common::ls::LsKind;
@@ -16,6 +16,8 @@ pub fn bench(a: BenchArgs) -> Result<()> {
     let backend = Backend::open(&base, |why| eprintln!("note: {why}; running the CPU engine"))?;
     let names: Vec<String> = if !a.instances.is_empty() {
         a.instances.clone()
+    } else if a.protocol == Protocol::Gaps {
+        crate::bench::gaps::all_instances()
     } else {
         let from: Vec<&str> = match a.protocol {
             Protocol::Independent => seed001::PAPER.iter().map(|r| r.0).collect(),
@@ -24,6 +26,8 @@ pub fn bench(a: BenchArgs) -> Result<()> {
             Protocol::Cellular002 | Protocol::Cellular004 => seed004::TO_OPTIMUM.iter().chain(&seed004::FINAL_COST).copied().collect(),
             Protocol::Compare => vec!["tai35b", "tai40b", "nug30"],
             Protocol::Problems => vec![],
+            Protocol::Ttt => vec!["tai25b", "kra30a", "tai35b", "tai40b", "tai50b"],
+            Protocol::Gaps => vec![],
         };
         from.into_iter().filter(|n| qaplib::resolve(n).is_file()).map(String::from).collect()
     };
@@ -66,7 +70,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         }
         Protocol::Compare => {
             crate::algo::check_range("--gap", a.gap, 0.0, 100.0)?;
-            compare::protocol(&backend, &base, &names, &a.algos, a.runs, limit, a.gap)?
+            compare::protocol(&backend, &base, &names, &algos(&a, &["aco-ts", "ga-islands", "ga-independent", "cga"]), a.runs, limit, a.gap)?
         }
         Protocol::Problems => {
             let cpu = Backend::Cpu { threads: a.device.threads };
@@ -74,8 +78,14 @@ pub fn bench(a: BenchArgs) -> Result<()> {
             if matches!(backend, Backend::Gpu(_)) {
                 engines.push(("CPU", &cpu));
             }
-            problems::protocol(&engines, &base, &a.algos, a.runs, limit)?
+            problems::protocol(&engines, &base, &algos(&a, &["auto"]), a.runs, limit)?
         }
+        Protocol::Ttt => {
+            crate::algo::check_range("--gap", a.gap, 0.0, 100.0)?;
+            let cpu = Backend::Cpu { threads: a.device.threads };
+            ttt::protocol(&backend, a.cpu_baseline.then_some(&cpu), &base, &names, &algos(&a, &["ts", "aco-ts"]), a.runs, limit, a.gap, &a.out)?
+        }
+        Protocol::Gaps => crate::bench::gaps::protocol(&backend, &base, &names, &algos(&a, &["auto", "aco-ts"]), a.runs, limit)?,
         Protocol::Cellular002 | Protocol::Cellular004 => unreachable!("handled above"),
     };
     let (title, stem) = match a.protocol {
@@ -84,9 +94,16 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         Protocol::AcoFixed => ("seed 003 Table 5 protocol (IT_TOTAL = n·50000 or the optimum)", "seed003-table5"),
         Protocol::AcoTarget => ("seed 003 Table 6 protocol (time to the acceptable cost)", "seed003-table6"),
         Protocol::Compare => ("time to the best-known value, algorithm against algorithm", "compare"),
+        Protocol::Gaps => ("final gap to the best known within the time limit, every instance", "gaps"),
+        Protocol::Ttt => ("time to target, with time-to-target plots (ttt-INSTANCE.svg)", "ttt"),
         Protocol::Problems => ("other problems posed as QAPs: runs reaching the known optimum or a valid answer, checked", "problems"),
         Protocol::Cellular002 | Protocol::Cellular004 => unreachable!("handled above"),
     };
     println!("{}", table.write(&a.out, stem, title, &context)?);
     Ok(())
+}
+
+/// `--algos`, or the protocol's default.
+fn algos(a: &BenchArgs, default: &[&str]) -> Vec<String> {
+    if a.algos.is_empty() { default.iter().map(|s| s.to_string()).collect() } else { a.algos.clone() }
 }

@@ -1,0 +1,93 @@
+//! `bench ttt`: time to target of several algorithms over instances, R runs each, as a
+//! table and as time-to-target plots (the empirical distribution of the time to target,
+//! Aiex, Resende & Ribeiro 2002: the i-th fastest of R runs is plotted at probability
+//! (i − ½)/R), one SVG per instance; with `--cpu-baseline`, the multi-start tabu search on
+//! every CPU core beside them, the user's alternative without a GPU.
+use super::{RunRecord, Table, fmt, load, mean_sd, median, runs, within};
+use crate::algo::{Backend, Options, family};
+use anyhow::{Context, Result};
+use plotters::prelude::*;
+use std::path::Path;
+use std::time::Duration;
+
+/// One series of a plot: its label and the sorted times of the runs that reached the
+/// target, out of `runs`.
+pub struct Series {
+    pub label: String,
+    pub times: Vec<f64>,
+    pub runs: usize,
+}
+
+/// The (time, probability) points of a TTT plot for `times` (sorted) out of `runs`.
+pub fn ttt_points(times: &[f64], runs: usize) -> Vec<(f64, f64)> {
+    times.iter().enumerate().map(|(i, &t)| (t, (i as f64 + 0.5) / runs as f64)).collect()
+}
+
+const COLOURS: [RGBColor; 6] = [RGBColor(31, 119, 180), RGBColor(214, 39, 40), RGBColor(44, 160, 44), RGBColor(148, 103, 189), RGBColor(255, 127, 14), RGBColor(23, 190, 207)];
+
+/// Writes the TTT plot of `series` as an SVG file (time on a log scale).
+pub fn plot(path: &Path, title: &str, series: &[Series]) -> Result<()> {
+    let all: Vec<f64> = series.iter().flat_map(|s| s.times.iter().copied()).filter(|&t| t > 0.0).collect();
+    let lo = all.iter().copied().fold(f64::INFINITY, f64::min).min(1e-3) / 2.0;
+    let hi = all.iter().copied().fold(0.0, f64::max).max(lo * 10.0) * 2.0;
+    let root = SVGBackend::new(path, (720, 440)).into_drawing_area();
+    let draw = || -> Result<(), Box<dyn std::error::Error>> {
+        root.fill(&WHITE)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 18))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(50)
+            .build_cartesian_2d((lo..hi).log_scale(), 0f64..1f64)?;
+        chart.configure_mesh().x_desc("time to target (s)").y_desc("cumulative probability").draw()?;
+        for (k, s) in series.iter().enumerate() {
+            let colour = COLOURS[k % COLOURS.len()];
+            let pts: Vec<(f64, f64)> = ttt_points(&s.times, s.runs).into_iter().map(|(t, p)| (t.max(lo), p)).collect();
+            let label = format!("{} ({}/{} reached)", s.label, s.times.len(), s.runs);
+            chart
+                .draw_series(LineSeries::new(pts.clone(), colour.stroke_width(2)))?
+                .label(label)
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2)));
+            chart.draw_series(pts.into_iter().map(|p| Circle::new(p, 3, colour.filled())))?;
+        }
+        chart.configure_series_labels().position(SeriesLabelPosition::LowerRight).background_style(WHITE).border_style(BLACK).draw()?;
+        root.present()?;
+        Ok(())
+    };
+    draw().map_err(|e| anyhow::anyhow!("{}: cannot draw the plot: {e}", path.display()))
+}
+
+/// The bench: `algos` on `backend`, and `ts` on `cpu` when given, R runs per instance, the
+/// target `gap` % above the best known. Returns the table; writes one SVG per instance
+/// into `out`.
+#[allow(clippy::too_many_arguments)]
+pub fn protocol(backend: &Backend, cpu: Option<&Backend>, base: &Options, names: &[String], algos: &[String], n_runs: usize, limit: Duration, gap: f64, out: &Path) -> Result<Table> {
+    for a in algos.iter().filter(|a| a.as_str() != crate::algo::AUTO) {
+        family(a)?;
+    }
+    std::fs::create_dir_all(out).with_context(|| format!("{}: cannot create", out.display()))?;
+    let engine = if matches!(backend, Backend::Gpu(_)) { "GPU" } else { "CPU" };
+    let mut t = Table::new(&["instance", "target", "algorithm", "engine", "#reached", "mean (s)", "σ", "median (s)", "plot"]);
+    for name in names {
+        let (inst, known) = load(name)?;
+        let target = within(known, gap);
+        let mut plan: Vec<(String, &Backend, &str)> = algos.iter().map(|a| (a.clone(), backend, engine)).collect();
+        if let Some(c) = cpu {
+            plan.push(("ts".into(), c, "CPU"));
+        }
+        let svg = format!("ttt-{name}.svg");
+        let mut series = Vec::new();
+        for (algo, b, eng) in plan {
+            let opts = Options { algorithm: Some(algo.clone()), target: Some(target), ..base.clone() };
+            let recs = runs(b, &inst, &opts, n_runs, limit)?;
+            let mut ok = RunRecord::successes(&recs);
+            ok.sort_by(f64::total_cmp);
+            let (m, s) = mean_sd(&ok);
+            t.push(vec![name.clone(), target.to_string(), algo.clone(), eng.into(), format!("{}/{}", ok.len(), recs.len()), fmt(m), fmt(s), fmt(median(&ok)), svg.clone()]);
+            series.push(Series { label: format!("{algo} ({eng})"), times: ok, runs: recs.len() });
+        }
+        let what = if gap > 0.0 { format!("{gap} % above the best known") } else { "the best known".into() };
+        plot(&out.join(&svg), &format!("{name}: time to {what}, {} runs", n_runs), &series)?;
+    }
+    Ok(t)
+}
