@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# compute-sanitizer memcheck and racecheck over the `ts` walk kernels (tabu matrices carried
+# between launches, in shared memory for small n and in global memory for large n, MATA and
+# plain mappings), from the repository root after `cargo xtask dist` with QAPLIB in
+# dist/qaplib: a few launches each (the target is unreachable, the time limit ends them).
+set -u
+cd dist
+export QAPLIB_DIR=$PWD/qaplib
+python3 -c "
+import random
+random.seed(7); n = 256
+print(n)
+for _ in range(2):
+    for i in range(n): print(' '.join(str(random.randrange(100)) for _ in range(n)))
+" > /tmp/rand256.dat
+for tool in ${TOOLS:-memcheck racecheck}; do
+  for inst in nug12 esc64a tai150b /tmp/rand256.dat; do
+    for layout in mata plain; do
+      echo "== $tool $inst $layout"
+      timeout 90 compute-sanitizer --tool $tool --print-limit 5 ./qapgpu $inst --engine gpu --algo ts --layout $layout \
+        --ants 4 --ls-iterations 64 --target -1 --time-limit 2 --quiet --seed 5 2>&1 | grep -E "ERROR SUMMARY|RACECHECK SUMMARY|Error|^cost" | head -3
+    done
+  done
+done
