@@ -26,7 +26,15 @@ pub fn solve(inst: &Instance, opts: &Options) -> Result<Solution> {
 /// As `solve`, on an opened backend (so that many solves share one GPU context), with an
 /// observer and an interrupt flag (Ctrl-C) that stops the run with its best so far.
 pub fn solve_on(backend: &Backend, inst: &Instance, opts: &Options, obs: &mut dyn Observer, interrupt: &AtomicBool) -> Result<Solution> {
-    let mut solver = algo::build(backend, inst, opts)?;
+    solve_on_all(std::slice::from_ref(backend), inst, opts, obs, interrupt)
+}
+
+/// As `solve_on`, on several devices at once (`Backend::open_all`): one independent search
+/// per device, the first to reach the target stops them all (`algo::multi`).
+pub fn solve_on_all(backends: &[Backend], inst: &Instance, opts: &Options, obs: &mut dyn Observer, interrupt: &AtomicBool) -> Result<Solution> {
+    anyhow::ensure!(!backends.is_empty(), "no device to solve on");
+    let backend = &backends[0];
+    let mut solver = if backends.len() == 1 { algo::build(backend, inst, opts)? } else { algo::multi::build_multi(backends, inst, opts)? };
     let limits = Limits { time_limit: opts.time_limit, known: opts.known };
     let out = run::run(solver.as_mut(), &limits, obs, interrupt)?;
     let mut sol = Solution::new(inst, &out, &solver.info(), opts.seed, opts.target, opts.known)?;

@@ -75,3 +75,27 @@ fn multi_start_tabu_search_reaches_the_optimum() {
         assert_eq!(sol.algorithm, "ts");
     }
 }
+
+/// Several devices, one run (`algo::multi`), with CPU "devices": every family reaches the
+/// target, the report names both devices, and the device that reaches the target stops the
+/// other inside its launch (walks of 2³¹ − 1 moves per launch would otherwise run on).
+#[test]
+fn several_devices_share_the_target_stop() {
+    use qapgpu::algo::Backend;
+    use qapgpu::api::solve_on_all;
+    use qapgpu::run::Silent;
+    let devices = [Backend::Cpu { threads: 1 }, Backend::Cpu { threads: 1 }];
+    let (inst, known) = bench::load("nug12").unwrap();
+    for algo in ["ts", "aco-ts", "ga-independent", "cga"] {
+        let opts = qapgpu::Options { algorithm: Some(algo.into()), target: Some(known), seed: 3, time_limit: Some(Duration::from_secs(60)), ..qapgpu::Options::default() };
+        let sol = solve_on_all(&devices, &inst, &opts, &mut Silent, &AtomicBool::new(false)).unwrap();
+        assert_eq!(sol.cost, known, "{algo}");
+        assert!(sol.device.starts_with("2 devices"), "{algo}: {}", sol.device);
+    }
+    let (big, opt, _) = qapgpu::Instance::planted(48, 4);
+    let mut opts = qapgpu::Options { algorithm: Some("ts".into()), target: Some(opt), seed: 1, time_limit: Some(Duration::from_secs(100)), ..qapgpu::Options::default() };
+    opts.aco.ls_iterations = Some(i32::MAX as u32);
+    let sol = solve_on_all(&devices, &big, &opts, &mut Silent, &AtomicBool::new(false)).unwrap();
+    assert_eq!(sol.cost, opt);
+    assert!(sol.elapsed_s < 50.0, "the other device was not stopped: {} s", sol.elapsed_s);
+}

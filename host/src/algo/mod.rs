@@ -5,6 +5,7 @@ pub mod aco;
 pub mod auto;
 pub mod cga;
 pub mod ga;
+pub mod multi;
 pub mod ts;
 
 use crate::gpu::{Gpu, unavailable_reason};
@@ -78,7 +79,7 @@ pub const MAX_THREADS: usize = 256;
 
 impl Backend {
     /// Opens the engine `opts` asks for. Under `auto`, the reason there is no GPU goes to
-    /// `note` and the CPU is used.
+    /// `note` (followed by "running the CPU engine") and the CPU is used.
     pub fn open(opts: &Options, note: impl FnOnce(&str)) -> Result<Backend> {
         opts.validate()?;
         let ptx = opts.ptx.as_deref();
@@ -88,11 +89,27 @@ impl Backend {
             EngineChoice::Auto => match unavailable_reason(ptx) {
                 None => Backend::Gpu(Gpu::open(opts.gpu, ptx)?),
                 Some(why) => {
-                    note(&why);
+                    note(&format!("{why}; running the CPU engine"));
                     Backend::Cpu { threads: opts.threads }
                 }
             },
         })
+    }
+
+    /// Opens every device `opts` asks for: the GPUs of `opts.gpus` (or `opts.gpu` alone when
+    /// it is empty), each in its own context; a GPU that fails to open is reported through
+    /// `note` and skipped while others open. One CPU backend when the engine is the CPU.
+    pub fn open_all(opts: &Options, note: impl Fn(&str)) -> Result<Vec<Backend>> {
+        let first = Backend::open(&Options { gpu: opts.gpus.first().copied().unwrap_or(opts.gpu), ..opts.clone() }, &note);
+        let Ok(Backend::Gpu(_)) = &first else { return first.map(|b| vec![b]) };
+        let mut all = vec![first?];
+        for &k in opts.gpus.iter().skip(1) {
+            match Gpu::open(k, opts.ptx.as_deref()) {
+                Ok(g) => all.push(Backend::Gpu(g)),
+                Err(e) => note(&format!("GPU {k} cannot be used ({e:#}); going on without it")),
+            }
+        }
+        Ok(all)
     }
 
     pub fn describe(&self) -> String {
@@ -115,6 +132,8 @@ pub struct Options {
     pub threads: usize,
     /// CUDA device ordinal.
     pub gpu: usize,
+    /// Several devices, one run (`algo::multi`): their ordinals; empty: `gpu` alone.
+    pub gpus: Vec<usize>,
     /// PTX module to load instead of the embedded one.
     pub ptx: Option<PathBuf>,
     pub seed: u64,
@@ -135,6 +154,7 @@ impl Default for Options {
             engine: EngineChoice::Auto,
             threads: 0,
             gpu: 0,
+            gpus: Vec::new(),
             ptx: None,
             seed: 1,
             target: None,

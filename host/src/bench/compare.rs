@@ -1,13 +1,13 @@
 //! Time to the best-known value for several algorithms on the same instances, with the
 //! same runs, limits and seeds (the issue's "time to the optimum against the project's
 //! other algorithms").
-use super::{RunRecord, Table, fmt, load, mean_sd, runs};
+use super::{RunRecord, Table, fmt, load, mean_sd, runs_all};
 use crate::algo::{Backend, Options, family};
 use anyhow::Result;
 use std::time::Duration;
 
 /// `gap`: the target in percent above the best-known value.
-pub fn protocol(backend: &Backend, base: &Options, names: &[String], algos: &[String], n_runs: usize, limit: Duration, gap: f64) -> Result<Table> {
+pub fn protocol(backends: &[Backend], base: &Options, names: &[String], algos: &[String], n_runs: usize, limit: Duration, gap: f64) -> Result<Table> {
     for a in algos.iter().filter(|a| a.as_str() != crate::algo::AUTO) {
         family(a)?;
     }
@@ -17,7 +17,7 @@ pub fn protocol(backend: &Backend, base: &Options, names: &[String], algos: &[St
         let target = super::within(known, gap);
         for algo in algos {
             let opts = Options { algorithm: Some(algo.clone()), target: Some(target), ..base.clone() };
-            let recs = runs(backend, &inst, &opts, n_runs, limit)?;
+            let recs = runs_all(backends, &inst, &opts, n_runs, limit)?;
             let ok = RunRecord::successes(&recs);
             let (m, s) = mean_sd(&ok);
             t.push(vec![

@@ -1,7 +1,7 @@
 //! `bench gaps`: every instance of the QAPLIB folder that has a best-known value, solved
 //! for a fixed time each (the "within 1 s per instance" measurement): the final gap to the
 //! best known per algorithm, and the means over all instances and over the tai*a class.
-use super::{RunRecord, Table, load, mean_sd, runs};
+use super::{RunRecord, Table, load, mean_sd, runs_all};
 use crate::algo::{Backend, Options, family};
 use crate::io::qaplib;
 use anyhow::Result;
@@ -30,7 +30,7 @@ fn gap(cost: i64, known: i64) -> f64 {
     100.0 * (cost - known) as f64 / (known as f64).abs().max(1.0)
 }
 
-pub fn protocol(backend: &Backend, base: &Options, names: &[String], algos: &[String], n_runs: usize, limit: Duration) -> Result<Table> {
+pub fn protocol(backends: &[Backend], base: &Options, names: &[String], algos: &[String], n_runs: usize, limit: Duration) -> Result<Table> {
     for a in algos.iter().filter(|a| a.as_str() != crate::algo::AUTO) {
         family(a)?;
     }
@@ -44,7 +44,7 @@ pub fn protocol(backend: &Backend, base: &Options, names: &[String], algos: &[St
         let mut row = vec![name.clone(), inst.n.to_string(), known.to_string()];
         for (k, algo) in algos.iter().enumerate() {
             let opts = Options { algorithm: Some(algo.clone()), target: Some(known), ..base.clone() };
-            let recs: Vec<RunRecord> = runs(backend, &inst, &opts, n_runs, limit)?;
+            let recs: Vec<RunRecord> = runs_all(backends, &inst, &opts, n_runs, limit)?;
             let gaps: Vec<f64> = recs.iter().map(|r| gap(r.cost, known)).collect();
             let (m, _) = mean_sd(&gaps);
             sums[k].0.push(m);

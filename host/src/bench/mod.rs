@@ -98,11 +98,17 @@ impl RunRecord {
 /// `runs` runs of `opts` (seeds `opts.seed`, `opts.seed + 1`, …), each limited to `limit`.
 /// Every permutation is re-costed on the host.
 pub fn runs(backend: &Backend, inst: &Instance, opts: &Options, runs: usize, limit: Duration) -> Result<Vec<RunRecord>> {
+    runs_all(std::slice::from_ref(backend), inst, opts, runs, limit)
+}
+
+/// As `runs`, each run on every device of `backends` at once (`algo::multi`) when there
+/// are several.
+pub fn runs_all(backends: &[Backend], inst: &Instance, opts: &Options, runs: usize, limit: Duration) -> Result<Vec<RunRecord>> {
     let stop = AtomicBool::new(false);
     let mut out = Vec::with_capacity(runs);
     for r in 0..runs {
         let o = Options { seed: opts.seed.wrapping_add(r as u64), time_limit: Some(limit), ..opts.clone() };
-        let mut solver = algo::build(backend, inst, &o)?;
+        let mut solver = if backends.len() == 1 { algo::build(&backends[0], inst, &o)? } else { algo::multi::build_multi(backends, inst, &o)? };
         let res = run::run(solver.as_mut(), &Limits { time_limit: o.time_limit, known: None }, &mut Silent, &stop)?;
         ensure!(inst.cost(&res.perm) == res.cost, "{}: engine cost mismatch", inst.name);
         out.push(RunRecord {

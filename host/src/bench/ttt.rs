@@ -3,7 +3,7 @@
 //! Aiex, Resende & Ribeiro 2002: the i-th fastest of R runs is plotted at probability
 //! (i − ½)/R), one SVG per instance; with `--cpu-baseline`, the multi-start tabu search on
 //! every CPU core beside them, the user's alternative without a GPU.
-use super::{RunRecord, Table, fmt, load, mean_sd, median, runs, within};
+use super::{RunRecord, Table, fmt, load, mean_sd, median, runs_all, within};
 use crate::algo::{Backend, Options, family};
 use anyhow::{Context, Result};
 use plotters::prelude::*;
@@ -61,25 +61,29 @@ pub fn plot(path: &Path, title: &str, series: &[Series]) -> Result<()> {
 /// target `gap` % above the best known. Returns the table; writes one SVG per instance
 /// into `out`.
 #[allow(clippy::too_many_arguments)]
-pub fn protocol(backend: &Backend, cpu: Option<&Backend>, base: &Options, names: &[String], algos: &[String], n_runs: usize, limit: Duration, gap: f64, out: &Path) -> Result<Table> {
+pub fn protocol(backends: &[Backend], cpu: Option<&Backend>, base: &Options, names: &[String], algos: &[String], n_runs: usize, limit: Duration, gap: f64, out: &Path) -> Result<Table> {
     for a in algos.iter().filter(|a| a.as_str() != crate::algo::AUTO) {
         family(a)?;
     }
     std::fs::create_dir_all(out).with_context(|| format!("{}: cannot create", out.display()))?;
-    let engine = if matches!(backend, Backend::Gpu(_)) { "GPU" } else { "CPU" };
+    let engine = match (&backends[0], backends.len()) {
+        (Backend::Gpu(_), 1) => "GPU".to_string(),
+        (Backend::Gpu(_), k) => format!("{k} GPUs"),
+        _ => "CPU".to_string(),
+    };
     let mut t = Table::new(&["instance", "target", "algorithm", "engine", "#reached", "mean (s)", "σ", "median (s)", "plot"]);
     for name in names {
         let (inst, known) = load(name)?;
         let target = within(known, gap);
-        let mut plan: Vec<(String, &Backend, &str)> = algos.iter().map(|a| (a.clone(), backend, engine)).collect();
+        let mut plan: Vec<(String, &[Backend], &str)> = algos.iter().map(|a| (a.clone(), backends, engine.as_str())).collect();
         if let Some(c) = cpu {
-            plan.push(("ts".into(), c, "CPU"));
+            plan.push(("ts".into(), std::slice::from_ref(c), "CPU"));
         }
         let svg = format!("ttt-{name}.svg");
         let mut series = Vec::new();
         for (algo, b, eng) in plan {
             let opts = Options { algorithm: Some(algo.clone()), target: Some(target), ..base.clone() };
-            let recs = runs(b, &inst, &opts, n_runs, limit)?;
+            let recs = runs_all(b, &inst, &opts, n_runs, limit)?;
             let mut ok = RunRecord::successes(&recs);
             ok.sort_by(f64::total_cmp);
             let (m, s) = mean_sd(&ok);

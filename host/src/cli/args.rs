@@ -37,18 +37,46 @@ pub struct DeviceArgs {
     /// CPU threads (0: all cores; 1: the papers' single-thread CPU column; at most 256).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
-    /// CUDA device ordinal.
-    #[arg(long, default_value_t = 0)]
-    pub gpu: usize,
+    /// One CUDA device (the same as --gpus N).
+    #[arg(long, conflicts_with = "gpus")]
+    pub gpu: Option<usize>,
+    /// GPUs to run on, one independent search each: `all` (the default) or ordinals, e.g.
+    /// 0,2 (0,0 opens two contexts on device 0).
+    #[arg(long, default_value = "all", value_parser = gpu_list)]
+    pub gpus: GpuList,
     /// PTX module to load instead of the one embedded at build time.
     #[arg(long)]
     pub ptx: Option<PathBuf>,
 }
 
+/// `--gpus`: all devices, or a list of ordinals.
+#[derive(Clone, Debug)]
+pub enum GpuList {
+    All,
+    Some(Vec<usize>),
+}
+
+fn gpu_list(s: &str) -> Result<GpuList, String> {
+    if s == "all" {
+        return Ok(GpuList::All);
+    }
+    let list: Result<Vec<usize>, _> = s.split(',').map(|t| t.trim().parse::<usize>()).collect();
+    match list {
+        Ok(v) if !v.is_empty() && v.len() <= 64 => Ok(GpuList::Some(v)),
+        _ => Err(format!("`{s}` is not `all` or a list of device ordinals (e.g. 0,1)")),
+    }
+}
+
 impl DeviceArgs {
-    /// The options of a run on this device (the rest default).
+    /// The options of a run on these devices (the rest default).
     pub fn options(&self, seed: u64) -> Options {
-        Options { engine: self.engine, threads: self.threads, gpu: self.gpu, ptx: self.ptx.clone(), seed, ..Options::default() }
+        let gpus = match (self.gpu, &self.gpus) {
+            (Some(k), _) => vec![k],
+            (None, GpuList::Some(v)) => v.clone(),
+            (None, GpuList::All) => (0..crate::gpu::device_count()).collect(),
+        };
+        let gpu = gpus.first().copied().unwrap_or(0);
+        Options { engine: self.engine, threads: self.threads, gpu, gpus, ptx: self.ptx.clone(), seed, ..Options::default() }
     }
 }
 

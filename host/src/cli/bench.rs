@@ -13,7 +13,8 @@ pub fn bench(a: BenchArgs) -> Result<()> {
     base.cga.grid = a.grid;
     base.cga.mapping = a.ls_mapping;
     base.validate()?;
-    let backend = Backend::open(&base, |why| eprintln!("note: {why}; running the CPU engine"))?;
+    let backends = Backend::open_all(&base, |why| eprintln!("note: {why}"))?;
+    let backend = backends[0].clone();
     let names: Vec<String> = if !a.instances.is_empty() {
         a.instances.clone()
     } else if a.protocol == Protocol::Gaps {
@@ -32,7 +33,8 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         from.into_iter().filter(|n| qaplib::resolve(n).is_file()).map(String::from).collect()
     };
     let limit = a.time_limit;
-    let context = format!("device: {}; runs: {}; time limit per run: {} s", backend.describe(), a.runs, limit.as_secs_f64());
+    let devices: Vec<String> = backends.iter().map(Backend::describe).collect();
+    let context = format!("device: {}; runs: {}; time limit per run: {} s", devices.join(" + "), a.runs, limit.as_secs_f64());
     if matches!(a.protocol, Protocol::Cellular002 | Protocol::Cellular004) {
         let seed002 = a.protocol == Protocol::Cellular002;
         let plan = seed004::Plan {
@@ -70,7 +72,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         }
         Protocol::Compare => {
             crate::algo::check_range("--gap", a.gap, 0.0, 100.0)?;
-            compare::protocol(&backend, &base, &names, &algos(&a, &["aco-ts", "ga-islands", "ga-independent", "cga"]), a.runs, limit, a.gap)?
+            compare::protocol(&backends, &base, &names, &algos(&a, &["aco-ts", "ga-islands", "ga-independent", "cga"]), a.runs, limit, a.gap)?
         }
         Protocol::Problems => {
             let cpu = Backend::Cpu { threads: a.device.threads };
@@ -83,9 +85,9 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         Protocol::Ttt => {
             crate::algo::check_range("--gap", a.gap, 0.0, 100.0)?;
             let cpu = Backend::Cpu { threads: a.device.threads };
-            ttt::protocol(&backend, a.cpu_baseline.then_some(&cpu), &base, &names, &algos(&a, &["ts", "aco-ts"]), a.runs, limit, a.gap, &a.out)?
+            ttt::protocol(&backends, a.cpu_baseline.then_some(&cpu), &base, &names, &algos(&a, &["ts", "aco-ts"]), a.runs, limit, a.gap, &a.out)?
         }
-        Protocol::Gaps => crate::bench::gaps::protocol(&backend, &base, &names, &algos(&a, &["auto", "aco-ts"]), a.runs, limit)?,
+        Protocol::Gaps => crate::bench::gaps::protocol(&backends, &base, &names, &algos(&a, &["auto", "aco-ts"]), a.runs, limit)?,
         Protocol::Cellular002 | Protocol::Cellular004 => unreachable!("handled above"),
     };
     let (title, stem) = match a.protocol {

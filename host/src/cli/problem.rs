@@ -53,7 +53,7 @@ pub fn solve(a: SolveArgs, kind: Kind) -> Result<()> {
     let spec = spec(kind, a.instance.as_ref().map(PathBuf::from), k, open_tour)?;
     let seed = super::solve::seed_of(&a);
     let quiet = a.quiet || a.json;
-    let backend = super::solve::open(&a.options(seed, None, None), quiet)?;
+    let backends = super::solve::open(&a.options(seed, None, None), quiet)?;
     let mut line = ProgressLine::new();
     let obs: &mut dyn Observer = if quiet { &mut Silent } else { &mut line };
     if kind == Kind::Clique {
@@ -63,7 +63,7 @@ pub fn solve(a: SolveArgs, kind: Kind) -> Result<()> {
         let found = clique::search(&g, spec.k, clique_search, |problem| {
             let target = problem.target();
             let opts = a.options(seed, target, target);
-            let sol = crate::api::solve_on(&backend, problem.qap(), &opts, obs, &INTERRUPT)?;
+            let sol = crate::api::solve_on_all(&backends, problem.qap(), &opts, obs, &INTERRUPT)?;
             if !quiet {
                 eprintln!("clique k = {}: {} in {:.3} s", problem.k, if sol.time_to_target_s.is_some() { "found" } else { "not found" }, sol.elapsed_s);
             }
@@ -84,7 +84,7 @@ pub fn solve(a: SolveArgs, kind: Kind) -> Result<()> {
     // Without a target, stop at the known value, as `solve` does.
     let target = measure(a.target, "--target")?.or(known);
     let opts = a.options(seed, target, known);
-    let sol = crate::api::solve_on(&backend, posed.qap(), &opts, obs, &INTERRUPT)?;
+    let sol = crate::api::solve_on_all(&backends, posed.qap(), &opts, obs, &INTERRUPT)?;
     if !quiet {
         line.finish();
     }

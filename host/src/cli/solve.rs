@@ -46,10 +46,10 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     };
     let opts = a.options(seed_of(&a), target, known);
     let quiet = a.quiet || a.json;
-    let backend = open(&opts, quiet)?;
+    let backends = open(&opts, quiet)?;
     let mut line = ProgressLine::new();
     let obs: &mut dyn Observer = if quiet { &mut Silent } else { &mut line };
-    let sol = crate::api::solve_on(&backend, &inst, &opts, obs, &INTERRUPT)?;
+    let sol = crate::api::solve_on_all(&backends, &inst, &opts, obs, &INTERRUPT)?;
     if !quiet {
         line.finish();
     }
@@ -69,26 +69,29 @@ pub(super) fn seed_of(a: &SolveArgs) -> u64 {
     a.seed.unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64))
 }
 
-/// Checks `opts`, opens its engine (saying why there is no GPU unless `quiet`) and
-/// installs the Ctrl-C handler.
-pub(super) fn open(opts: &Options, quiet: bool) -> Result<Backend> {
+/// Checks `opts`, opens its devices (saying why there is no GPU, or why one is skipped,
+/// unless `quiet`) and installs the Ctrl-C handler.
+pub(super) fn open(opts: &Options, quiet: bool) -> Result<Vec<Backend>> {
     opts.validate()?;
-    let backend = Backend::open(opts, |why| {
+    let backends = Backend::open_all(opts, |why| {
         if !quiet {
-            eprintln!("note: {why}; running the CPU engine");
+            eprintln!("note: {why}");
         }
     })?;
     catch_ctrl_c()?;
-    Ok(backend)
+    Ok(backends)
 }
 
 pub fn info(d: &DeviceArgs) -> Result<()> {
     match unavailable_reason(d.ptx.as_deref()) {
         Some(why) => println!("GPU engine unavailable: {why}"),
         None => {
-            let g = Gpu::open(d.gpu, d.ptx.as_deref())?;
-            println!("{} — {:?}", g.describe(), g.limits);
-            println!("start-up: {}", g.startup.describe());
+            let opts = d.options(1);
+            for &k in &opts.gpus {
+                let g = Gpu::open(k, d.ptx.as_deref())?;
+                println!("GPU {k}: {} — {:?}", g.describe(), g.limits);
+                println!("start-up: {}", g.startup.describe());
+            }
         }
     }
     Ok(())

@@ -47,6 +47,15 @@ impl Startup {
     }
 }
 
+/// CUDA devices the driver reports (0 without a driver).
+pub fn device_count() -> usize {
+    // SAFETY: only probes whether the driver library can be loaded.
+    if !unsafe { cudarc::driver::sys::is_culib_present() } {
+        return 0;
+    }
+    CudaContext::device_count().map_or(0, |c| c.max(0) as usize)
+}
+
 /// Why the GPU engine cannot run here, or None when it can.
 pub fn unavailable_reason(ptx: Option<&Path>) -> Option<String> {
     if ptx.is_none() && EMBEDDED_PTX.is_empty() {

@@ -53,7 +53,7 @@ pub enum Advance {
 /// One algorithm on one engine, built by `algo::build` from one options value. The run
 /// loop calls `init` once, then `advance` until a stop; every call may end early when
 /// `stop_word` is set.
-pub trait Solver {
+pub trait Solver: Send {
     fn info(&self) -> SolverInfo;
     /// The word the run loop sets to stop the work in flight.
     fn stop_word(&self) -> Arc<StopWord>;

@@ -229,7 +229,7 @@ pub struct LsStats {
 }
 
 /// The steps of Fig. 2 that an engine runs; `init` and `iterate` below order them.
-pub trait AcoEngine {
+pub trait AcoEngine: Send {
     /// Where it runs; its stop word ends the local searches in flight.
     fn site(&self) -> &Site;
     fn config(&self) -> &AcoConfig;

@@ -183,7 +183,7 @@ pub struct CgaSnapshot {
 }
 
 /// A cellular GA engine: a population of w·h individuals that advances a generation at a time.
-pub trait CgaEngine {
+pub trait CgaEngine: Send {
     /// Where it runs; its stop word ends a generation's local searches early.
     fn site(&self) -> &Site;
     /// Threads per block of the local search (1 on the CPU).

@@ -167,7 +167,7 @@ pub struct Snapshot {
 }
 
 /// A GA engine: a population of `blocks × subpop` individuals that advances generations.
-pub trait GaEngine {
+pub trait GaEngine: Send {
     /// Where it runs; its stop word ends a launch early.
     fn site(&self) -> &Site;
     fn blocks(&self) -> u32;

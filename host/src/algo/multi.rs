@@ -1,0 +1,170 @@
+//! Several devices, one run: one solver per device (its own CUDA context, or its own CPU
+//! pool), each advanced by its own host thread, all driven by the one run loop as a single
+//! `Solver`. Every family runs this way as independent searches, one per device (seed 001's
+//! independent runs split over GPUs; independent colonies, grids and walks for the others),
+//! with distinct seeds. The target stop reaches every device at once: the device whose
+//! search reaches the target ends its launch (its kernels write its stop word), and this
+//! driver sets the stop words of the others as soon as its thread sees it, so their kernels
+//! stop at their next poll. A device that fails is reported and dropped; the run goes on
+//! with the others.
+use super::{Backend, Options, build};
+use crate::io::Instance;
+use crate::run::stop::{DeviceMirror, StopWord};
+use crate::run::{Advance, Counters, Solver, SolverInfo};
+use anyhow::{Result, bail};
+use std::sync::Arc;
+
+/// A stop word whose writes go to the words of every device's solver.
+struct FanOut(Vec<Arc<StopWord>>);
+
+impl DeviceMirror for FanOut {
+    fn write(&self, value: u32, _wait: bool) {
+        for w in &self.0 {
+            if value == 0 { w.clear() } else { w.set() }
+        }
+    }
+    fn device_ptr(&self) -> u64 {
+        0
+    }
+}
+
+struct Device {
+    label: String,
+    solver: Box<dyn Solver>,
+    word: Arc<StopWord>,
+}
+
+pub struct MultiSolver {
+    /// None once a device has failed.
+    devices: Vec<Option<Device>>,
+    word: Arc<StopWord>,
+    found: Option<(i64, Vec<u8>)>,
+}
+
+/// The seed of device k: far apart streams of the run's seed.
+pub fn device_seed(seed: u64, k: usize) -> u64 {
+    seed.wrapping_add((k as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+}
+
+/// One solver of `opts` per backend.
+pub fn build_multi(backends: &[Backend], inst: &Instance, opts: &Options) -> Result<Box<dyn Solver>> {
+    let mut devices = Vec::with_capacity(backends.len());
+    for (k, b) in backends.iter().enumerate() {
+        let o = Options { seed: device_seed(opts.seed, k), ..opts.clone() };
+        let solver = build(b, inst, &o)?;
+        let word = solver.stop_word();
+        devices.push(Some(Device { label: format!("device {k} ({})", b.describe()), solver, word }));
+    }
+    let words = devices.iter().flatten().map(|d| d.word.clone()).collect();
+    Ok(Box::new(MultiSolver { devices, word: Arc::new(StopWord::mirrored(Box::new(FanOut(words)))), found: None }))
+}
+
+impl MultiSolver {
+    fn live(&mut self) -> impl Iterator<Item = &mut Device> {
+        self.devices.iter_mut().flatten()
+    }
+
+    /// Runs `step` on every live device in its own thread; a device whose step fails is
+    /// reported and dropped. Fails only when no device is left.
+    fn each(&mut self, step: impl Fn(&mut Device, &[Arc<StopWord>]) -> Result<()> + Sync) -> Result<()> {
+        let words: Vec<Arc<StopWord>> = self.devices.iter().flatten().map(|d| d.word.clone()).collect();
+        let results: Vec<Result<()>> = std::thread::scope(|s| {
+            let handles: Vec<_> = self.devices.iter_mut().flatten().map(|d| s.spawn(|| step(d, &words))).collect();
+            handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(anyhow::anyhow!("the device's thread panicked")))).collect()
+        });
+        let mut results = results.into_iter();
+        let mut last_error = None;
+        for slot in self.devices.iter_mut().filter(|d| d.is_some()) {
+            if let Some(Err(e)) = results.next() {
+                let label = slot.as_ref().map_or(String::new(), |d| d.label.clone());
+                eprintln!("note: {label} failed: {e:#}; going on with the other devices");
+                *slot = None;
+                last_error = Some(e);
+            }
+        }
+        if self.devices.iter().all(Option::is_none) {
+            bail!("every device failed; the last: {:#}", last_error.unwrap_or_else(|| anyhow::anyhow!("no device")));
+        }
+        Ok(())
+    }
+
+    /// Records a device's solution that reached the target (the lowest cost wins).
+    fn keep(&mut self, found: Vec<(i64, Vec<u8>)>) {
+        for f in found {
+            if self.found.as_ref().is_none_or(|g| f.0 < g.0) {
+                self.found = Some(f);
+            }
+        }
+    }
+
+    fn best_of(&mut self, step: impl Fn(&mut Device) -> Result<Option<(i64, Vec<u8>)>>) -> Vec<(i64, Vec<u8>)> {
+        self.live().filter_map(|d| step(d).ok().flatten()).collect()
+    }
+}
+
+impl Solver for MultiSolver {
+    fn info(&self) -> SolverInfo {
+        let live: Vec<&Device> = self.devices.iter().flatten().collect();
+        let mut info = live[0].solver.info();
+        let names: Vec<String> = live.iter().map(|d| d.solver.info().device).collect();
+        info.device = format!("{} devices: {}", live.len(), names.join(" + "));
+        info.blocks = live.iter().map(|d| d.solver.info().blocks).sum();
+        info.layout = format!("{} per device, independent (seeds apart)", info.layout);
+        info
+    }
+
+    fn stop_word(&self) -> Arc<StopWord> {
+        self.word.clone()
+    }
+
+    fn init(&mut self) -> Result<()> {
+        self.found = None;
+        self.each(|d, _| d.solver.init())
+    }
+
+    fn advance(&mut self) -> Result<Advance> {
+        let found = std::sync::Mutex::new(Vec::new());
+        let exhausted = std::sync::atomic::AtomicUsize::new(0);
+        self.each(|d, words| {
+            if d.solver.advance()? == Advance::Exhausted {
+                exhausted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+            if let Some(f) = d.solver.found()? {
+                // Stop the others now rather than at the end of their launches.
+                for w in words {
+                    w.set();
+                }
+                found.lock().expect("no thread panics holding it").push(f);
+            }
+            Ok(())
+        })?;
+        self.keep(found.into_inner().expect("no thread panics holding it"));
+        let live = self.devices.iter().flatten().count();
+        Ok(if exhausted.into_inner() >= live { Advance::Exhausted } else { Advance::Continue })
+    }
+
+    fn found(&mut self) -> Result<Option<(i64, Vec<u8>)>> {
+        if self.found.is_none() {
+            let f = self.best_of(|d| d.solver.found());
+            self.keep(f);
+        }
+        Ok(self.found.clone())
+    }
+
+    fn best(&mut self) -> Result<(i64, Vec<u8>)> {
+        let mut all = self.best_of(|d| d.solver.best().map(Some));
+        all.extend(self.found.clone());
+        all.into_iter().min_by_key(|b| b.0).ok_or_else(|| anyhow::anyhow!("no device has a solution"))
+    }
+
+    fn counters(&mut self) -> Result<Counters> {
+        let all: Vec<Counters> = self.live().filter_map(|d| d.solver.counters().ok()).collect();
+        let mut c = all.first().cloned().ok_or_else(|| anyhow::anyhow!("no device left"))?;
+        c.iterations = all.iter().map(|x| x.iterations).sum();
+        c.evaluations = all.iter().map(|x| x.evaluations).sum();
+        c.restarts = all.iter().map(|x| x.restarts).sum();
+        c.search_seconds = all.iter().map(|x| x.search_seconds).fold(0.0, f64::max);
+        c.best_at = None;
+        Ok(c)
+    }
+}
