@@ -1,0 +1,119 @@
+//! The native part of the `qapgpu` Python package: one solve on matrices given as flat
+//! row-major i64 lists, with the GIL released while it runs and Ctrl-C turned into a stop
+//! (then `KeyboardInterrupt`); and the QAPLIB reader. `qapgpu/__init__.py` holds scipy's
+//! call (array checks, dtypes, `maximize`, the result object) on top of these.
+use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use qapgpu::algo::{Backend, EngineChoice, Options};
+use qapgpu::api::solve_on_all;
+use qapgpu::io::{Instance, qaplib};
+use qapgpu::run::Silent;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+fn value_error(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// Solves the QAP of the n×n matrices `a` and `b` (row-major) and returns a dict with the
+/// permutation (0-based: `perm[i]` is facility i's location), its cost and how it ran.
+#[pyfunction]
+#[pyo3(signature = (a, b, n, algo=None, engine="auto", time_limit=10.0, target=None, seed=None, gpus=None, threads=0, return_on_interrupt=false))]
+#[allow(clippy::too_many_arguments)]
+fn solve<'py>(
+    py: Python<'py>,
+    a: Vec<i64>,
+    b: Vec<i64>,
+    n: usize,
+    algo: Option<String>,
+    engine: &str,
+    time_limit: f64,
+    target: Option<i64>,
+    seed: Option<u64>,
+    gpus: Option<Vec<usize>>,
+    threads: usize,
+    return_on_interrupt: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let inst = Instance::new("python", n, a, b).map_err(value_error)?;
+    if !(time_limit > 0.0 && time_limit <= 1e9) {
+        return Err(value_error(format!("time_limit = {time_limit}: must be in (0, 1e9] seconds")));
+    }
+    let engine = match engine {
+        "auto" => EngineChoice::Auto,
+        "gpu" => EngineChoice::Gpu,
+        "cpu" => EngineChoice::Cpu,
+        other => return Err(value_error(format!("engine = {other:?}: one of \"auto\", \"gpu\", \"cpu\""))),
+    };
+    let seed = seed.unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64));
+    let gpus = gpus.unwrap_or_else(|| (0..qapgpu::gpu::device_count()).collect());
+    let opts = Options {
+        algorithm: algo,
+        engine,
+        threads,
+        gpu: gpus.first().copied().unwrap_or(0),
+        gpus,
+        seed,
+        target,
+        time_limit: Some(Duration::from_secs_f64(time_limit)),
+        ..Options::default()
+    };
+    opts.validate().map_err(value_error)?;
+    let note = std::sync::Mutex::new(Vec::<String>::new());
+    let backends = Backend::open_all(&opts, |why| note.lock().expect("not poisoned").push(why.to_string())).map_err(value_error)?;
+    let interrupt = Arc::new(AtomicBool::new(false));
+    // The solve runs on its own thread; this one waits without the GIL and, every 50 ms,
+    // takes it back to look for Ctrl-C (Python only sees signals on its main thread).
+    let flag = interrupt.clone();
+    let worker = std::thread::spawn(move || solve_on_all(&backends, &inst, &opts, &mut Silent, &flag));
+    let mut interrupted = None;
+    while !worker.is_finished() {
+        py.allow_threads(|| std::thread::sleep(Duration::from_millis(50)));
+        if let Err(e) = py.check_signals() {
+            interrupt.store(true, Ordering::SeqCst);
+            interrupted = Some(e);
+        }
+    }
+    let sol = worker.join().map_err(|_| value_error("the solver's thread panicked"))?.map_err(value_error)?;
+    if let Some(e) = interrupted {
+        if !return_on_interrupt {
+            return Err(if e.is_instance_of::<PyKeyboardInterrupt>(py) { e } else { PyKeyboardInterrupt::new_err("interrupted") });
+        }
+    }
+    let d = PyDict::new(py);
+    d.set_item("perm", sol.perm().iter().map(|&g| g as usize).collect::<Vec<_>>())?;
+    d.set_item("cost", sol.cost)?;
+    d.set_item("algorithm", &sol.algorithm)?;
+    d.set_item("engine", &sol.engine)?;
+    d.set_item("device", &sol.device)?;
+    d.set_item("seed", sol.seed)?;
+    d.set_item("time_to_target", sol.time_to_target_s)?;
+    d.set_item("elapsed", sol.elapsed_s)?;
+    d.set_item("iterations", sol.iterations)?;
+    d.set_item("unit", &sol.unit)?;
+    d.set_item("interrupted", sol.interrupted)?;
+    d.set_item("notes", note.into_inner().expect("not poisoned"))?;
+    Ok(d)
+}
+
+/// Reads a QAPLIB .dat file: (n, A, B), the matrices flat and row-major.
+#[pyfunction]
+fn read_qaplib(path: std::path::PathBuf) -> PyResult<(usize, Vec<i64>, Vec<i64>)> {
+    let inst = qaplib::read_dat(&path).map_err(value_error)?;
+    Ok((inst.n, inst.a, inst.b))
+}
+
+/// Whether the GPU engine can run here, and if not why.
+#[pyfunction]
+fn gpu_unavailable_reason() -> Option<String> {
+    qapgpu::gpu::unavailable_reason(None)
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(read_qaplib, m)?)?;
+    m.add_function(wrap_pyfunction!(gpu_unavailable_reason, m)?)?;
+    Ok(())
+}

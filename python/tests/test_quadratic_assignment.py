@@ -1,0 +1,144 @@
+"""qapgpu.quadratic_assignment against brute force and scipy, dtypes, errors, Ctrl-C."""
+import itertools
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+import qapgpu
+
+QUICK = {"time_limit": 0.3, "rng": 7, "engine": "cpu"}
+
+
+def brute(A, B, maximize=False):
+    n = A.shape[0]
+    costs = [(np.sum(A * B[np.ix_(p, p)]), p) for p in map(list, itertools.permutations(range(n)))]
+    return (max if maximize else min)(costs, key=lambda c: c[0])
+
+
+def random_pair(n, seed, dtype=np.int64, low=0):
+    r = np.random.default_rng(seed)
+    return r.integers(low, 50, (n, n)).astype(dtype), r.integers(low, 50, (n, n)).astype(dtype)
+
+
+@pytest.mark.parametrize("n", [3, 5, 7])
+def test_minimum_equals_brute_force(n):
+    A, B = random_pair(n, n)
+    best, _ = brute(A, B)
+    res = qapgpu.quadratic_assignment(A, B, options=QUICK)
+    assert res.fun == best
+    assert sorted(res.col_ind) == list(range(n))
+    assert res.fun == np.sum(A * B[np.ix_(res.col_ind, res.col_ind)])
+
+
+@pytest.mark.parametrize("n", [4, 6])
+def test_maximize_equals_brute_force(n):
+    A, B = random_pair(n, 10 + n)
+    best, _ = brute(A, B, maximize=True)
+    res = qapgpu.quadratic_assignment(A, B, options=dict(QUICK, maximize=True))
+    assert res.fun == best
+
+
+def test_negative_entries():
+    A, B = random_pair(6, 3, low=-20)
+    assert qapgpu.quadratic_assignment(A, B, options=QUICK).fun == brute(A, B)[0]
+
+
+def test_never_worse_than_scipy_faq():
+    scipy_opt = pytest.importorskip("scipy.optimize")
+    for seed in range(3):
+        A, B = random_pair(10, 100 + seed)
+        ours = qapgpu.quadratic_assignment(A, B, options=QUICK)
+        theirs = scipy_opt.quadratic_assignment(A, B, method="faq", options={"rng": seed})
+        assert ours.fun <= theirs.fun
+        assert set(["col_ind", "fun", "nit"]) <= set(ours.keys())
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint16, np.int32, np.int64, np.float32, np.float64, bool])
+def test_dtypes(dtype):
+    A, B = random_pair(5, 9)
+    A, B = A.astype(dtype), B.astype(dtype)
+    best = brute(A.astype(np.float64), B.astype(np.float64))[0]
+    assert qapgpu.quadratic_assignment(A, B, options=QUICK).fun == pytest.approx(best)
+
+
+def test_non_integral_floats_are_scaled_and_fun_is_exact():
+    r = np.random.default_rng(4)
+    A, B = r.random((6, 6)), r.random((6, 6))
+    best = brute(A, B)[0]
+    res = qapgpu.quadratic_assignment(A, B, options=QUICK)
+    assert res.fun == pytest.approx(np.sum(A * B[np.ix_(res.col_ind, res.col_ind)]), abs=0)
+    assert res.fun == pytest.approx(best, rel=1e-6)
+
+
+def test_target_stops_early_and_reports_the_time():
+    A, B = random_pair(12, 5)
+    first = qapgpu.quadratic_assignment(A, B, options=dict(QUICK, time_limit=1.0))
+    again = qapgpu.quadratic_assignment(A, B, options=dict(QUICK, time_limit=30.0, target=first.fun))
+    assert again.fun <= first.fun and again.time_to_target is not None and again.elapsed < 30
+
+
+@pytest.mark.parametrize("A,B,msg", [
+    (np.zeros((3, 4)), np.zeros((3, 4)), "square"),
+    (np.zeros((3, 3)), np.zeros((4, 4)), "same shape"),
+    (np.full((3, 3), np.nan), np.zeros((3, 3)), "NaN"),
+    (np.zeros((257, 257)), np.zeros((257, 257)), "exceeds 256"),
+    (np.array([["a"] * 3] * 3), np.zeros((3, 3)), "numbers"),
+])
+def test_bad_input_raises_value_error(A, B, msg):
+    with pytest.raises(ValueError, match=msg):
+        qapgpu.quadratic_assignment(A, B, options=QUICK)
+
+
+def test_bad_options():
+    A, B = random_pair(4, 1)
+    with pytest.raises(ValueError, match="unknown options"):
+        qapgpu.quadratic_assignment(A, B, options={"bogus": 1})
+    with pytest.raises(ValueError, match="engine"):
+        qapgpu.quadratic_assignment(A, B, options={"engine": "tpu"})
+    with pytest.raises(ValueError, match="algo"):
+        qapgpu.quadratic_assignment(A, B, method="simplex", options=QUICK)
+    with pytest.raises(NotImplementedError):
+        qapgpu.quadratic_assignment(A, B, options={"partial_match": [[0, 0]]})
+
+
+def test_cpu_engine_says_so_without_a_gpu():
+    A, B = random_pair(6, 2)
+    res = qapgpu.quadratic_assignment(A, B, options={"time_limit": 0.2, "engine": "auto"})
+    if qapgpu.gpu_unavailable_reason() is None:
+        assert res.engine == "gpu"
+    else:
+        assert res.engine == "cpu" and any("CPU engine" in n for n in res.notes)
+
+
+def test_qaplib_files(tmp_path):
+    A, B = random_pair(5, 6)
+    path = tmp_path / "t.dat"
+    path.write_text("5\n" + "\n".join(" ".join(map(str, r)) for r in A) + "\n" + "\n".join(" ".join(map(str, r)) for r in B) + "\n")
+    A2, B2 = qapgpu.read_qaplib(path)
+    assert (A2 == A).all() and (B2 == B).all()
+    assert qapgpu.solve_file(path, options=QUICK).fun == brute(A, B)[0]
+    with pytest.raises(ValueError, match="t2.dat"):
+        bad = tmp_path / "t2.dat"
+        bad.write_text("3 1 2")
+        qapgpu.read_qaplib(bad)
+
+
+def test_ctrl_c_raises_keyboard_interrupt():
+    code = ("import numpy as np, qapgpu\n"
+            "A = np.random.default_rng(0).integers(0, 100, (60, 60))\n"
+            "print('started', flush=True)\n"
+            "try:\n"
+            "    qapgpu.quadratic_assignment(A, A.T, options={'time_limit': 120, 'engine': 'cpu'})\n"
+            "except KeyboardInterrupt:\n"
+            "    print('interrupted', flush=True)\n")
+    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert p.stdout.readline().strip() == "started"
+    time.sleep(1.0)
+    p.send_signal(signal.SIGINT)
+    out, _ = p.communicate(timeout=30)
+    assert "interrupted" in out
