@@ -9,12 +9,33 @@ use qapgpu::algo::{Backend, EngineChoice, Options};
 use qapgpu::api::solve_on_all;
 use qapgpu::io::{Instance, qaplib};
 use qapgpu::run::Silent;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
+}
+
+/// Devices opened by an earlier call, kept so that a Python session pays CUDA's start-up
+/// (context, module) once: the key is what selects them, the notes say why there is no GPU.
+type Opened = ((EngineChoice, Vec<usize>, usize), Vec<Backend>, Vec<String>);
+static OPENED: Mutex<Option<Opened>> = Mutex::new(None);
+
+/// The devices `opts` asks for, opened once per session and selection.
+fn opened(opts: &Options) -> anyhow::Result<(Vec<Backend>, Vec<String>)> {
+    let key = (opts.engine, opts.gpus.clone(), opts.threads);
+    let mut cache = OPENED.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some((k, b, n)) = cache.as_ref() {
+        if *k == key {
+            return Ok((b.clone(), n.clone()));
+        }
+    }
+    let notes = Mutex::new(Vec::new());
+    let backends = Backend::open_all(opts, |why| notes.lock().unwrap_or_else(|p| p.into_inner()).push(why.to_string()))?;
+    let notes = notes.into_inner().unwrap_or_else(|p| p.into_inner());
+    *cache = Some((key, backends.clone(), notes.clone()));
+    Ok((backends, notes))
 }
 
 /// Solves the QAP of the n×n matrices `a` and `b` (row-major) and returns a dict with the
@@ -60,22 +81,31 @@ fn solve<'py>(
         ..Options::default()
     };
     opts.validate().map_err(value_error)?;
-    let note = std::sync::Mutex::new(Vec::<String>::new());
-    let backends = Backend::open_all(&opts, |why| note.lock().expect("not poisoned").push(why.to_string())).map_err(value_error)?;
+    let (backends, notes) = opened(&opts).map_err(value_error)?;
     let interrupt = Arc::new(AtomicBool::new(false));
-    // The solve runs on its own thread; this one waits without the GIL and, every 50 ms,
-    // takes it back to look for Ctrl-C (Python only sees signals on its main thread).
+    // The solve runs on its own thread; this one waits for its answer without the GIL and,
+    // every 50 ms without one, takes the GIL back to look for Ctrl-C (Python only sees
+    // signals on its main thread).
     let flag = interrupt.clone();
-    let worker = std::thread::spawn(move || solve_on_all(&backends, &inst, &opts, &mut Silent, &flag));
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(solve_on_all(&backends, &inst, &opts, &mut Silent, &flag));
+    });
+    let rx = Mutex::new(rx); // shared with the GIL-free closure (a receiver is not Sync)
     let mut interrupted = None;
-    while !worker.is_finished() {
-        py.allow_threads(|| std::thread::sleep(Duration::from_millis(50)));
-        if let Err(e) = py.check_signals() {
-            interrupt.store(true, Ordering::SeqCst);
-            interrupted = Some(e);
+    let answer = loop {
+        match py.allow_threads(|| rx.lock().unwrap_or_else(|p| p.into_inner()).recv_timeout(Duration::from_millis(50))) {
+            Ok(answer) => break answer,
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                if let Err(e) = py.check_signals() {
+                    interrupt.store(true, Ordering::SeqCst);
+                    interrupted = Some(e);
+                }
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return Err(value_error("the solver's thread panicked")),
         }
-    }
-    let sol = worker.join().map_err(|_| value_error("the solver's thread panicked"))?.map_err(value_error)?;
+    };
+    let sol = answer.map_err(value_error)?;
     if let Some(e) = interrupted {
         if !return_on_interrupt {
             return Err(if e.is_instance_of::<PyKeyboardInterrupt>(py) { e } else { PyKeyboardInterrupt::new_err("interrupted") });
@@ -93,7 +123,7 @@ fn solve<'py>(
     d.set_item("iterations", sol.iterations)?;
     d.set_item("unit", &sol.unit)?;
     d.set_item("interrupted", sol.interrupted)?;
-    d.set_item("notes", note.into_inner().expect("not poisoned"))?;
+    d.set_item("notes", notes)?;
     Ok(d)
 }
 
