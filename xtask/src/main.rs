@@ -26,7 +26,8 @@ commands:
         registers, spills, stack of each kernel and the resulting blocks per SM.
   dist  Build the release binary with the PTX embedded, and the GPU test binaries, into
         dist/ (ignored by git), stripped, ready to carry to a GPU machine.
-  ci    What CI runs: build-ptx (with the ptxas check) then the README's test command.
+  ci    What CI runs: build-ptx (with the ptxas check), the README's test command, then the
+        Python package installed from python/ and its pytest suite.
 ";
 
 fn main() -> ExitCode {
@@ -108,5 +109,14 @@ pub const TEST_COMMAND: [&str; 3] = ["test", "--workspace", "--release"];
 
 fn ci() -> Result<(), String> {
     ptx::build_ptx(&["--require-ptxas".to_string()])?;
-    run(cargo().current_dir(root()).args(TEST_COMMAND))
+    run(cargo().current_dir(root()).args(TEST_COMMAND))?;
+    // The Python package, as `.ci/run` installs and tests it.
+    let pip = |args: &[&str]| {
+        let mut c = Command::new("python3");
+        c.current_dir(root()).args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check"]).args(args);
+        run(&mut c)
+    };
+    pip(&["maturin", "pytest", "numpy", "scipy"])?;
+    pip(&["./python"])?;
+    run(Command::new("python3").current_dir(root()).args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "python/tests"]))
 }
