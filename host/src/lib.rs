@@ -62,6 +62,8 @@ pub mod algo;
 pub mod api;
 pub mod bench;
 pub mod cli;
+#[cfg(feature = "mpi")]
+pub mod cluster;
 pub mod cpu;
 pub mod gpu;
 pub mod io;

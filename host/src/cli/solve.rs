@@ -45,6 +45,14 @@ pub fn solve(a: SolveArgs) -> Result<()> {
         (None, None) => known,
     };
     let opts = a.options(seed_of(&a), target, known);
+    #[cfg(feature = "mpi")]
+    if crate::cluster::launched_by_mpi() {
+        // Every rank solves; rank 0 alone reports the best over the ranks.
+        let cluster = crate::cluster::Cluster::init()?;
+        let backends = open(&opts, a.quiet || a.json || cluster.rank() != 0)?;
+        let sol = cluster.solve(backends, &inst, &opts, &INTERRUPT)?;
+        return if cluster.rank() == 0 { report(&a, &sol) } else { Ok(()) };
+    }
     let quiet = a.quiet || a.json;
     let backends = open(&opts, quiet)?;
     let mut line = ProgressLine::new();
@@ -53,6 +61,11 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     if !quiet {
         line.finish();
     }
+    report(&a, &sol)
+}
+
+/// The solution as text or JSON, and its .sln file when asked.
+fn report(a: &SolveArgs, sol: &crate::solution::Solution) -> Result<()> {
     if let Some(p) = &a.write_sln {
         qaplib::write_sln(p, sol.cost, &sol.perm())?;
     }
