@@ -27,6 +27,10 @@ fn assert_one_line_error(out: &Output, needle: &str, what: &str) {
 fn bad_option_values_get_one_line_errors_naming_the_option() {
     let cases: &[(&[&str], &str)] = &[
         (&["--migration-interval", "0"], "--migration-interval"),
+        (&["--gpus", "x"], "--gpus"),
+        (&["--gpus", "0,,1"], "--gpus"),
+        (&["--gpus", "1", "--gpu", "0"], "--gpu"),
+        (&["--algo", "simplex"], "--algo"),
         (&["--migration-interval", "75"], "multiple of --restart-interval"),
         (&["--restart-interval", "0"], "--restart-interval"),
         (&["--time-limit", "inf"], "--time-limit"),
