@@ -88,7 +88,9 @@ def quadratic_assignment(A, B, method="auto", options=None):
         ``engine`` ("auto", "gpu", "cpu"), ``gpus`` (list of device ordinals; default all),
         ``threads`` (CPU engine), ``precision`` (decimal digits for float scaling, default 6),
         ``return_on_interrupt`` (Ctrl-C returns the best so far instead of raising
-        ``KeyboardInterrupt``).
+        ``KeyboardInterrupt``), ``callback`` (``callback(best, seconds)``, called about every
+        0.25 s and at the end with the best objective so far; returning True stops the
+        search with its best solution).
 
     Returns
     -------
@@ -112,6 +114,9 @@ def quadratic_assignment(A, B, method="auto", options=None):
     gpus = opts.pop("gpus", None)
     threads = int(opts.pop("threads", 0))
     return_on_interrupt = bool(opts.pop("return_on_interrupt", False))
+    callback = opts.pop("callback", None)
+    if callback is not None and not callable(callback):
+        raise ValueError("callback must be callable: callback(best, seconds) -> stop?")
     if opts:
         raise ValueError(f"unknown options: {', '.join(sorted(opts))}")
     if method in ("faq", "2opt", "auto", None):
@@ -149,8 +154,15 @@ def quadratic_assignment(A, B, method="auto", options=None):
     if target is not None:
         t = -target if maximize else target
         native_target = int(np.floor(t * sa * sb)) if (sa, sb) != (1, 1) else int(t)
+    native_callback = None
+    if callback is not None:
+        scale = sa * sb
+        sign = -1 if maximize else 1
+
+        def native_callback(best, seconds):
+            return callback(sign * best / scale if scale != 1 else sign * best, seconds)
     r = _native.solve(Ai.ravel().tolist(), Bi.ravel().tolist(), n, algo, engine, time_limit, native_target, seed,
-                      gpus, threads, return_on_interrupt)
+                      gpus, threads, return_on_interrupt, native_callback)
     col = np.asarray(r["perm"], dtype=np.int64)
     exact_int = (sa, sb) == (1, 1) and np.issubdtype(A0.dtype, np.integer) and np.issubdtype(B0.dtype, np.integer)
     if exact_int:

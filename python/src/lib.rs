@@ -8,13 +8,35 @@ use pyo3::types::PyDict;
 use qapgpu::algo::{Backend, EngineChoice, Options};
 use qapgpu::api::solve_on_all;
 use qapgpu::io::{Instance, qaplib};
-use qapgpu::run::Silent;
+use qapgpu::run::{Observer, Progress, Silent};
 use std::sync::{Arc, Mutex};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
+}
+
+/// The progress callback: called with (best cost, seconds) about every 0.25 s and at the
+/// end; a true return value, or an exception, stops the search with its best so far.
+struct Callback {
+    cb: Py<PyAny>,
+    stop: Arc<AtomicBool>,
+}
+
+impl Observer for Callback {
+    fn progress(&mut self, p: &Progress) {
+        let stop = Python::with_gil(|py| match self.cb.call1(py, (p.best, p.elapsed_s)) {
+            Ok(v) => v.is_truthy(py).unwrap_or(true),
+            Err(e) => {
+                e.print(py);
+                true
+            }
+        });
+        if stop {
+            self.stop.store(true, Ordering::SeqCst);
+        }
+    }
 }
 
 /// Devices opened by an earlier call, kept so that a Python session pays CUDA's start-up
@@ -41,7 +63,7 @@ fn opened(opts: &Options) -> anyhow::Result<(Vec<Backend>, Vec<String>)> {
 /// Solves the QAP of the n×n matrices `a` and `b` (row-major) and returns a dict with the
 /// permutation (0-based: `perm[i]` is facility i's location), its cost and how it ran.
 #[pyfunction]
-#[pyo3(signature = (a, b, n, algo=None, engine="auto", time_limit=10.0, target=None, seed=None, gpus=None, threads=0, return_on_interrupt=false))]
+#[pyo3(signature = (a, b, n, algo=None, engine="auto", time_limit=10.0, target=None, seed=None, gpus=None, threads=0, return_on_interrupt=false, callback=None))]
 #[allow(clippy::too_many_arguments)]
 fn solve<'py>(
     py: Python<'py>,
@@ -56,6 +78,7 @@ fn solve<'py>(
     gpus: Option<Vec<usize>>,
     threads: usize,
     return_on_interrupt: bool,
+    callback: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let inst = Instance::new("python", n, a, b).map_err(value_error)?;
     if !(time_limit > 0.0 && time_limit <= 1e9) {
@@ -89,7 +112,11 @@ fn solve<'py>(
     let flag = interrupt.clone();
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        let _ = tx.send(solve_on_all(&backends, &inst, &opts, &mut Silent, &flag));
+        let answer = match callback {
+            Some(cb) => solve_on_all(&backends, &inst, &opts, &mut Callback { cb, stop: flag.clone() }, &flag),
+            None => solve_on_all(&backends, &inst, &opts, &mut Silent, &flag),
+        };
+        let _ = tx.send(answer);
     });
     let rx = Mutex::new(rx); // shared with the GIL-free closure (a receiver is not Sync)
     let mut interrupted = None;

@@ -142,3 +142,18 @@ def test_ctrl_c_raises_keyboard_interrupt():
     p.send_signal(signal.SIGINT)
     out, _ = p.communicate(timeout=30)
     assert "interrupted" in out
+
+
+def test_progress_callback_reports_and_can_stop():
+    A, B = random_pair(60, 8)
+    seen = []
+
+    def cb(best, seconds):
+        seen.append((best, seconds))
+        return seconds > 0.5  # stop after half a second
+
+    res = qapgpu.quadratic_assignment(A, B, options={"time_limit": 30, "engine": "cpu", "callback": cb, "rng": 1})
+    assert res.elapsed < 10 and seen and seen[-1][0] == res.fun
+    assert all(b1 >= b2 for (b1, _), (b2, _) in zip(seen, seen[1:]))  # the best never worsens
+    with pytest.raises(ValueError, match="callback"):
+        qapgpu.quadratic_assignment(A, B, options={"callback": 3})
