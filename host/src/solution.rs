@@ -13,9 +13,9 @@ pub struct Solution {
     pub engine: String,
     pub device: String,
     pub seed: u64,
-    /// Σ a[i][j]·b[p(i)][p(j)] of `permutation`, recomputed on the host.
+    /// `Σ a[i][j]·b[p(i)][p(j)]` of `permutation`, recomputed on the host.
     pub cost: i64,
-    /// 1-based, QAPLIB order: permutation[i] is the location of facility i + 1.
+    /// 1-based, QAPLIB order: `permutation[i]` is the location of facility i + 1.
     pub permutation: Vec<u32>,
     pub target: Option<i64>,
     pub best_known: Option<i64>,

@@ -37,7 +37,7 @@ fn error(kind: ErrorKind, message: String) -> InstanceError {
     InstanceError { kind, message }
 }
 
-/// A QAP instance: minimise Σ a[i][j]·b[p(i)][p(j)] over permutations p.
+/// A QAP instance: minimise `Σ a[i][j]·b[p(i)][p(j)]` over permutations p.
 #[derive(Debug, Clone)]
 pub struct Instance {
     pub name: String,

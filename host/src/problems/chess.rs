@@ -2,11 +2,11 @@
 //! (square r·k + c is row r, column c).
 //!
 //! * Knight's tour: facilities are the k² positions of the tour, F the adjacency of the
-//!   closed cycle 0 → 1 → … → k²−1 → 0 (or of the open path), D[s][t] = 0 when a knight
+//!   closed cycle 0 → 1 → … → k²−1 → 0 (or of the open path), `D[s][t]` = 0 when a knight
 //!   goes from s to t and 1 otherwise: the cost counts the steps that are not knight moves,
 //!   0 exactly for a tour.
 //! * Rooks, queens, bishops: m pieces (k, k, 2k − 2) and k² − m empty-square dummies are
-//!   the facilities; F[i][j] = 1 between two pieces, D the attack relation: the cost is
+//!   the facilities; `F[i][j]` = 1 between two pieces, D the attack relation: the cost is
 //!   twice the number of attacking pairs, 0 exactly for a valid placement.
 use super::{Answer, Kind, Misfit, Posed, ProblemError, first_misfit, matrix, option_error, qap};
 use crate::io::Instance;

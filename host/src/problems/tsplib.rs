@@ -10,7 +10,7 @@ use std::path::Path;
 pub const MIN_CITIES: usize = 3;
 pub const MAX_CITIES: usize = qapgpu_common::MAX_N;
 
-/// A TSP: the name and the n×n distance matrix (row-major; d[i][j] from city i to city j).
+/// A TSP: the name and the n×n distance matrix (row-major; `d[i][j]` from city i to city j).
 #[derive(Debug, Clone, PartialEq)]
 pub struct TspData {
     pub name: String,
