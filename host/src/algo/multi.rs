@@ -168,3 +168,31 @@ impl Solver for MultiSolver {
         Ok(c)
     }
 }
+
+/// The GPUs a process of rank `rank` among `size` processes on one host takes from `gpus`:
+/// every `size`-th one from its rank on, or one shared device when there are fewer GPUs
+/// than processes.
+pub fn local_share(gpus: &[usize], rank: usize, size: usize) -> Vec<usize> {
+    if gpus.is_empty() || size <= 1 {
+        return gpus.to_vec();
+    }
+    let mine: Vec<usize> = gpus.iter().copied().enumerate().filter(|(i, _)| i % size == rank % size).map(|(_, g)| g).collect();
+    if mine.is_empty() { vec![gpus[rank % gpus.len()]] } else { mine }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::local_share;
+
+    #[test]
+    fn ranks_on_one_host_split_its_gpus() {
+        let four = [0, 1, 2, 3];
+        assert_eq!((0..2).map(|r| local_share(&four, r, 2)).collect::<Vec<_>>(), [vec![0, 2], vec![1, 3]]);
+        assert_eq!((0..4).map(|r| local_share(&four, r, 4)).collect::<Vec<_>>(), [vec![0], vec![1], vec![2], vec![3]]);
+        // More processes than GPUs: they share them round robin.
+        assert_eq!((0..3).map(|r| local_share(&[0], r, 3)).collect::<Vec<_>>(), [vec![0], vec![0], vec![0]]);
+        assert_eq!(local_share(&[0, 1], 2, 3), vec![0]);
+        assert_eq!(local_share(&four, 0, 1), four.to_vec());
+        assert!(local_share(&[], 1, 2).is_empty());
+    }
+}

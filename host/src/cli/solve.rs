@@ -47,7 +47,16 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     let opts = a.options(seed_of(&a), target, known);
     #[cfg(feature = "mpi")]
     if crate::cluster::launched_by_mpi() {
-        // Every rank solves; rank 0 alone reports the best over the ranks.
+        // Every rank solves; rank 0 alone reports the best over the ranks. Ranks on one
+        // host split its GPUs unless the devices were named.
+        let mut opts = opts;
+        if a.device.gpu.is_none() && matches!(a.device.gpus, super::args::GpuList::All) {
+            let local = |v: &str| std::env::var(v).ok().and_then(|s| s.parse::<usize>().ok());
+            if let (Some(r), Some(s)) = (local("OMPI_COMM_WORLD_LOCAL_RANK"), local("OMPI_COMM_WORLD_LOCAL_SIZE")) {
+                opts.gpus = crate::algo::multi::local_share(&opts.gpus, r, s);
+                opts.gpu = opts.gpus.first().copied().unwrap_or(0);
+            }
+        }
         let cluster = crate::cluster::Cluster::init()?;
         let backends = open(&opts, a.quiet || a.json || cluster.rank() != 0)?;
         let sol = cluster.solve(backends, &inst, &opts, &INTERRUPT)?;
