@@ -6,13 +6,7 @@
 set -u
 cd dist
 export QAPLIB_DIR=$PWD/qaplib
-python3 -c "
-import random
-random.seed(7); n = 256
-print(n)
-for _ in range(2):
-    for i in range(n): print(' '.join(str(random.randrange(100)) for _ in range(n)))
-" > /tmp/rand256.dat
+python3 ../scripts/random-dat.py 256 > /tmp/rand256.dat
 for tool in ${TOOLS:-memcheck racecheck}; do
   insts="nug12 esc64a tai150b"
   # n = 256 under racecheck takes minutes per run: only with RACECHECK_256=1 (and a small

@@ -6,13 +6,7 @@
 set -u
 cd dist
 export QAPLIB_DIR=$PWD/qaplib
-python3 -c "
-import random
-random.seed(7); n = 256
-print(n)
-for _ in range(2):
-    for i in range(n): print(' '.join(str(random.randrange(100)) for _ in range(n)))
-" > /tmp/rand256.dat
+python3 ../scripts/random-dat.py 256 > /tmp/rand256.dat
 for tool in ${TOOLS:-memcheck racecheck}; do
   for inst in nug12 esc64a tai150b /tmp/rand256.dat; do
     for layout in mata plain; do

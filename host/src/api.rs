@@ -32,16 +32,14 @@ pub fn solve_on(backend: &Backend, inst: &Instance, opts: &Options, obs: &mut dy
 /// As `solve_on`, on several devices at once (`Backend::open_all`): one independent search
 /// per device, the first to reach the target stops them all (`algo::multi`).
 pub fn solve_on_all(backends: &[Backend], inst: &Instance, opts: &Options, obs: &mut dyn Observer, interrupt: &AtomicBool) -> Result<Solution> {
-    anyhow::ensure!(!backends.is_empty(), "no device to solve on");
-    let backend = &backends[0];
-    let mut solver = if backends.len() == 1 { algo::build(backend, inst, opts)? } else { algo::multi::build_multi(backends, inst, opts)? };
+    let mut solver = algo::build_on(backends, inst, opts)?;
     let limits = Limits { time_limit: opts.time_limit, known: opts.known };
     let out = run::run(solver.as_mut(), &limits, obs, interrupt)?;
     let mut sol = Solution::new(inst, &out, &solver.info(), opts.seed, opts.target, opts.known)?;
     if matches!(opts.algorithm.as_deref(), None | Some(crate::algo::AUTO)) {
         sol.auto = Some(crate::algo::auto::choose(inst).1);
     }
-    if let Backend::Gpu(g) = backend {
+    if let Some(Backend::Gpu(g)) = backends.first() {
         (sol.startup_s, sol.startup) = (Some(g.startup.context_s + g.startup.module_s), Some(g.startup.describe()));
     }
     Ok(sol)

@@ -39,6 +39,14 @@ pub fn family(name: &str) -> Result<&'static Family> {
     })
 }
 
+/// Checks an `--algo` value: `auto` or a registry name.
+pub fn check_name(name: &str) -> Result<()> {
+    if name != AUTO {
+        family(name)?;
+    }
+    Ok(())
+}
+
 /// The family `opts` asks for on `inst`: its `--algo`, or `auto`'s choice.
 pub fn resolve(inst: &Instance, opts: &Options) -> Result<&'static Family> {
     match opts.algorithm.as_deref() {
@@ -55,6 +63,15 @@ pub fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<d
         bail!("{}: n = {} is below {} for {} (--algo ga-independent takes n ≥ 2)", inst.name, inst.n, fam.min_n, fam.name);
     }
     (fam.build)(backend, inst, opts)
+}
+
+/// The solver of `opts` on one device, or on several at once (`multi`).
+pub fn build_on(backends: &[Backend], inst: &Instance, opts: &Options) -> Result<Box<dyn Solver>> {
+    match backends {
+        [] => bail!("no device to solve on"),
+        [one] => build(one, inst, opts),
+        several => multi::build_multi(several, inst, opts),
+    }
 }
 
 /// Which engine to run on.
@@ -169,8 +186,8 @@ impl Default for Options {
 
 impl Options {
     pub fn validate(&self) -> Result<()> {
-        if let Some(a) = self.algorithm.as_deref().filter(|&a| a != AUTO) {
-            family(a)?;
+        if let Some(a) = &self.algorithm {
+            check_name(a)?;
         }
         check_range("--threads", self.threads as f64, 0.0, MAX_THREADS as f64)?;
         if let Some(t) = self.time_limit {

@@ -2,14 +2,14 @@
 //! same runs, limits and seeds (the issue's "time to the optimum against the project's
 //! other algorithms").
 use super::{RunRecord, Table, fmt, load, mean_sd, runs_all};
-use crate::algo::{Backend, Options, family};
+use crate::algo::{Backend, Options};
 use anyhow::Result;
 use std::time::Duration;
 
 /// `gap`: the target in percent above the best-known value.
 pub fn protocol(backends: &[Backend], base: &Options, names: &[String], algos: &[String], n_runs: usize, limit: Duration, gap: f64) -> Result<Table> {
-    for a in algos.iter().filter(|a| a.as_str() != crate::algo::AUTO) {
-        family(a)?;
+    for a in algos {
+        crate::algo::check_name(a)?;
     }
     let mut t = Table::new(&["instance", "target", "algorithm", "runs", "#reached", "T_avg (s)", "σ", "median (s)", "worst cost"]);
     for name in names {

@@ -2,7 +2,7 @@
 //! for a fixed time each (the "within 1 s per instance" measurement): the final gap to the
 //! best known per algorithm, and the means over all instances and over the tai*a class.
 use super::{RunRecord, Table, load, mean_sd, runs_all};
-use crate::algo::{Backend, Options, family};
+use crate::algo::{Backend, Options};
 use crate::io::qaplib;
 use anyhow::Result;
 use std::time::Duration;
@@ -26,13 +26,14 @@ pub fn all_instances() -> Vec<String> {
     v.into_iter().map(|(_, n)| n).collect()
 }
 
+/// `run::gap_percent`, and 100·cost for a best-known value of 0.
 fn gap(cost: i64, known: i64) -> f64 {
-    100.0 * (cost - known) as f64 / (known as f64).abs().max(1.0)
+    crate::run::gap_percent(cost, Some(known)).unwrap_or(100.0 * cost as f64)
 }
 
 pub fn protocol(backends: &[Backend], base: &Options, names: &[String], algos: &[String], n_runs: usize, limit: Duration) -> Result<Table> {
-    for a in algos.iter().filter(|a| a.as_str() != crate::algo::AUTO) {
-        family(a)?;
+    for a in algos {
+        crate::algo::check_name(a)?;
     }
     let mut header = vec!["instance".to_string(), "n".into(), "best known".into()];
     header.extend(algos.iter().map(|a| format!("{a} gap %")));

@@ -108,7 +108,7 @@ pub fn runs_all(backends: &[Backend], inst: &Instance, opts: &Options, runs: usi
     let mut out = Vec::with_capacity(runs);
     for r in 0..runs {
         let o = Options { seed: opts.seed.wrapping_add(r as u64), time_limit: Some(limit), ..opts.clone() };
-        let mut solver = if backends.len() == 1 { algo::build(&backends[0], inst, &o)? } else { algo::multi::build_multi(backends, inst, &o)? };
+        let mut solver = algo::build_on(backends, inst, &o)?;
         let res = run::run(solver.as_mut(), &Limits { time_limit: o.time_limit, known: None }, &mut Silent, &stop)?;
         ensure!(inst.cost(&res.perm) == res.cost, "{}: engine cost mismatch", inst.name);
         out.push(RunRecord {

@@ -3,7 +3,7 @@
 //! solved to that target on the chosen engine and on the CPU, every answer decoded and
 //! checked in the problem's terms.
 use super::{RunRecord, Table, fmt, median, runs};
-use crate::algo::{Backend, Options, family};
+use crate::algo::{Backend, Options};
 use crate::problems::chess::{Knight, Piece, Placement};
 use crate::problems::clique::Clique;
 use crate::problems::gpp::Gpp;
@@ -75,8 +75,8 @@ fn cell(records: &[RunRecord], posed: &dyn Posed) -> Result<(usize, f64)> {
 
 /// `engines`: the bench's backend and, unless it is the CPU already, the CPU's.
 pub fn protocol(engines: &[(&str, &Backend)], base: &Options, algos: &[String], n_runs: usize, limit: Duration) -> Result<Table> {
-    for a in algos.iter().filter(|a| a.as_str() != crate::algo::AUTO) {
-        family(a)?;
+    for a in algos {
+        crate::algo::check_name(a)?;
     }
     let mut header = vec!["problem".to_string(), "instance".into(), "n".into(), "known".into(), "algorithm".into()];
     for (name, _) in engines {

@@ -4,7 +4,7 @@
 //! (i − ½)/R), one SVG per instance; with `--cpu-baseline`, the multi-start tabu search on
 //! every CPU core beside them, the user's alternative without a GPU.
 use super::{RunRecord, Table, fmt, load, mean_sd, median, runs_all, within};
-use crate::algo::{Backend, Options, family};
+use crate::algo::{Backend, Options};
 use anyhow::{Context, Result};
 use plotters::prelude::*;
 use std::path::Path;
@@ -62,8 +62,8 @@ pub fn plot(path: &Path, title: &str, series: &[Series]) -> Result<()> {
 /// into `out`.
 #[allow(clippy::too_many_arguments)]
 pub fn protocol(backends: &[Backend], cpu: Option<&Backend>, base: &Options, names: &[String], algos: &[String], n_runs: usize, limit: Duration, gap: f64, out: &Path) -> Result<Table> {
-    for a in algos.iter().filter(|a| a.as_str() != crate::algo::AUTO) {
-        family(a)?;
+    for a in algos {
+        crate::algo::check_name(a)?;
     }
     std::fs::create_dir_all(out).with_context(|| format!("{}: cannot create", out.display()))?;
     let engine = match (&backends[0], backends.len()) {

@@ -268,6 +268,12 @@ pub fn iterate(e: &mut dyn AcoEngine, n: usize) -> Result<()> {
     e.pheromone(None, bounds)
 }
 
+/// The engine's best so far when it is at or below `target`.
+pub fn reached(e: &mut dyn AcoEngine, target: Option<i64>) -> Result<Option<(i64, Vec<u8>)>> {
+    let best = e.best()?;
+    Ok(target.is_some_and(|t| best.0 <= t).then_some(best))
+}
+
 /// Builds the engine of `cfg` on `backend`.
 pub fn engine(backend: &Backend, inst: &Instance, cfg: &AcoConfig) -> Result<Box<dyn AcoEngine>> {
     Ok(match backend {
@@ -347,8 +353,7 @@ impl Solver for AcoSolver {
     }
 
     fn found(&mut self) -> Result<Option<(i64, Vec<u8>)>> {
-        let best = self.engine.best()?;
-        Ok(self.target.is_some_and(|t| best.0 <= t).then_some(best))
+        reached(self.engine.as_mut(), self.target)
     }
 
     fn best(&mut self) -> Result<(i64, Vec<u8>)> {

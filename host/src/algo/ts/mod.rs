@@ -71,23 +71,21 @@ fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn S
     let n = inst.n as u32;
     cfg.tabu_list_size = opts.aco.tabu_list.unwrap_or(TENURE_FACTOR * n);
     cfg.aspiration = ASPIRATION_FACTOR * n * n;
-    if let Backend::Gpu(g) = backend {
-        walk_shape(g, inst, &mut cfg)?;
-    }
-    cfg.ants = match (opts.aco.ants, backend) {
-        (Some(m), _) => m,
-        (None, Backend::Gpu(g)) => filling_walks(g, walk_shape(g, inst, &mut cfg)?),
+    cfg.ants = match backend {
+        Backend::Gpu(g) => {
+            let shape = walk_shape(g, inst, &mut cfg)?;
+            opts.aco.ants.unwrap_or_else(|| filling_walks(g, shape))
+        }
         // One walk per CPU thread: the multi-start tabu search on all cores.
-        (None, Backend::Cpu { threads }) => (if *threads == 0 { rayon::current_num_threads() } else { *threads }) as u32,
+        Backend::Cpu { threads } => opts.aco.ants.unwrap_or((if *threads == 0 { rayon::current_num_threads() } else { *threads }) as u32),
     };
-    Ok(Box::new(TsSolver { engine: aco::engine(backend, inst, &cfg)?, target: opts.target, launches: 0 }))
+    Ok(Box::new(TsSolver { engine: aco::engine(backend, inst, &cfg)?, target: opts.target }))
 }
 
 /// The driver: random starts, then one launch of every walk per `advance`.
 pub struct TsSolver {
     engine: Box<dyn AcoEngine>,
     target: Option<i64>,
-    launches: u64,
 }
 
 impl Solver for TsSolver {
@@ -110,7 +108,6 @@ impl Solver for TsSolver {
     }
 
     fn init(&mut self) -> Result<()> {
-        self.launches = 0;
         self.engine.random_ants()?;
         self.advance().map(|_| ())
     }
@@ -118,13 +115,11 @@ impl Solver for TsSolver {
     fn advance(&mut self) -> Result<Advance> {
         self.engine.local_search()?;
         self.engine.update_best()?;
-        self.launches += 1;
         Ok(Advance::Continue)
     }
 
     fn found(&mut self) -> Result<Option<(i64, Vec<u8>)>> {
-        let best = self.engine.best()?;
-        Ok(self.target.is_some_and(|t| best.0 <= t).then_some(best))
+        aco::reached(self.engine.as_mut(), self.target)
     }
 
     fn best(&mut self) -> Result<(i64, Vec<u8>)> {
