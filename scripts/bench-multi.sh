@@ -8,7 +8,7 @@ export QAPLIB_DIR=$PWD/qaplib
 out=${OUT:-../bench-results}
 mkdir -p "$out"
 ./qapgpu info | grep -E "^GPU"
-echo "== --gpus 0,7 (no device 7)"; ./qapgpu tai25b --gpus 0,7 --seed 1 --quiet 2>&1 | grep -E "note|^algorithm|^target"
+echo "== --gpus 0,7 (no device 7)"; ./qapgpu tai25b --gpus 0,7 --seed 1 2>&1 | grep -E "^note|^algorithm|^target"
 for g in 0 all; do
   echo "== --gpus $g"
   timeout 250 ./qapgpu bench compare --engine gpu --gpus $g --algos ts,aco-ts,ga-independent --runs 10 --time-limit 5 \
