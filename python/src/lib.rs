@@ -161,6 +161,14 @@ fn read_qaplib(path: std::path::PathBuf) -> PyResult<(usize, Vec<i64>, Vec<i64>)
     Ok((inst.n, inst.a, inst.b))
 }
 
+/// Writes the n×n matrices `a` and `b` (row-major) as a QAPLIB .dat file, after the checks
+/// every instance gets.
+#[pyfunction]
+fn write_qaplib(path: std::path::PathBuf, n: usize, a: Vec<i64>, b: Vec<i64>) -> PyResult<()> {
+    let inst = Instance::new(path.display().to_string(), n, a, b).map_err(value_error)?;
+    qaplib::write_dat(&path, &inst).map_err(value_error)
+}
+
 /// Whether the GPU engine can run here, and if not why.
 #[pyfunction]
 fn gpu_unavailable_reason() -> Option<String> {
@@ -171,6 +179,7 @@ fn gpu_unavailable_reason() -> Option<String> {
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(read_qaplib, m)?)?;
+    m.add_function(wrap_pyfunction!(write_qaplib, m)?)?;
     m.add_function(wrap_pyfunction!(gpu_unavailable_reason, m)?)?;
     Ok(())
 }

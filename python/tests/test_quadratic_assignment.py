@@ -102,8 +102,54 @@ def test_bad_options():
         qapgpu.quadratic_assignment(A, B, options={"engine": "tpu"})
     with pytest.raises(ValueError, match="algo"):
         qapgpu.quadratic_assignment(A, B, method="simplex", options=QUICK)
-    with pytest.raises(NotImplementedError):
-        qapgpu.quadratic_assignment(A, B, options={"partial_match": [[0, 0]]})
+    for pm, msg in [([[0, 0], [0, 1]], "repeat"), ([[0, 4]], "entries"), ([0, 1, 2], "shape"), ([[0.5, 1]], "integer")]:
+        with pytest.raises(ValueError, match=msg):
+            qapgpu.quadratic_assignment(A, B, options=dict(QUICK, partial_match=pm))
+
+
+def brute_matched(A, B, pm, maximize=False):
+    n = A.shape[0]
+    ok = (p for p in map(list, itertools.permutations(range(n))) if all(p[r] == c for r, c in pm))
+    costs = [(np.sum(A * B[np.ix_(p, p)]), p) for p in ok]
+    return (max if maximize else min)(costs, key=lambda c: c[0])[0]
+
+
+@pytest.mark.parametrize("n,pm,maximize,low", [
+    (6, [[0, 3]], False, 0),
+    (7, [[1, 2], [4, 0], [6, 6]], False, 0),
+    (7, [[2, 5], [3, 1]], True, 0),
+    (6, [[0, 1], [5, 2]], False, -30),
+    (8, [[7, 0], [0, 7], [3, 3]], False, 0),
+])
+def test_partial_match_equals_brute_force(n, pm, maximize, low):
+    A, B = random_pair(n, 40 + n, low=low)
+    A[np.diag_indices(n)] += 7  # non-zero diagonals meet the pinning penalty's cross terms
+    res = qapgpu.quadratic_assignment(A, B, options=dict(QUICK, partial_match=pm, maximize=maximize))
+    assert all(res.col_ind[r] == c for r, c in pm)
+    assert res.fun == brute_matched(A, B, pm, maximize)
+
+
+def test_partial_match_target_and_callback_are_in_the_callers_terms():
+    A, B = random_pair(8, 77)
+    pm = [[0, 2], [1, 0]]
+    best = brute_matched(A, B, pm)
+    seen = []
+    res = qapgpu.quadratic_assignment(A, B, options=dict(QUICK, time_limit=20, partial_match=pm, target=best,
+                                                         callback=lambda b, s: seen.append(b)))
+    assert res.fun == best and res.time_to_target is not None and res.elapsed < 20
+    assert seen and seen[-1] == best
+
+
+def test_partial_match_fixing_everything_and_against_scipy():
+    A, B = random_pair(5, 3)
+    res = qapgpu.quadratic_assignment(A, B, options=dict(QUICK, partial_match=[[0, 4], [1, 3], [2, 2], [3, 1]]))
+    assert list(res.col_ind) == [4, 3, 2, 1, 0] and res.fun == np.sum(A * B[np.ix_(res.col_ind, res.col_ind)])
+    scipy_opt = pytest.importorskip("scipy.optimize")
+    A, B = random_pair(12, 5)
+    pm = np.array([[0, 5], [3, 3], [11, 0]])
+    theirs = scipy_opt.quadratic_assignment(A, B, method="faq", options={"rng": 0, "partial_match": pm})
+    ours = qapgpu.quadratic_assignment(A, B, options=dict(QUICK, partial_match=pm))
+    assert (ours.col_ind[pm[:, 0]] == pm[:, 1]).all() and ours.fun <= theirs.fun
 
 
 def test_cpu_engine_says_so_without_a_gpu():
@@ -122,6 +168,11 @@ def test_qaplib_files(tmp_path):
     A2, B2 = qapgpu.read_qaplib(path)
     assert (A2 == A).all() and (B2 == B).all()
     assert qapgpu.solve_file(path, options=QUICK).fun == brute(A, B)[0]
+    qapgpu.write_qaplib(tmp_path / "w.dat", A, B)
+    A3, B3 = qapgpu.read_qaplib(tmp_path / "w.dat")
+    assert (A3 == A).all() and (B3 == B).all()
+    with pytest.raises(ValueError, match="integers"):
+        qapgpu.write_qaplib(tmp_path / "x.dat", A + 0.5, B)
     with pytest.raises(ValueError, match="t2.dat"):
         bad = tmp_path / "t2.dat"
         bad.write_text("3 1 2")
