@@ -73,7 +73,7 @@ fn cargo() -> Command {
 }
 
 /// Test binaries that need a GPU; `dist` copies them beside the binary.
-const GPU_TESTS: [&str; 4] = ["gpu_twin", "aco_twin", "cga_twin", "time_limits"];
+const GPU_TESTS: [&str; 5] = ["gpu_twin", "aco_twin", "cga_twin", "time_limits", "multi_device"];
 
 fn dist() -> Result<(), String> {
     ptx::build_ptx(&[])?;

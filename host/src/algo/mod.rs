@@ -70,7 +70,10 @@ pub fn build_on(backends: &[Backend], inst: &Instance, opts: &Options) -> Result
     match backends {
         [] => bail!("no device to solve on"),
         [one] => build(one, inst, opts),
-        several => multi::build_multi(several, inst, opts),
+        several => match opts.multi {
+            multi::Model::MasterSlave => aco::colony::build(several, inst, opts),
+            _ => multi::build_multi(several, inst, opts),
+        },
     }
 }
 
@@ -153,6 +156,10 @@ pub struct Options {
     pub gpus: Vec<usize>,
     /// PTX module to load instead of the embedded one.
     pub ptx: Option<PathBuf>,
+    /// How several devices share one run (`--multi`).
+    pub multi: multi::Model,
+    /// Islands across devices: advances between two ring migrations (`--migrate-every`).
+    pub migrate_every: u32,
     pub seed: u64,
     /// Stop at this cost or better.
     pub target: Option<i64>,
@@ -173,6 +180,8 @@ impl Default for Options {
             gpu: 0,
             gpus: Vec::new(),
             ptx: None,
+            multi: multi::Model::default(),
+            migrate_every: multi::DEFAULT_MIGRATE_EVERY,
             seed: 1,
             target: None,
             time_limit: Some(Duration::from_secs(60)),
@@ -190,6 +199,7 @@ impl Options {
             check_name(a)?;
         }
         check_range("--threads", self.threads as f64, 0.0, MAX_THREADS as f64)?;
+        check_range("--migrate-every", self.migrate_every as f64, 1.0, 1e9)?;
         if let Some(t) = self.time_limit {
             if t.is_zero() {
                 bail!("--time-limit must be positive");

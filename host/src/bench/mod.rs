@@ -71,6 +71,14 @@ pub fn ratio(paper: Option<f64>, ours: f64) -> String {
     paper.map_or("–".into(), |p| format!("{:.1}×", p / ours))
 }
 
+/// The device counts a multi-device protocol compares: 1, 2, 4, … up to `available`, and
+/// `available` itself.
+pub fn device_counts(available: usize) -> Vec<usize> {
+    let mut v: Vec<usize> = std::iter::successors(Some(1usize), |c| Some(c * 2)).take_while(|&c| c < available).collect();
+    v.push(available.max(1));
+    v
+}
+
 /// One run of a protocol.
 #[derive(Clone, Debug)]
 pub struct RunRecord {

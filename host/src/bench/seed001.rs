@@ -2,7 +2,7 @@
 //! restart strategy, stopping at the acceptable cost; T_avg, σ, #OPT, gain_p, and the gamma
 //! model M(p) fitted to the single-block times.
 use super::gamma::GammaFit;
-use super::{RunRecord, Table, fmt, load, mean_sd, ratio, runs, within};
+use super::{RunRecord, Table, device_counts, fmt, load, mean_sd, ratio, runs, runs_all, within};
 use crate::algo::ga::{self, GaConfig, Mode, gpu::GpuEngine, run_per_block};
 use crate::algo::{Backend, Options};
 use crate::io::Instance;
@@ -47,12 +47,15 @@ fn single_block_times(backend: &Backend, inst: &Instance, opts: &Options, count:
     }
 }
 
-/// The protocol over `names`: `single_runs` single-block runs for the gamma fit, then
-/// `n_runs` FoundFlag runs for each block count in `ps` (0: fill the GPU).
+/// The protocol over `names`: `single_runs` single-block runs (on the first device) for the
+/// gamma fit, then `n_runs` FoundFlag runs for each block count in `ps` (0: fill the GPU),
+/// on one device and, with several `backends`, on 2, 4, … and all of them: the p blocks
+/// split evenly over the devices (the paper's p = 60 on two GTX 285s), M(p) for the total.
 #[allow(clippy::too_many_arguments)]
-pub fn protocol(backend: &Backend, base: &Options, names: &[String], ps: &[u32], single_runs: usize, n_runs: usize, limit: Duration) -> Result<Table> {
+pub fn protocol(backends: &[Backend], base: &Options, names: &[String], ps: &[u32], single_runs: usize, n_runs: usize, limit: Duration) -> Result<Table> {
+    let backend = &backends[0];
     let mut t = Table::new(&[
-        "instance", "p", "runs", "#OPT", "T_avg (s)", "σ", "gain_p", "M(p) (s)", "Δ_p", "paper T_p", "paper M(p)", "paper/ours",
+        "instance", "p", "devices", "runs", "#OPT", "T_avg (s)", "σ", "gain_p", "M(p) (s)", "Δ_p", "paper T_p", "paper M(p)", "paper/ours",
     ]);
     for name in names {
         let (inst, known) = load(name)?;
@@ -62,11 +65,12 @@ pub fn protocol(backend: &Backend, base: &Options, names: &[String], ps: &[u32],
         let ok1: Vec<f64> = t1.iter().flatten().copied().collect();
         let (m1, _) = mean_sd(&ok1);
         let fit = GammaFit::fit(&ok1);
-        let mut row = |p: String, n: usize, ok: &[f64], gain: f64, model: f64, paper_t: Option<f64>, paper_m: Option<f64>| {
+        let mut row = |p: String, devices: usize, n: usize, ok: &[f64], gain: f64, model: f64, paper_t: Option<f64>, paper_m: Option<f64>| {
             let (m, s) = mean_sd(ok);
             t.push(vec![
                 name.clone(),
                 p,
+                devices.to_string(),
                 n.to_string(),
                 ok.len().to_string(),
                 fmt(m),
@@ -80,22 +84,27 @@ pub fn protocol(backend: &Backend, base: &Options, names: &[String], ps: &[u32],
             ]);
         };
         if single_runs > 0 {
-            row("1".into(), t1.len(), &ok1, 1.0, fit.map_or(f64::NAN, |f| f.mean()), paper.map(|r| r.1), None);
+            row("1".into(), 1, t1.len(), &ok1, 1.0, fit.map_or(f64::NAN, |f| f.mean()), paper.map(|r| r.1), None);
         }
         for &p in ps {
-            let mut o = opts.clone();
-            o.ga.blocks = p;
-            let recs = runs(backend, &inst, &o, n_runs, limit)?;
-            let ok = RunRecord::successes(&recs);
-            let blocks = recs.first().map_or(p, |r| r.blocks);
-            let model = fit.map_or(f64::NAN, |f| f.mean_of_min(blocks));
-            let (paper_t, paper_m) = match (paper, p) {
-                (Some(r), 30) => (Some(r.2), Some(r.4)),
-                (Some(r), 60) => (Some(r.3), Some(r.5)),
-                _ => (None, None),
-            };
-            let label = if p == 0 { format!("{blocks} (fill)") } else { p.to_string() };
-            row(label, recs.len(), &ok, m1 / mean_sd(&ok).0, model, paper_t, paper_m);
+            for devices in device_counts(backends.len()) {
+                if p != 0 && (p as usize) < devices {
+                    continue;
+                }
+                let mut o = opts.clone();
+                o.ga.blocks = p / devices as u32; // 0 (fill) fills every device
+                let recs = runs_all(&backends[..devices], &inst, &o, n_runs, limit)?;
+                let ok = RunRecord::successes(&recs);
+                let blocks = recs.first().map_or(p, |r| r.blocks);
+                let model = fit.map_or(f64::NAN, |f| f.mean_of_min(blocks));
+                let (paper_t, paper_m) = match (paper, blocks) {
+                    (Some(r), 30) => (Some(r.2), Some(r.4)),
+                    (Some(r), 60) => (Some(r.3), Some(r.5)),
+                    _ => (None, None),
+                };
+                let label = if p == 0 { format!("{blocks} (fill)") } else { blocks.to_string() };
+                row(label, devices, recs.len(), &ok, m1 / mean_sd(&ok).0, model, paper_t, paper_m);
+            }
         }
     }
     Ok(t)

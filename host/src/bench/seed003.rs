@@ -4,7 +4,9 @@
 //!   cost, whichever comes first; T_avg and average error.
 //! * Table 6 (`003-target`): time to the acceptable cost (1 % above the best known for
 //!   class (i), the best known for class (iv) up to n = 100, 0.2 % for tai150b); T_avg.
-use super::{Table, fmt, load, mean_sd, ratio, runs, within};
+use super::gamma::GammaFit;
+use super::{Table, device_counts, fmt, load, mean_sd, ratio, runs_all, within};
+use crate::algo::multi::Model;
 use crate::algo::aco::{self, Class, Layout};
 use crate::algo::{Backend, Options};
 use anyhow::Result;
@@ -49,11 +51,19 @@ pub fn acceptable(name: &str, known: i64) -> i64 {
     within(known, pct)
 }
 
-/// Where a configuration runs: a GPU layout, or the CPU twin.
+/// Where a configuration runs: a GPU layout, or the CPU twin; and on how many devices, in
+/// which multi-device model (1 and independent: one device).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Column {
     Gpu(Layout),
     Cpu,
+}
+
+/// One row's devices: the first `count` backends, sharing the run by `model`.
+#[derive(Clone, Copy, Debug)]
+struct Devices {
+    count: usize,
+    model: Model,
 }
 
 impl Column {
@@ -74,15 +84,25 @@ impl Column {
 }
 
 /// Both tables. `fixed`: Table 5 (IT_TOTAL or optimum), else Table 6 (acceptable cost).
-/// The columns are the GPU layouts on a GPU backend, the CPU twin otherwise.
+/// The columns are the GPU layouts on a GPU backend, the CPU twin otherwise. With several
+/// `backends`, each configuration also runs on 2, 4, … and all of them in the three models
+/// (independent colonies, islands, one colony master/slave), with the gain over one device
+/// and seed 001's model M(p) fitted to the one-device times: the expected fastest of p
+/// independent one-device runs, what p devices would give with no overhead and no exchange.
 #[allow(clippy::too_many_arguments)]
-pub fn protocol(backend: &Backend, base: &Options, fixed: bool, names: &[String], searches: &[LsKind], layouts: &[Layout], n_runs: usize, limit: Duration) -> Result<Table> {
-    let columns: Vec<Column> = match backend {
+pub fn protocol(backends: &[Backend], base: &Options, fixed: bool, names: &[String], searches: &[LsKind], layouts: &[Layout], n_runs: usize, limit: Duration) -> Result<Table> {
+    let columns: Vec<Column> = match &backends[0] {
         Backend::Gpu(_) => layouts.iter().map(|&l| Column::Gpu(l)).collect(),
         Backend::Cpu { .. } => vec![Column::Cpu],
     };
+    let mut setups = vec![Devices { count: 1, model: Model::Independent }];
+    for count in device_counts(backends.len()).into_iter().filter(|&c| c > 1) {
+        for model in [Model::Independent, Model::Islands, Model::MasterSlave] {
+            setups.push(Devices { count, model });
+        }
+    }
     let mut t = Table::new(&[
-        "instance", "LS", "engine", "runs", "#reached", "T_avg (s)", "σ", "avg error %", "move evals/s", "paper T_avg", "paper/ours",
+        "instance", "LS", "engine", "devices", "runs", "#reached", "T_avg (s)", "σ", "avg error %", "move evals/s", "gain vs 1 device", "M(devices) (s)", "paper T_avg", "paper/ours",
     ]);
     for name in names {
         let (inst, known) = load(name)?;
@@ -90,45 +110,57 @@ pub fn protocol(backend: &Backend, base: &Options, fixed: bool, names: &[String]
         let (target, it_total) = if fixed { (known, Some(n * 50_000)) } else { (acceptable(name, known), None) };
         for &ls in searches {
             for &col in &columns {
-                let family = match ls {
-                    LsKind::Tabu => aco::TABU.name,
-                    LsKind::TwoOpt => aco::TWO_OPT.name,
-                };
-                let mut opts = Options { algorithm: Some(family.into()), target: Some(target), ..base.clone() };
-                opts.aco.class = Some(Class::of(name));
-                opts.aco.max_ls_iterations = it_total;
-                if let Column::Gpu(l) = col {
-                    opts.aco.layout = l;
+                let (mut one_device, mut fit) = (f64::NAN, None);
+                for d in &setups {
+                    let family = match ls {
+                        LsKind::Tabu => aco::TABU.name,
+                        LsKind::TwoOpt => aco::TWO_OPT.name,
+                    };
+                    let mut opts = Options { algorithm: Some(family.into()), target: Some(target), ..base.clone() };
+                    opts.aco.class = Some(Class::of(name));
+                    opts.aco.max_ls_iterations = it_total;
+                    if let Column::Gpu(l) = col {
+                        opts.aco.layout = l;
+                    }
+                    opts.multi = d.model;
+                    let recs = runs_all(&backends[..d.count], &inst, &opts, n_runs, limit)?;
+                    let ok: Vec<f64> = recs.iter().filter_map(|r| r.reached).collect();
+                    // Table 5 times every run (to IT_TOTAL or the optimum); Table 6 the successes.
+                    let times = if fixed { recs.iter().map(|r| r.elapsed).collect() } else { ok.clone() };
+                    let (m, s) = mean_sd(&times);
+                    if d.count == 1 {
+                        (one_device, fit) = (m, GammaFit::fit(&times));
+                    }
+                    let errors: Vec<f64> = recs.iter().map(|r| 100.0 * (r.cost - known) as f64 / known as f64).collect();
+                    let (evals, secs) = recs.iter().fold((0u64, 0f64), |(e, s), r| (e + r.evaluations, s + r.search_seconds));
+                    let paper = if d.count > 1 {
+                        None // the seeds publish one GPU only
+                    } else if fixed {
+                        PAPER_T5.iter().find(|r| r.0 == name.as_str()).filter(|_| ls == LsKind::Tabu).map(|r| [r.1, r.2, r.4][col.index()])
+                    } else {
+                        PAPER_T6.iter().find(|r| r.0 == name.as_str()).map(|r| if ls == LsKind::Tabu { r.2 } else { r.3 }[col.index()])
+                    };
+                    let censored = !fixed && ok.len() < recs.len();
+                    t.push(vec![
+                        name.clone(),
+                        match ls {
+                            LsKind::Tabu => "TS".into(),
+                            LsKind::TwoOpt => "2-opt".into(),
+                        },
+                        col.label().into(),
+                        if d.count == 1 { "1".into() } else { format!("{} ({})", d.count, d.model.name()) },
+                        recs.len().to_string(),
+                        ok.len().to_string(),
+                        if censored { format!("{} (successes only)", fmt(m)) } else { fmt(m) },
+                        fmt(s),
+                        format!("{:.3}", mean_sd(&errors).0),
+                        format!("{:.3e}", evals as f64 / secs.max(1e-12)),
+                        fmt(one_device / m),
+                        fit.map_or("–".into(), |f| fmt(f.mean_of_min(d.count as u32))),
+                        paper.map_or("–".into(), fmt),
+                        ratio(paper, m),
+                    ]);
                 }
-                let recs = runs(backend, &inst, &opts, n_runs, limit)?;
-                let ok: Vec<f64> = recs.iter().filter_map(|r| r.reached).collect();
-                // Table 5 times every run (to IT_TOTAL or the optimum); Table 6 the successes.
-                let times = if fixed { recs.iter().map(|r| r.elapsed).collect() } else { ok.clone() };
-                let (m, s) = mean_sd(&times);
-                let errors: Vec<f64> = recs.iter().map(|r| 100.0 * (r.cost - known) as f64 / known as f64).collect();
-                let (evals, secs) = recs.iter().fold((0u64, 0f64), |(e, s), r| (e + r.evaluations, s + r.search_seconds));
-                let paper = if fixed {
-                    PAPER_T5.iter().find(|r| r.0 == name.as_str()).filter(|_| ls == LsKind::Tabu).map(|r| [r.1, r.2, r.4][col.index()])
-                } else {
-                    PAPER_T6.iter().find(|r| r.0 == name.as_str()).map(|r| if ls == LsKind::Tabu { r.2 } else { r.3 }[col.index()])
-                };
-                let censored = !fixed && ok.len() < recs.len();
-                t.push(vec![
-                    name.clone(),
-                    match ls {
-                        LsKind::Tabu => "TS".into(),
-                        LsKind::TwoOpt => "2-opt".into(),
-                    },
-                    col.label().into(),
-                    recs.len().to_string(),
-                    ok.len().to_string(),
-                    if censored { format!("{} (successes only)", fmt(m)) } else { fmt(m) },
-                    fmt(s),
-                    format!("{:.3}", mean_sd(&errors).0),
-                    format!("{:.3e}", evals as f64 / secs.max(1e-12)),
-                    paper.map_or("–".into(), fmt),
-                    ratio(paper, m),
-                ]);
             }
         }
     }

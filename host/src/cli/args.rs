@@ -47,6 +47,14 @@ pub struct DeviceArgs {
     /// PTX module to load instead of the one embedded at build time.
     #[arg(long)]
     pub ptx: Option<PathBuf>,
+    /// How several GPUs share the run: independent searches, islands (each device's best
+    /// goes to the next along a ring every --migrate-every steps), or master-slave (aco-ts
+    /// and aco-2opt: one colony, its ants split over the devices, τ kept by the host).
+    #[arg(long, value_enum, default_value = "independent")]
+    pub multi: crate::algo::multi::Model,
+    /// Islands: solver steps (launches, cAS iterations, generations) between migrations.
+    #[arg(long, default_value_t = crate::algo::multi::DEFAULT_MIGRATE_EVERY)]
+    pub migrate_every: u32,
 }
 
 /// `--gpus`: all devices, or a list of ordinals.
@@ -76,7 +84,17 @@ impl DeviceArgs {
             (None, GpuList::All) => (0..crate::gpu::device_count()).collect(),
         };
         let gpu = gpus.first().copied().unwrap_or(0);
-        Options { engine: self.engine, threads: self.threads, gpu, gpus, ptx: self.ptx.clone(), seed, ..Options::default() }
+        Options {
+            engine: self.engine,
+            threads: self.threads,
+            gpu,
+            gpus,
+            ptx: self.ptx.clone(),
+            multi: self.multi,
+            migrate_every: self.migrate_every,
+            seed,
+            ..Options::default()
+        }
     }
 }
 

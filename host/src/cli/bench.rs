@@ -57,7 +57,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         return Ok(());
     }
     let table = match a.protocol {
-        Protocol::Independent => seed001::protocol(&backend, &base, &names, &a.blocks, a.single_runs, a.runs, limit)?,
+        Protocol::Independent => seed001::protocol(&backends, &base, &names, &a.blocks, a.single_runs, a.runs, limit)?,
         Protocol::Islands => seed000::protocol(&backend, &base, &names, a.base_blocks, &a.k, a.runs, limit)?,
         Protocol::AcoFixed | Protocol::AcoTarget => {
             let searches: Vec<LsKind> = a
@@ -68,7 +68,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
                     Search::TwoOpt => LsKind::TwoOpt,
                 })
                 .collect();
-            seed003::protocol(&backend, &base, a.protocol == Protocol::AcoFixed, &names, &searches, &a.layouts, a.runs, limit)?
+            seed003::protocol(&backends, &base, a.protocol == Protocol::AcoFixed, &names, &searches, &a.layouts, a.runs, limit)?
         }
         Protocol::Compare => {
             crate::algo::check_range("--gap", a.gap, 0.0, 100.0)?;

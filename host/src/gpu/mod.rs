@@ -250,3 +250,12 @@ mod tests {
         assert_eq!([pick(70), pick(100), pick(120)], [None, None, None]);
     }
 }
+
+/// Writes member `k` of a population kept as rows of `stride` bytes (`rows`) and their costs
+/// (`costs`): its first `perm.len()` genes and its cost. Used to put an immigrant in.
+pub fn put_row(stream: &Arc<CudaStream>, rows: &mut CudaSlice<u8>, costs: &mut CudaSlice<i64>, stride: usize, k: usize, perm: &[u8], cost: i64) -> Result<()> {
+    stream.memcpy_htod(perm, &mut rows.slice_mut(k * stride..k * stride + perm.len()))?;
+    stream.memcpy_htod(&[cost], &mut costs.slice_mut(k..k + 1))?;
+    stream.synchronize()?;
+    Ok(())
+}

@@ -66,6 +66,10 @@ pub trait Solver: Send {
     /// The best solution so far.
     fn best(&mut self) -> Result<(i64, Vec<u8>)>;
     fn counters(&mut self) -> Result<Counters>;
+    /// Takes in a solution found elsewhere (another device's or process's best): it
+    /// replaces the solver's worst member when it is better than that and not already there.
+    /// Returns whether it was taken.
+    fn immigrate(&mut self, cost: i64, perm: &[u8]) -> Result<bool>;
 }
 
 #[derive(Clone, Debug, Default)]
@@ -99,7 +103,8 @@ pub fn run(solver: &mut dyn Solver, limits: &Limits, obs: &mut dyn Observer, int
     word.clear();
     let found = with_watchdog(&word, deadline, interrupt, || -> Result<_> {
         solver.init()?;
-        let mut last_progress = 0.0;
+        let (mut last_progress, mut last_exchange) = (0.0, 0.0);
+        let exchange_every = obs.exchange_every_s();
         loop {
             if let Some(f) = solver.found()? {
                 return Ok(Some((start.elapsed().as_secs_f64(), f)));
@@ -108,6 +113,12 @@ pub fn run(solver: &mut dyn Solver, limits: &Limits, obs: &mut dyn Observer, int
                 return Ok(None);
             }
             let elapsed = start.elapsed().as_secs_f64();
+            if exchange_every.is_some_and(|e| elapsed - last_exchange >= e) {
+                last_exchange = elapsed;
+                if let Some((cost, perm)) = obs.exchange(&solver.best()?) {
+                    solver.immigrate(cost, &perm)?;
+                }
+            }
             if elapsed - last_progress >= PROGRESS_EVERY_S {
                 last_progress = elapsed;
                 progress(solver, obs, elapsed, limits.known)?;

@@ -27,6 +27,16 @@ pub fn gap_percent(cost: i64, known: Option<i64>) -> Option<f64> {
 /// Watches a run.
 pub trait Observer {
     fn progress(&mut self, _p: &Progress) {}
+    /// Seconds between two `exchange` calls; None (the default): the observer takes part in
+    /// no exchange.
+    fn exchange_every_s(&self) -> Option<f64> {
+        None
+    }
+    /// Sees the run's best so far and may hand back an immigrant from outside (another
+    /// process's best, `cluster`), which the run loop gives to the solver.
+    fn exchange(&mut self, _best: &(i64, Vec<u8>)) -> Option<(i64, Vec<u8>)> {
+        None
+    }
 }
 
 /// No output (benchmarks, --quiet, the library API).

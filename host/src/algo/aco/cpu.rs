@@ -197,6 +197,24 @@ fn walk_one<E: Elem>(a: &Dense<E>, b: &Dense<E>, cfg: &AcoConfig, stop: &StopWor
     }
 }
 
+/// Step 5 on the host, as the `aco_tau_init`, `aco_evaporate`, `aco_lay` and `aco_clamp`
+/// kernels do it (the same f32 operations in the same order): τ ← τ_init when given, then
+/// τ ← ρτ, the deposits of `ants` (rows of n) in unit order, and the MAX–MIN clamp.
+pub fn pheromone(tau: &mut [f32], n: usize, rho: f32, init: Option<f32>, ants: &[u8], costs: &[i64], bounds: Bounds) {
+    if let Some(t0) = init {
+        tau.fill(t0);
+    }
+    for t in tau.iter_mut() {
+        *t *= rho;
+    }
+    for (i, row) in tau.chunks_mut(n).enumerate() {
+        lay_row(row, i, ants, n, costs);
+    }
+    for t in tau.iter_mut() {
+        *t = clamp(*t, bounds);
+    }
+}
+
 impl AcoEngine for AcoCpu {
     fn site(&self) -> &Site {
         &self.site
@@ -255,20 +273,7 @@ impl AcoEngine for AcoCpu {
     }
 
     fn pheromone(&mut self, init: Option<f32>, bounds: Bounds) -> Result<()> {
-        let n = self.n;
-        if let Some(t0) = init {
-            self.tau.fill(t0);
-        }
-        let rho = self.cfg.rho as f32;
-        for t in self.tau.iter_mut() {
-            *t *= rho;
-        }
-        for (i, row) in self.tau.chunks_mut(n).enumerate() {
-            lay_row(row, i, &self.ants, n, &self.ant_costs);
-        }
-        for t in self.tau.iter_mut() {
-            *t = clamp(*t, bounds);
-        }
+        pheromone(&mut self.tau, self.n, self.cfg.rho as f32, init, &self.ants, &self.ant_costs, bounds);
         Ok(())
     }
 
@@ -292,5 +297,25 @@ impl AcoEngine for AcoCpu {
             rng: self.rngs.iter().map(|r| r.s).collect(),
             best: self.best.0,
         })
+    }
+
+    fn archive(&mut self) -> Result<(Vec<u8>, Vec<i64>)> {
+        Ok((self.ants.clone(), self.ant_costs.clone()))
+    }
+
+    fn put_unit(&mut self, k: usize, perm: &[u8], cost: i64) -> Result<()> {
+        let n = self.n;
+        self.ants[k * n..(k + 1) * n].copy_from_slice(perm);
+        self.cants[k * n..(k + 1) * n].copy_from_slice(perm);
+        (self.ant_costs[k], self.cant_costs[k]) = (cost, cost);
+        if let Some(done) = self.walks.get_mut(k) {
+            *done = 0;
+        }
+        Ok(())
+    }
+
+    fn set_tau(&mut self, tau: &[f32]) -> Result<()> {
+        self.tau.copy_from_slice(tau);
+        Ok(())
     }
 }

@@ -259,4 +259,27 @@ impl AcoEngine for AcoGpu {
             best: self.best()?.0,
         })
     }
+
+    fn archive(&mut self) -> Result<(Vec<u8>, Vec<i64>)> {
+        let (n, stride) = (self.n, self.params.stride as usize);
+        let rows = self.gpu.stream.clone_dtoh(&self.buf.ants)?;
+        let ants = rows.chunks(stride).flat_map(|r| r[..n].iter().copied()).collect();
+        Ok((ants, self.gpu.stream.clone_dtoh(&self.buf.ant_costs)?))
+    }
+
+    fn put_unit(&mut self, k: usize, perm: &[u8], cost: i64) -> Result<()> {
+        let (stride, s) = (self.params.stride as usize, &self.gpu.stream);
+        crate::gpu::put_row(s, &mut self.buf.ants, &mut self.buf.ant_costs, stride, k, perm, cost)?;
+        crate::gpu::put_row(s, &mut self.buf.cants, &mut self.buf.cant_costs, stride, k, perm, cost)?;
+        if self.cfg.walk {
+            s.memcpy_htod(&[0u32], &mut self.buf.walks.slice_mut(k..k + 1))?;
+            s.synchronize()?;
+        }
+        Ok(())
+    }
+
+    fn set_tau(&mut self, tau: &[f32]) -> Result<()> {
+        self.gpu.stream.memcpy_htod(tau, &mut self.buf.tau)?;
+        Ok(())
+    }
 }

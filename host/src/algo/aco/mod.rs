@@ -1,6 +1,7 @@
 //! The ACO with local search of seed 003: settings (the paper's Table 4 per instance class),
 //! the engine interface both engines implement (`gpu.rs`, `cpu.rs`), and the cAS driver
 //! they share (Fig. 2), which the run loop drives as a `Solver`.
+pub mod colony;
 pub mod cpu;
 pub mod gpu;
 
@@ -248,6 +249,23 @@ pub trait AcoEngine: Send {
     fn best(&mut self) -> Result<(i64, Vec<u8>)>;
     fn ls_stats(&self) -> LsStats;
     fn snapshot(&mut self) -> Result<AcoSnapshot>;
+    /// The units' best ants (rows of n) and their costs: the archive the pheromone is laid
+    /// from.
+    fn archive(&mut self) -> Result<(Vec<u8>, Vec<i64>)>;
+    /// Unit `k`'s best ant (and, for walks, its current solution, its tabu memory cleared)
+    /// becomes `perm` of cost `cost`: an immigrant.
+    fn put_unit(&mut self, k: usize, perm: &[u8], cost: i64) -> Result<()>;
+    /// τ from outside (the master of a colony split over devices).
+    fn set_tau(&mut self, tau: &[f32]) -> Result<()>;
+}
+
+/// Puts an immigrant in place of the engine's worst unit (see `multi::worst_slot`).
+pub fn immigrate(e: &mut dyn AcoEngine, cost: i64, perm: &[u8]) -> Result<bool> {
+    let (_, costs) = e.archive()?;
+    match super::multi::worst_slot(&costs, cost) {
+        Some(k) => e.put_unit(k, perm, cost).map(|_| true),
+        None => Ok(false),
+    }
 }
 
 /// Steps 1–5: random ants, local search, and the first pheromone update from τ_0 = τ_max.
@@ -363,5 +381,9 @@ impl Solver for AcoSolver {
     fn counters(&mut self) -> Result<Counters> {
         let st = self.engine.ls_stats();
         Ok(Counters { iterations: self.iterations, unit: "cAS iterations", restarts: 0, evaluations: st.evaluations, search_seconds: st.seconds, best_at: None })
+    }
+
+    fn immigrate(&mut self, cost: i64, perm: &[u8]) -> Result<bool> {
+        immigrate(self.engine.as_mut(), cost, perm)
     }
 }

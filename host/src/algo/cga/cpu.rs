@@ -161,6 +161,17 @@ impl CgaEngine for CgaCpu {
         Ok(self.best.clone())
     }
 
+    fn member_costs(&mut self) -> Result<Vec<i64>> {
+        Ok(self.costs.clone())
+    }
+
+    fn put_member(&mut self, k: usize, chromosome: &[u8], cost: i64) -> Result<()> {
+        let n = self.n;
+        self.pop[k * n..(k + 1) * n].copy_from_slice(chromosome);
+        self.costs[k] = cost;
+        Ok(())
+    }
+
     fn snapshot(&mut self) -> Result<CgaSnapshot> {
         let n = self.n;
         Ok(CgaSnapshot {

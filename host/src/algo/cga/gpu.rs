@@ -174,6 +174,14 @@ impl CgaEngine for CgaGpu {
         Ok(Best { cost: b.cost, perm: b.perm[..self.n].to_vec(), generation: b.generation })
     }
 
+    fn member_costs(&mut self) -> Result<Vec<i64>> {
+        Ok(self.gpu.stream.clone_dtoh(&self.buf.costs)?)
+    }
+
+    fn put_member(&mut self, k: usize, chromosome: &[u8], cost: i64) -> Result<()> {
+        crate::gpu::put_row(&self.gpu.stream, &mut self.buf.pop, &mut self.buf.costs, self.params.stride as usize, k, chromosome, cost)
+    }
+
     fn snapshot(&mut self) -> Result<CgaSnapshot> {
         let s = &self.gpu.stream;
         let (n, total, stride) = (self.n, self.cfg.population(), self.params.stride as usize);

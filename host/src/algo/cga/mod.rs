@@ -194,6 +194,10 @@ pub trait CgaEngine: Send {
     fn generation(&mut self, generation: u32) -> Result<()>;
     fn best(&mut self) -> Result<Best>;
     fn snapshot(&mut self) -> Result<CgaSnapshot>;
+    /// Every cell's cost.
+    fn member_costs(&mut self) -> Result<Vec<i64>>;
+    /// Cell `k` becomes `chromosome` (location → facility) of cost `cost`: an immigrant.
+    fn put_member(&mut self, k: usize, chromosome: &[u8], cost: i64) -> Result<()>;
 }
 
 /// Builds the engine of `cfg` on `backend`.
@@ -279,6 +283,15 @@ impl Solver for CgaSolver {
     fn counters(&mut self) -> Result<Counters> {
         let at = self.best.as_ref().map(|b| b.generation as u64);
         Ok(Counters { iterations: self.generations, unit: "generations", best_at: at, ..Counters::default() })
+    }
+
+    /// The immigrant (facility → location) replaces the grid's worst cell, as a chromosome
+    /// of the dual.
+    fn immigrate(&mut self, cost: i64, perm: &[u8]) -> Result<bool> {
+        match super::multi::worst_slot(&self.engine.member_costs()?, cost) {
+            Some(k) => self.engine.put_member(k, &inverse(perm), cost).map(|_| true),
+            None => Ok(false),
+        }
     }
 }
 

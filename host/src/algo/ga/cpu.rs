@@ -264,6 +264,19 @@ impl GaEngine for CpuEngine {
         Ok(best)
     }
 
+    fn member_costs(&mut self) -> Result<Vec<i64>> {
+        Ok(self.subpops.iter().flat_map(|s| s.costs.iter().copied()).collect())
+    }
+
+    fn put_member(&mut self, k: usize, perm: &[u8], cost: i64) -> Result<()> {
+        let (n, subpop) = (self.n, self.cfg.subpop as usize);
+        let s = &mut self.subpops[k / subpop];
+        let i = k % subpop;
+        s.rows[i * n..(i + 1) * n].copy_from_slice(perm);
+        s.costs[i] = cost;
+        Ok(())
+    }
+
     fn restarts(&mut self) -> Result<u64> {
         Ok(self.subpops.iter().map(|s| s.restarts as u64).sum())
     }

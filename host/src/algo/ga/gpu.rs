@@ -206,6 +206,14 @@ impl GaEngine for GpuEngine {
         Ok(best)
     }
 
+    fn member_costs(&mut self) -> Result<Vec<i64>> {
+        Ok(self.gpu.stream.clone_dtoh(&self.buf.costs)?)
+    }
+
+    fn put_member(&mut self, k: usize, perm: &[u8], cost: i64) -> Result<()> {
+        crate::gpu::put_row(&self.gpu.stream, &mut self.buf.pop, &mut self.buf.costs, self.layout.stride as usize, k, perm, cost)
+    }
+
     fn restarts(&mut self) -> Result<u64> {
         Ok(self.gpu.stream.clone_dtoh(&self.buf.restarts)?.iter().map(|&r| r as u64).sum())
     }

@@ -184,6 +184,10 @@ pub trait GaEngine: Send {
     fn best(&mut self) -> Result<(i64, Vec<u8>)>;
     fn restarts(&mut self) -> Result<u64>;
     fn snapshot(&mut self) -> Result<Snapshot>;
+    /// Every individual's cost, subpopulation after subpopulation.
+    fn member_costs(&mut self) -> Result<Vec<i64>>;
+    /// Individual `k` becomes `perm` of cost `cost`: an immigrant.
+    fn put_member(&mut self, k: usize, perm: &[u8], cost: i64) -> Result<()>;
     /// Per-block runs: seconds from the initial population to each block's success.
     fn block_times(&mut self) -> Result<Vec<Option<f64>>> {
         anyhow::bail!("per-block runs need the GPU engine")
@@ -282,6 +286,14 @@ impl Solver for GaSolver {
 
     fn counters(&mut self) -> Result<Counters> {
         Ok(Counters { iterations: self.generations, unit: "generations", restarts: self.engine.restarts()?, ..Counters::default() })
+    }
+
+    /// The immigrant replaces the population's worst individual.
+    fn immigrate(&mut self, cost: i64, perm: &[u8]) -> Result<bool> {
+        match super::multi::worst_slot(&self.engine.member_costs()?, cost) {
+            Some(k) => self.engine.put_member(k, perm, cost).map(|_| true),
+            None => Ok(false),
+        }
     }
 }
 

@@ -130,4 +130,9 @@ impl Solver for TsSolver {
         let st = self.engine.ls_stats();
         Ok(Counters { iterations: st.iterations, unit: "tabu moves (all walks)", restarts: 0, evaluations: st.evaluations, search_seconds: st.seconds, best_at: None })
     }
+
+    /// The worst walk restarts from the immigrant with a fresh tabu memory.
+    fn immigrate(&mut self, cost: i64, perm: &[u8]) -> Result<bool> {
+        aco::immigrate(self.engine.as_mut(), cost, perm)
+    }
 }

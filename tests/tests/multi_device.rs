@@ -1,0 +1,119 @@
+//! Several devices, one run, beyond independent searches: immigrants (the islands' ring and
+//! MPI's exchange) taken by every family on both engines, islands and master/slave with CPU
+//! "devices" and with two contexts on one GPU, and the master/slave colony on one device
+//! against the plain colony (same seed, same bests iteration by iteration). GPU tests print
+//! why and pass without checking anything when there is no GPU.
+use qapgpu::algo::multi::Model;
+use qapgpu::algo::{Backend, Options, build, build_on};
+use qapgpu::api::solve_on_all;
+use qapgpu::bench;
+use qapgpu::io::qaplib;
+use qapgpu::run::Silent;
+use qapgpu_tests::gpu;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+const FAMILIES: [&str; 6] = ["aco-ts", "aco-2opt", "ga-independent", "ga-islands", "cga", "ts"];
+
+fn optimum(name: &str) -> (qapgpu::Instance, i64, Vec<u8>) {
+    let (inst, known) = bench::load(name).unwrap();
+    let sln = qaplib::read_sln(&qaplib::resolve(name).with_extension("sln")).unwrap();
+    assert_eq!(inst.cost(&sln.perm), known);
+    (inst, known, sln.perm)
+}
+
+/// Every family on `backend` takes the best-known solution as an immigrant after its first
+/// step, keeps it (its best is the immigrant after one more step) and refuses it a second
+/// time.
+fn immigrant_is_kept(backend: &Backend) {
+    let (inst, known, perm) = optimum("tai60a"); // no family finds its best known in one step
+    for algo in FAMILIES {
+        let opts = Options { algorithm: Some(algo.into()), seed: 5, ..Options::default() };
+        let mut s = build(backend, &inst, &opts).unwrap();
+        s.init().unwrap();
+        assert!(s.best().unwrap().0 > known, "{algo}: the best known before the immigrant came");
+        assert!(s.immigrate(known, &perm).unwrap(), "{algo}: the immigrant was refused");
+        assert!(!s.immigrate(known, &perm).unwrap(), "{algo}: the same immigrant taken twice");
+        s.advance().unwrap();
+        let (cost, p) = s.best().unwrap();
+        assert_eq!((cost, inst.cost(&p)), (known, known), "{algo}: the immigrant was lost");
+    }
+}
+
+#[test]
+fn every_family_keeps_an_immigrant_on_the_cpu() {
+    immigrant_is_kept(&Backend::Cpu { threads: 2 });
+}
+
+#[test]
+fn every_family_keeps_an_immigrant_on_the_gpu() {
+    let Some(g) = gpu() else { return };
+    immigrant_is_kept(&Backend::Gpu(g));
+}
+
+fn opts(algo: &str, multi: Model, target: i64, seed: u64) -> Options {
+    Options { algorithm: Some(algo.into()), multi, migrate_every: 2, target: Some(target), seed, time_limit: Some(Duration::from_secs(60)), ..Options::default() }
+}
+
+/// Islands and master/slave over `devices` reach nug12's and tai12b's optima and say how
+/// they ran.
+fn models_reach_the_target(devices: &[Backend]) {
+    for name in ["nug12", "tai12b"] {
+        let (inst, known) = bench::load(name).unwrap();
+        for algo in FAMILIES {
+            let sol = solve_on_all(devices, &inst, &opts(algo, Model::Islands, known, 7), &mut Silent, &AtomicBool::new(false)).unwrap();
+            assert_eq!(sol.cost, known, "{name} {algo} islands");
+            assert!(sol.layout.contains("islands"), "{algo}: {}", sol.layout);
+        }
+        for algo in ["aco-ts", "aco-2opt"] {
+            let sol = solve_on_all(devices, &inst, &opts(algo, Model::MasterSlave, known, 7), &mut Silent, &AtomicBool::new(false)).unwrap();
+            assert_eq!(sol.cost, known, "{name} {algo} master/slave");
+            assert!(sol.layout.contains("master/slave") && sol.device.starts_with("2 devices"), "{}; {}", sol.layout, sol.device);
+        }
+    }
+    let (inst, known) = bench::load("nug12").unwrap();
+    let err = build_on(devices, &inst, &opts("ga-islands", Model::MasterSlave, known, 1)).err().expect("master/slave is for the ACO");
+    assert!(err.to_string().contains("--multi master-slave"), "{err}");
+}
+
+#[test]
+fn islands_and_master_slave_on_two_cpu_devices() {
+    models_reach_the_target(&[Backend::Cpu { threads: 1 }, Backend::Cpu { threads: 1 }]);
+}
+
+#[test]
+fn islands_and_master_slave_on_two_contexts_of_one_gpu() {
+    let Some(_) = gpu() else { return };
+    let two = [Backend::Gpu(qapgpu::gpu::Gpu::open(0, None).unwrap()), Backend::Gpu(qapgpu::gpu::Gpu::open(0, None).unwrap())];
+    models_reach_the_target(&two);
+}
+
+/// The master/slave colony on one device is the plain colony: the host's τ is the kernels'
+/// (same f32 operations in the same order), so every iteration's best is the same.
+fn colony_on_one_device_is_the_colony(backend: &Backend) {
+    let (inst, _) = bench::load("tai30b").unwrap();
+    let mut o = Options { algorithm: Some("aco-ts".into()), multi: Model::MasterSlave, seed: 9, ..Options::default() };
+    o.aco.ants = Some(24);
+    o.aco.ls_iterations = Some(60);
+    let mut plain = build(backend, &inst, &o).unwrap();
+    let mut split = qapgpu::algo::aco::colony::build(std::slice::from_ref(backend), &inst, &o).unwrap();
+    plain.init().unwrap();
+    split.init().unwrap();
+    for it in 0..8 {
+        assert_eq!(plain.best().unwrap(), split.best().unwrap(), "iteration {it}");
+        plain.advance().unwrap();
+        split.advance().unwrap();
+    }
+    assert!(split.info().layout.contains("master/slave"));
+}
+
+#[test]
+fn colony_on_one_cpu_device_is_the_colony() {
+    colony_on_one_device_is_the_colony(&Backend::Cpu { threads: 2 });
+}
+
+#[test]
+fn colony_on_one_gpu_is_the_colony() {
+    let Some(g) = gpu() else { return };
+    colony_on_one_device_is_the_colony(&Backend::Gpu(g));
+}
