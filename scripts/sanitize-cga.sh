@@ -14,7 +14,9 @@ for tool in ${TOOLS:-memcheck racecheck}; do
   if [ "$tool" = memcheck ] || [ -n "${RACECHECK_256:-}" ]; then insts="$insts /tmp/rand256.dat"; fi
   [ -n "${ONLY_256:-}" ] && insts=/tmp/rand256.dat
   for inst in $insts; do
-    for args in "--ls greedy --ls-mapping gene" "--ls greedy --ls-mapping move" "--ls 2opt --ls-mapping move" "--ls 2opt --ls-mapping gene"; do
+    for args in "--ls greedy --ls-mapping gene" "--ls greedy --ls-mapping move" "--ls 2opt --ls-mapping move" "--ls 2opt --ls-mapping gene" \
+      "--ls greedy --ls-mapping gene --ls-passes 0" "--ls greedy --ls-mapping move --ls-passes 3" \
+      "--ls 2opt --ls-mapping move --ls-passes 2"; do
       echo "== $tool $inst $args"
       timeout "${RUN_TIMEOUT:-60}" compute-sanitizer --tool $tool --print-limit 5 ./qapgpu $inst --engine gpu --algo cga $args \
         --grid "${GRID:-4x2}" --max-generations 1 --target 0 --quiet --seed 5 2>&1 | grep -E "ERROR SUMMARY|RACECHECK SUMMARY|Error|error|^cost" | head -3

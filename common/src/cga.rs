@@ -211,6 +211,28 @@ pub fn greedy_pass<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &mut [u
     cost
 }
 
+/// `passes` for "until a pass improves nothing" (a local optimum of the swap neighbourhood).
+pub const TO_LOCAL_OPTIMUM: u32 = 0;
+
+/// The local search of one individual in one generation: `passes` passes of `pass` (the
+/// thesis: 1), or passes until one improves nothing (`TO_LOCAL_OPTIMUM`); the stop ends it
+/// after the pass it interrupts. Returns the new cost.
+pub fn local_search<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &mut [u8], cost: i64, pass: Pass, passes: u32, stop: impl Fn() -> bool) -> i64 {
+    let mut cost = cost;
+    let mut done = 0u32;
+    loop {
+        let before = cost;
+        cost = match pass {
+            Pass::TwoOpt => two_opt_pass(a, b, p, cost, &stop),
+            Pass::Greedy => greedy_pass(a, b, p, cost, &stop),
+        };
+        done += 1;
+        if cost >= before || done == passes || stop() {
+            return cost;
+        }
+    }
+}
+
 /// The best-so-far of a cellular GA run: the only thing the host reads each generation.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]

@@ -246,6 +246,8 @@ pub struct CgaParams {
     pub pc_threshold: u32,
     pub pm_threshold: u32,
     pub pt_threshold: u32,
-    pub _pad: u32,
+    /// Local-search passes per individual and generation (`cga::TO_LOCAL_OPTIMUM`: until
+    /// one improves nothing).
+    pub passes: u32,
     pub layout: CgaSharedLayout,
 }

@@ -16,13 +16,20 @@ fn load(name: &str) -> Instance {
 
 /// Init and `generations` generations on both engines, comparing every state.
 fn twin(g: &Gpu, inst: &Instance, pass: Pass, topology: Topology, mapping: LsMapping, grid: (u32, u32), generations: u32) -> CgaGpu {
+    twin_passes(g, inst, pass, topology, mapping, grid, generations, 1)
+}
+
+/// As `twin`, with `passes` local-search passes per generation.
+#[allow(clippy::too_many_arguments)]
+fn twin_passes(g: &Gpu, inst: &Instance, pass: Pass, topology: Topology, mapping: LsMapping, grid: (u32, u32), generations: u32, passes: u32) -> CgaGpu {
     let mut cfg = CgaConfig::paper(pass, topology);
+    cfg.passes = passes;
     (cfg.w, cfg.h, cfg.mapping, cfg.seed) = (grid.0, grid.1, mapping, 99);
     // Mutation and transposition often, so that both paths run.
     (cfg.pm, cfg.pt) = (0.3, 0.5);
     let mut gpu = CgaGpu::new(g.clone(), inst, &cfg).unwrap();
     let mut cpu = CgaCpu::new(inst, &cfg, 2).unwrap();
-    let what = format!("{} {pass:?} {topology:?} {mapping:?} {}x{}", inst.name, grid.0, grid.1);
+    let what = format!("{} {pass:?} {topology:?} {mapping:?} {}x{} passes {passes}", inst.name, grid.0, grid.1);
     let compare = |gpu: &mut CgaGpu, cpu: &mut CgaCpu, step: &str| {
         let (s1, s2) = (gpu.snapshot().unwrap(), cpu.snapshot().unwrap());
         assert_eq!(s1.rng, s2.rng, "{what} {step}: RNG states differ");
@@ -81,4 +88,19 @@ fn large_instances_and_the_global_delta_table() {
     let (big, _, _) = Instance::planted(256, 3);
     let e = twin(&g, &big, Pass::Greedy, Topology::N8, LsMapping::Move, (3, 3), 1);
     assert_eq!(e.layout.delta_placement, Placement::Global);
+}
+
+/// Several passes per generation, and passes until one improves nothing, in both mappings.
+#[test]
+fn several_passes_and_passes_to_a_local_optimum() {
+    let Some(g) = gpu() else { return };
+    for inst in [load("nug12"), load("tai35b"), negatives()] {
+        for pass in [Pass::Greedy, Pass::TwoOpt] {
+            for mapping in [LsMapping::Move, LsMapping::Gene] {
+                for passes in [0, 3] {
+                    twin_passes(&g, &inst, pass, Topology::N8, mapping, (8, 8), 3, passes);
+                }
+            }
+        }
+    }
 }

@@ -112,6 +112,34 @@ fn two_opt_case<E: Elem>(inst: &Instance, a: &[E], b: &[E]) {
     }
 }
 
+/// The cellular GA's local search: one pass is one greedy pass; passes to a local optimum
+/// leave no improving swap, for both kinds of pass; costs stay exact.
+#[test]
+fn cellular_passes_to_a_local_optimum_leave_no_improving_swap() {
+    use qapgpu_common::cga::{Pass, TO_LOCAL_OPTIMUM, greedy_pass, local_search};
+    let inst = load("tai35b");
+    assert_eq!(inst.width, ElemWidth::U16);
+    let (a, b) = inst.typed::<u16>();
+    let (a, b) = (Dense::new(&a, inst.n), Dense::new(&b, inst.n));
+    let mut rng = Xoshiro128::from_stream(8, 2);
+    let mut start = vec![0u8; inst.n];
+    random_permutation(&mut rng, &mut start);
+    let c0 = inst.cost(&start);
+    let (mut once, mut one_pass) = (start.clone(), start.clone());
+    assert_eq!(local_search(&a, &b, &mut once, c0, Pass::Greedy, 1, || false), greedy_pass(&a, &b, &mut one_pass, c0, || false));
+    assert_eq!(once, one_pass);
+    for pass in [Pass::Greedy, Pass::TwoOpt] {
+        let mut p = start.clone();
+        let c = local_search(&a, &b, &mut p, c0, pass, TO_LOCAL_OPTIMUM, || false);
+        assert_eq!(c, inst.cost(&p), "{pass:?}");
+        assert!(c < c0);
+        for k in 0..move_count(inst.n as u32) {
+            let (u, v) = move_pair(k);
+            assert!(delta_full(&a, &b, &p, u as usize, v as usize) >= 0, "{pass:?}: improving move ({u}, {v}) left");
+        }
+    }
+}
+
 #[test]
 fn cpu_aco_reaches_the_optimum_of_small_instances() {
     use qapgpu::algo::aco::cpu::AcoCpu;

@@ -1,6 +1,7 @@
 //! The cellular GA's last steps of a generation on one individual per block: exchange
-//! mutation and transposition (not for the elite), then one 2-opt or greedy 2-opt pass in
-//! one of two thread mappings.
+//! mutation and transposition (not for the elite), then 2-opt or greedy 2-opt passes (one,
+//! the thesis's, or `CgaParams::passes`, or until a pass improves nothing) in one of two
+//! thread mappings.
 //!
 //! # Thread mapping
 //! Block k is individual k; its permutation sits in shared memory. Thread 0 alone mutates
@@ -219,18 +220,28 @@ unsafe fn run<E: DevElem>(p: &CgaParams) {
             cost = unsafe { block_cost(&a, &b, slice::from_raw_parts(perm as *const u8, n), scratch) };
         }
     }
-    cost = if p.flags & CGA_MOVE_MAPPING != 0 {
-        let delta = unsafe {
-            if p.flags & CGA_DELTA_SHARED != 0 {
-                smem.add(lay.delta as usize) as *mut i64
-            } else {
-                (p.delta as *mut i64).add(blk * move_count(p.n) as usize)
-            }
-        };
-        unsafe { move_pass(&a, &b, p, perm, cost, scratch, delta) }
-    } else {
-        unsafe { gene_pass(&a, &b, p, perm, cost, scratch) }
+    let delta = unsafe {
+        if p.flags & CGA_DELTA_SHARED != 0 {
+            smem.add(lay.delta as usize) as *mut i64
+        } else {
+            (p.delta as *mut i64).add(blk * move_count(p.n) as usize)
+        }
     };
+    // `p.passes` passes, or until one improves nothing (`cga::local_search` on the CPU);
+    // every thread holds the same cost, so every thread leaves the loop together.
+    let mut done = 0u32;
+    loop {
+        let before = cost;
+        cost = if p.flags & CGA_MOVE_MAPPING != 0 {
+            unsafe { move_pass(&a, &b, p, perm, cost, scratch, delta) }
+        } else {
+            unsafe { gene_pass(&a, &b, p, perm, cost, scratch) }
+        };
+        done += 1;
+        if sync_threads_or(cost >= before || done == p.passes || (tid == 0 && stop_requested(p.stop))) {
+            break;
+        }
+    }
     sync_threads();
     unsafe {
         block_copy_bytes(row, perm, n);

@@ -250,6 +250,10 @@ pub struct CgaArgs {
     /// faster of each as measured).
     #[arg(long, value_enum, default_value = "auto")]
     ls_mapping: LsMapping,
+    /// Local-search passes per individual and generation: 1 (the thesis's), K, or 0 for
+    /// passes until one improves nothing (a local optimum every generation).
+    #[arg(long, default_value_t = 1)]
+    ls_passes: u32,
     /// Stop after this many generations (the papers: 100).
     #[arg(long)]
     max_generations: Option<u64>,
@@ -286,6 +290,7 @@ impl CgaArgs {
             pm,
             pt: self.pt,
             mapping: self.ls_mapping,
+            passes: self.ls_passes,
             max_generations: self.max_generations,
         }
     }
@@ -480,6 +485,10 @@ pub struct BenchArgs {
     /// Seeds 002/004 and compare: the cellular GA's GPU mapping.
     #[arg(long, value_enum, default_value = "auto")]
     pub ls_mapping: LsMapping,
+    /// Seeds 002/004 and compare: the cellular GA's local-search passes per generation (1:
+    /// the thesis's; 0: until a pass improves nothing).
+    #[arg(long, default_value_t = 1)]
+    pub ls_passes: u32,
     /// ttt: also run the multi-start tabu search on every CPU core (the alternative without
     /// a GPU).
     #[arg(long)]

@@ -12,6 +12,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
     let mut base = a.device.options(a.seed);
     base.cga.grid = a.grid;
     base.cga.mapping = a.ls_mapping;
+    base.cga.passes = a.ls_passes;
     base.validate()?;
     let backends = Backend::open_all(&base, |why| eprintln!("note: {why}"))?;
     let backend = backends[0].clone();

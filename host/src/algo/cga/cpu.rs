@@ -8,7 +8,7 @@ use crate::run::stop::StopWord;
 use crate::site::Site;
 use crate::with_mats;
 use anyhow::Result;
-use qapgpu_common::cga::{RANDOM_PARTNER_SALT, Topology, argmin, best_neighbour, crossover_cut, exchange, greedy_pass, mox, transpose, two_opt_pass, Pass};
+use qapgpu_common::cga::{RANDOM_PARTNER_SALT, Topology, argmin, best_neighbour, crossover_cut, exchange, local_search, mox, transpose};
 use qapgpu_common::cost::cost;
 use qapgpu_common::ops::random_permutation;
 use qapgpu_common::rng::Xoshiro128;
@@ -76,10 +76,7 @@ fn improve(m: &AnyDense, cfg: &CgaConfig, stop: &StopWord, elite: bool, row: &mu
     if stop.is_set() {
         return;
     }
-    *c = with_mats!(m, |a, b| match cfg.pass {
-        Pass::TwoOpt => two_opt_pass(a, b, row, *c, || stop.is_set()),
-        Pass::Greedy => greedy_pass(a, b, row, *c, || stop.is_set()),
-    });
+    *c = with_mats!(m, |a, b| local_search(a, b, row, *c, cfg.pass, cfg.passes, || stop.is_set()));
 }
 
 impl CgaEngine for CgaCpu {

@@ -102,7 +102,7 @@ impl CgaGpu {
             pc_threshold: pc,
             pm_threshold: pm,
             pt_threshold: pt,
-            _pad: 0,
+            passes: cfg.passes,
             layout: layout.shared(),
         };
         Ok(CgaGpu { gpu, cfg: cfg.clone(), n, layout, k, buf, params, site })

@@ -62,13 +62,16 @@ pub struct CgaOptions {
     pub pm: Option<f64>,
     pub pt: f64,
     pub mapping: LsMapping,
+    /// Local-search passes per individual and generation (the thesis: 1;
+    /// `TO_LOCAL_OPTIMUM` = 0: until a pass improves nothing).
+    pub passes: u32,
     /// Stop after this many generations (the papers: 100).
     pub max_generations: Option<u64>,
 }
 
 impl Default for CgaOptions {
     fn default() -> Self {
-        CgaOptions { pass: Pass::Greedy, topology: Topology::N8, grid: (8, 8), pc: 0.6, pm: None, pt: 0.4, mapping: LsMapping::Auto, max_generations: None }
+        CgaOptions { pass: Pass::Greedy, topology: Topology::N8, grid: (8, 8), pc: 0.6, pm: None, pt: 0.4, mapping: LsMapping::Auto, passes: 1, max_generations: None }
     }
 }
 
@@ -103,6 +106,8 @@ pub struct CgaConfig {
     pub pm: f64,
     pub pt: f64,
     pub mapping: LsMapping,
+    /// Local-search passes per generation (`CgaOptions::passes`).
+    pub passes: u32,
     pub seed: u64,
     pub max_generations: Option<u64>,
 }
@@ -110,7 +115,7 @@ pub struct CgaConfig {
 impl CgaConfig {
     /// The thesis's settings (§4.2): 8×8 grid, p_c = 0.6, p_m = 0.01, p_t = 0.4.
     pub fn paper(pass: Pass, topology: Topology) -> CgaConfig {
-        CgaConfig { pass, topology, w: 8, h: 8, pc: 0.6, pm: 0.01, pt: 0.4, mapping: LsMapping::Auto.resolve(pass), seed: 1, max_generations: Some(100) }
+        CgaConfig { pass, topology, w: 8, h: 8, pc: 0.6, pm: 0.01, pt: 0.4, mapping: LsMapping::Auto.resolve(pass), passes: 1, seed: 1, max_generations: Some(100) }
     }
 
     pub fn from_options(o: &Options) -> CgaConfig {
@@ -124,6 +129,7 @@ impl CgaConfig {
             pm: c.pm.unwrap_or(0.01),
             pt: c.pt,
             mapping: c.mapping.resolve(c.pass),
+            passes: c.passes,
             seed: o.seed,
             max_generations: c.max_generations,
         }
@@ -150,7 +156,12 @@ impl CgaConfig {
             Pass::TwoOpt => "2-opt",
             Pass::Greedy => "greedy 2-opt",
         };
-        format!("{}×{} grid, {topo}, p_c = {}, p_m = {}, p_t = {}; {pass}", self.w, self.h, self.pc, self.pm, self.pt)
+        let passes = match self.passes {
+            qapgpu_common::cga::TO_LOCAL_OPTIMUM => " to a local optimum each generation".to_string(),
+            1 => String::new(),
+            k => format!(", {k} passes per generation"),
+        };
+        format!("{}×{} grid, {topo}, p_c = {}, p_m = {}, p_t = {}; {pass}{passes}", self.w, self.h, self.pc, self.pm, self.pt)
     }
 }
 
