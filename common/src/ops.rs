@@ -14,6 +14,54 @@ pub fn random_permutation(rng: &mut Xoshiro128, p: &mut [u8]) {
     }
 }
 
+/// Uniform-like crossover (UX, Misevicius): the child keeps every gene on which the parents
+/// agree; elsewhere, position by position, a parent's gene drawn at random when it is still
+/// free (else the other's when free); the positions left get the genes left, in random
+/// order. `taken` and `left` are n bytes of work space each.
+#[inline(always)]
+pub fn ux(rng: &mut Xoshiro128, p1: &[u8], p2: &[u8], child: &mut [u8], taken: &mut [u8], left: &mut [u8]) {
+    let n = p1.len();
+    taken[..n].fill(0);
+    let mut filled = [false; crate::MAX_N];
+    for i in 0..n {
+        if p1[i] == p2[i] {
+            (child[i], filled[i]) = (p1[i], true);
+            taken[p1[i] as usize] = 1;
+        }
+    }
+    for i in 0..n {
+        if filled[i] {
+            continue;
+        }
+        let (first, second) = if rng.below(2) == 0 { (p1[i], p2[i]) } else { (p2[i], p1[i]) };
+        for g in [first, second] {
+            if taken[g as usize] == 0 {
+                (child[i], filled[i]) = (g, true);
+                taken[g as usize] = 1;
+                break;
+            }
+        }
+    }
+    let mut count = 0;
+    for g in 0..n {
+        if taken[g] == 0 {
+            left[count] = g as u8;
+            count += 1;
+        }
+    }
+    for k in (1..count).rev() {
+        let j = rng.below(k as u32 + 1) as usize;
+        left.swap(k, j);
+    }
+    let mut next = 0;
+    for i in 0..n {
+        if !filled[i] {
+            child[i] = left[next];
+            next += 1;
+        }
+    }
+}
+
 /// Two distinct cut points in `0..=n`, as the segment `lo..hi` (never empty). `n ≥ 1`.
 #[inline(always)]
 pub fn cut_points(rng: &mut Xoshiro128, n: usize) -> (usize, usize) {

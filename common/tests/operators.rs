@@ -7,12 +7,35 @@ use qapgpu_common::cost::{cost, swap_delta};
 use qapgpu_common::ga::{breed, fresh, pick_partner, probability_threshold, restart_count};
 use qapgpu_common::layout::row_stride;
 use qapgpu_common::matrix::Dense;
-use qapgpu_common::ops::{cut_points, is_permutation, pmx, swap_mutation};
+use qapgpu_common::ops::{cut_points, is_permutation, pmx, swap_mutation, ux};
 use qapgpu_common::rng::Xoshiro128;
 use qapgpu_common::shuffle::Shuffle;
 
 
 proptest! {
+    #[test]
+    fn ux_child_is_a_permutation_keeping_what_the_parents_share(n in 1usize..=256, s1: u64, s2: u64, s3: u64, share in 0usize..=256) {
+        let p1 = perm(n, s1);
+        // p2 agrees with p1 on its first `share` positions and is random elsewhere.
+        let k = share.min(n);
+        let mut p2 = p1.clone();
+        let mut rest: Vec<u8> = p1[k..].to_vec();
+        let mut rng = Xoshiro128::from_stream(s2, 1);
+        for i in (1..rest.len()).rev() {
+            let j = rng.below(i as u32 + 1) as usize;
+            rest.swap(i, j);
+        }
+        p2[k..].copy_from_slice(&rest);
+        let (mut child, mut taken, mut left) = (vec![0u8; n], vec![0u8; n], vec![0u8; n]);
+        ux(&mut Xoshiro128::from_stream(s3, 0), &p1, &p2, &mut child, &mut taken, &mut left);
+        prop_assert!(is_permutation(&child));
+        for i in 0..n {
+            if p1[i] == p2[i] {
+                prop_assert_eq!(child[i], p1[i]);
+            }
+        }
+    }
+
     #[test]
     fn random_permutation_is_a_permutation(n in 1usize..=256, seed: u64) {
         prop_assert!(is_permutation(&perm(n, seed)));

@@ -138,7 +138,7 @@ def quadratic_assignment(A, B, method="auto", options=None):
         those integers; ``fun`` is recomputed in float64 on the original matrices).
     method : str
         "auto" (the default: qapgpu picks from the instance's features), or one of qapgpu's
-        algorithms: "ts", "aco-ts", "aco-2opt", "ga-independent", "ga-islands", "cga".
+        algorithms: "ts", "aco-ts", "aco-2opt", "ga-independent", "ga-islands", "cga", "memetic".
         scipy's "faq" and "2opt" map to "auto".
     options : dict, optional
         scipy's: ``maximize`` (bool), ``rng`` (an int seed or a numpy Generator),

@@ -99,3 +99,26 @@ fn several_devices_share_the_target_stop() {
     assert_eq!(sol.cost, opt);
     assert!(sol.elapsed_s < 50.0, "the other device was not stopped: {} s", sol.elapsed_s);
 }
+
+/// The memetic hybrid on the CPU: its breedings restart the worst quarter of the walks from
+/// children (16 walks: 4 children every 4 launches), costs stay exact, the best never
+/// worsens, and it reaches kra30a's optimum.
+#[test]
+fn memetic_breeds_and_reaches_the_optimum() {
+    use qapgpu::algo::{Backend, build};
+    let (inst, known) = bench::load("tai40a").unwrap();
+    let opts = qapgpu::Options { algorithm: Some("memetic".into()), seed: 2, ..qapgpu::Options::default() };
+    let mut s = build(&Backend::Cpu { threads: 2 }, &inst, &opts).unwrap();
+    s.init().unwrap();
+    let mut last = s.best().unwrap().0;
+    for _ in 0..7 {
+        s.advance().unwrap();
+        let (c, p) = s.best().unwrap();
+        assert!(c <= last && c == inst.cost(&p) && c >= known);
+        last = c;
+    }
+    assert_eq!(s.counters().unwrap().restarts, 8, "two breedings of 4 children");
+    let (inst, known) = bench::load("kra30a").unwrap();
+    let opts = qapgpu::Options { algorithm: Some("memetic".into()), target: Some(known), seed: 1, engine: qapgpu::algo::EngineChoice::Cpu, time_limit: Some(Duration::from_secs(120)), ..qapgpu::Options::default() };
+    assert_eq!(qapgpu::solve(&inst, &opts).unwrap().cost, known);
+}

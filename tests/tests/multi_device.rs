@@ -13,7 +13,7 @@ use qapgpu_tests::gpu;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-const FAMILIES: [&str; 6] = ["aco-ts", "aco-2opt", "ga-independent", "ga-islands", "cga", "ts"];
+const FAMILIES: [&str; 7] = ["aco-ts", "aco-2opt", "ga-independent", "ga-islands", "cga", "ts", "memetic"];
 
 fn optimum(name: &str) -> (qapgpu::Instance, i64, Vec<u8>) {
     let (inst, known) = bench::load(name).unwrap();

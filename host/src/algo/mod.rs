@@ -5,6 +5,7 @@ pub mod aco;
 pub mod auto;
 pub mod cga;
 pub mod ga;
+pub mod memetic;
 pub mod multi;
 pub mod ts;
 
@@ -26,7 +27,7 @@ pub struct Family {
 }
 
 /// Every algorithm, in the order `--help` lists them.
-pub const FAMILIES: &[Family] = &[aco::TABU, aco::TWO_OPT, ga::INDEPENDENT, ga::ISLANDS, cga::CGA, ts::TS];
+pub const FAMILIES: &[Family] = &[aco::TABU, aco::TWO_OPT, ga::INDEPENDENT, ga::ISLANDS, cga::CGA, ts::TS, memetic::MEMETIC];
 
 /// `--algo auto` (and no `--algo`): the family `auto::choose` picks from the instance's
 /// measurable features.

@@ -64,6 +64,12 @@ pub fn filling_walks(gpu: &Gpu, shape: Shape) -> u32 {
 }
 
 fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn Solver>> {
+    Ok(Box::new(TsSolver::new(walk_engine(backend, inst, opts)?, opts.target)))
+}
+
+/// The walks of `opts` on `backend`: Ro-TS settings, the GPU filled (one walk per CPU
+/// thread on the CPU). Shared with `memetic`, whose population they are.
+pub fn walk_engine(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn AcoEngine>> {
     let mut cfg = AcoConfig::from_options(LsKind::Tabu, inst, opts);
     cfg.walk = true;
     cfg.ls_iterations = opts.aco.ls_iterations.unwrap_or(LAUNCH_ITERATIONS);
@@ -79,13 +85,24 @@ fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn S
         // One walk per CPU thread: the multi-start tabu search on all cores.
         Backend::Cpu { threads } => opts.aco.ants.unwrap_or((if *threads == 0 { rayon::current_num_threads() } else { *threads }) as u32),
     };
-    Ok(Box::new(TsSolver { engine: aco::engine(backend, inst, &cfg)?, target: opts.target }))
+    aco::engine(backend, inst, &cfg)
 }
 
 /// The driver: random starts, then one launch of every walk per `advance`.
 pub struct TsSolver {
     engine: Box<dyn AcoEngine>,
     target: Option<i64>,
+}
+
+impl TsSolver {
+    pub fn new(engine: Box<dyn AcoEngine>, target: Option<i64>) -> TsSolver {
+        TsSolver { engine, target }
+    }
+
+    /// The walks (for `memetic`, which breeds them between launches).
+    pub fn engine(&mut self) -> &mut dyn AcoEngine {
+        self.engine.as_mut()
+    }
 }
 
 impl Solver for TsSolver {

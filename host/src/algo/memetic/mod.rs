@@ -1,0 +1,142 @@
+//! `memetic`: a population method whose offspring are improved by the GPU tabu search (seed
+//! 000's future work, items 4–5). The population is the `ts` walks' bests; the walks are
+//! the improvement step. Every `BREED_EVERY` launches, the worst quarter of the walks
+//! restart, with a fresh tabu memory, from children of two parents drawn by binary
+//! tournament among the other walks' bests, made by uniform-like crossover (UX, which keeps
+//! what the parents share: `common::ops::ux`). Nothing else changes between launches: the
+//! walks keep running on the device, the target is checked inside the search.
+use super::ts::{TsSolver, walk_engine};
+use super::{Backend, Family, Options};
+use crate::io::Instance;
+use crate::run::stop::StopWord;
+use crate::run::{Advance, Counters, Solver, SolverInfo};
+use anyhow::Result;
+use qapgpu_common::ops::ux;
+use qapgpu_common::rng::Xoshiro128;
+use std::sync::Arc;
+
+pub const MEMETIC: Family = Family {
+    name: "memetic",
+    about: "memetic hybrid: the GPU tabu-search walks as a population, the worst restarted from UX children of tournament parents",
+    min_n: 3,
+    build,
+};
+
+/// Launches of every walk between two breedings.
+pub const BREED_EVERY: u64 = 4;
+
+/// Walks of a CPU population unless `--ants` says otherwise (one per thread is too few to
+/// breed from).
+pub const CPU_WALKS: u32 = 16;
+
+fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn Solver>> {
+    let mut o = opts.clone();
+    if matches!(backend, Backend::Cpu { .. }) {
+        o.aco.ants = Some(opts.aco.ants.unwrap_or(CPU_WALKS));
+    }
+    let ts = TsSolver::new(walk_engine(backend, inst, &o)?, opts.target);
+    let rng = Xoshiro128::from_stream(opts.seed, u64::MAX - 7);
+    Ok(Box::new(MemeticSolver { ts, inst: inst.clone(), rng, launches: 0, children: 0 }))
+}
+
+/// The `ts` driver, with a breeding every `BREED_EVERY` launches.
+pub struct MemeticSolver {
+    ts: TsSolver,
+    /// For the children's exact costs.
+    inst: Instance,
+    rng: Xoshiro128,
+    launches: u64,
+    children: u64,
+}
+
+/// The walks that restart (the worst quarter by best cost, at least one when there are two
+/// or more walks) and the ranked rest they draw parents from.
+pub fn split_by_rank(costs: &[i64]) -> (Vec<usize>, Vec<usize>) {
+    let mut order: Vec<usize> = (0..costs.len()).collect();
+    order.sort_by_key(|&k| (costs[k], k));
+    let replace = if costs.len() >= 2 { (costs.len() / 4).max(1) } else { 0 };
+    let keep = order.len() - replace;
+    (order[keep..].to_vec(), order[..keep].to_vec())
+}
+
+impl MemeticSolver {
+    /// One breeding: the worst walks restart from UX children of tournament parents.
+    fn breed(&mut self) -> Result<()> {
+        let n = self.inst.n;
+        let (ants, costs) = self.ts.engine().archive()?;
+        let (worst, parents) = split_by_rank(&costs);
+        if parents.len() < 2 {
+            return Ok(());
+        }
+        let (mut child, mut taken, mut left) = (vec![0u8; n], vec![0u8; n], vec![0u8; n]);
+        for w in worst {
+            let mut pick = || {
+                let (x, y) = (parents[self.rng.below(parents.len() as u32) as usize], parents[self.rng.below(parents.len() as u32) as usize]);
+                if costs[x] <= costs[y] { x } else { y }
+            };
+            let (a, b) = (pick(), pick());
+            ux(&mut self.rng, &ants[a * n..(a + 1) * n], &ants[b * n..(b + 1) * n], &mut child, &mut taken, &mut left);
+            self.ts.engine().put_unit(w, &child, self.inst.cost(&child))?;
+            self.children += 1;
+        }
+        Ok(())
+    }
+}
+
+impl Solver for MemeticSolver {
+    fn info(&self) -> SolverInfo {
+        let mut info = self.ts.info();
+        info.algorithm = MEMETIC.name;
+        info.layout = format!("{}; every {BREED_EVERY} launches the worst quarter restart from UX children of tournament parents", info.layout);
+        info
+    }
+
+    fn stop_word(&self) -> Arc<StopWord> {
+        self.ts.stop_word()
+    }
+
+    fn init(&mut self) -> Result<()> {
+        self.ts.init()?;
+        (self.launches, self.children) = (1, 0); // init ran the first launch
+        Ok(())
+    }
+
+    fn advance(&mut self) -> Result<Advance> {
+        self.ts.advance()?;
+        self.launches += 1;
+        if self.launches % BREED_EVERY == 0 && !self.ts.stop_word().is_set() {
+            self.breed()?;
+        }
+        Ok(Advance::Continue)
+    }
+
+    fn found(&mut self) -> Result<Option<(i64, Vec<u8>)>> {
+        self.ts.found()
+    }
+
+    fn best(&mut self) -> Result<(i64, Vec<u8>)> {
+        self.ts.best()
+    }
+
+    fn counters(&mut self) -> Result<Counters> {
+        Ok(Counters { restarts: self.children, ..self.ts.counters()? })
+    }
+
+    fn immigrate(&mut self, cost: i64, perm: &[u8]) -> Result<bool> {
+        self.ts.immigrate(cost, perm)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_by_rank;
+
+    #[test]
+    fn the_worst_quarter_restarts_and_the_rest_are_parents() {
+        let (worst, rest) = split_by_rank(&[5, 1, 9, 3, 7, 2, 8, 4]);
+        assert_eq!(worst, [6, 2]); // costs 8 and 9
+        assert_eq!(rest, [1, 5, 3, 7, 0, 4]);
+        assert_eq!(split_by_rank(&[3, 1]), (vec![0], vec![1]));
+        assert_eq!(split_by_rank(&[3]), (vec![], vec![0]));
+    }
+}
