@@ -14,7 +14,7 @@ pub mod wilcoxon;
 
 use crate::algo::{self, Backend, Options};
 use crate::io::{Instance, qaplib};
-use crate::run::{self, Limits, Silent};
+use crate::run::{self, Limits, Silent, Trace};
 use anyhow::{Context, Result, ensure};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -94,6 +94,8 @@ pub struct RunRecord {
     pub best_at: Option<u64>,
     /// The final permutation (0-based).
     pub perm: Vec<u8>,
+    /// (seconds, best cost) at every improvement, when the protocol asked for a trace.
+    pub trace: Vec<(f64, i64)>,
 }
 
 impl RunRecord {
@@ -112,12 +114,20 @@ pub fn runs(backend: &Backend, inst: &Instance, opts: &Options, runs: usize, lim
 /// As `runs`, each run on every device of `backends` at once (`algo::multi`) when there
 /// are several.
 pub fn runs_all(backends: &[Backend], inst: &Instance, opts: &Options, runs: usize, limit: Duration) -> Result<Vec<RunRecord>> {
+    runs_traced(backends, inst, opts, runs, limit, false)
+}
+
+/// As `runs_all`; with `trace`, each record carries its convergence curve (the best cost
+/// read after every step: one extra small read per step).
+pub fn runs_traced(backends: &[Backend], inst: &Instance, opts: &Options, runs: usize, limit: Duration, trace: bool) -> Result<Vec<RunRecord>> {
     let stop = AtomicBool::new(false);
     let mut out = Vec::with_capacity(runs);
     for r in 0..runs {
         let o = Options { seed: opts.seed.wrapping_add(r as u64), time_limit: Some(limit), ..opts.clone() };
         let mut solver = algo::build_on(backends, inst, &o)?;
-        let res = run::run(solver.as_mut(), &Limits { time_limit: o.time_limit, known: None }, &mut Silent, &stop)?;
+        let limits = Limits { time_limit: o.time_limit, known: None };
+        let mut curve = Trace::default();
+        let res = if trace { run::run(solver.as_mut(), &limits, &mut curve, &stop)? } else { run::run(solver.as_mut(), &limits, &mut Silent, &stop)? };
         ensure!(inst.cost(&res.perm) == res.cost, "{}: engine cost mismatch", inst.name);
         out.push(RunRecord {
             reached: res.time_to_target_s,
@@ -128,6 +138,7 @@ pub fn runs_all(backends: &[Backend], inst: &Instance, opts: &Options, runs: usi
             blocks: solver.info().blocks,
             best_at: res.counters.best_at,
             perm: res.perm,
+            trace: curve.points,
         });
     }
     Ok(out)

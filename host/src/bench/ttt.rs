@@ -2,8 +2,9 @@
 //! table and as time-to-target plots (the empirical distribution of the time to target,
 //! Aiex, Resende & Ribeiro 2002: the i-th fastest of R runs is plotted at probability
 //! (i − ½)/R), one SVG per instance; with `--cpu-baseline`, the multi-start tabu search on
-//! every CPU core beside them, the user's alternative without a GPU.
-use super::{RunRecord, Table, fmt, load, mean_sd, median, runs_all, within};
+//! every CPU core beside them, the user's alternative without a GPU. Each instance also
+//! gets a convergence plot: every run's best cost (as % above the best known) against time.
+use super::{RunRecord, Table, fmt, load, mean_sd, median, runs_traced, within};
 use crate::algo::{Backend, Options};
 use anyhow::{Context, Result};
 use plotters::prelude::*;
@@ -57,9 +58,64 @@ pub fn plot(path: &Path, title: &str, series: &[Series]) -> Result<()> {
     draw().map_err(|e| anyhow::anyhow!("{}: cannot draw the plot: {e}", path.display()))
 }
 
+/// One algorithm's convergence curves: its label and, per run, (seconds, best cost) at
+/// every improvement.
+pub struct Curves {
+    pub label: String,
+    pub runs: Vec<Vec<(f64, i64)>>,
+}
+
+/// Gap of `cost` above `known`, in %, floored at `floor` so that a log scale can show it.
+fn gap_at(cost: i64, known: i64, floor: f64) -> f64 {
+    (100.0 * (cost - known) as f64 / (known as f64).abs().max(1.0)).max(floor)
+}
+
+/// Writes the convergence plot of `curves` as an SVG file: each run's best cost, as a gap
+/// above `known` in % (log scale; the best known itself at the bottom edge), against time
+/// (log scale), one colour per algorithm.
+pub fn plot_convergence(path: &Path, title: &str, known: i64, curves: &[Curves]) -> Result<()> {
+    let points = || curves.iter().flat_map(|c| c.runs.iter().flatten());
+    let t_lo = points().map(|p| p.0).filter(|&t| t > 0.0).fold(f64::INFINITY, f64::min).min(1e-3) / 2.0;
+    let t_hi = points().map(|p| p.0).fold(0.0, f64::max).max(t_lo * 10.0) * 2.0;
+    let g_hi = points().map(|p| gap_at(p.1, known, 0.0)).fold(0.0, f64::max).max(0.1) * 2.0;
+    let g_lo = points().map(|p| gap_at(p.1, known, 0.0)).filter(|&g| g > 0.0).fold(g_hi / 10.0, f64::min) / 2.0;
+    let root = SVGBackend::new(path, (720, 440)).into_drawing_area();
+    let draw = || -> Result<(), Box<dyn std::error::Error>> {
+        root.fill(&WHITE)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 18))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(60)
+            .build_cartesian_2d((t_lo..t_hi).log_scale(), (g_lo..g_hi).log_scale())?;
+        chart.configure_mesh().x_desc("time (s)").y_desc("best, % above the best known").draw()?;
+        for (k, c) in curves.iter().enumerate() {
+            let colour = COLOURS[k % COLOURS.len()];
+            for (r, run) in c.runs.iter().enumerate() {
+                // A step function: each best holds until the next improvement.
+                let mut pts = Vec::with_capacity(2 * run.len());
+                for (i, &(t, cost)) in run.iter().enumerate() {
+                    if i > 0 {
+                        pts.push((t.max(t_lo), gap_at(run[i - 1].1, known, g_lo)));
+                    }
+                    pts.push((t.max(t_lo), gap_at(cost, known, g_lo)));
+                }
+                let series = chart.draw_series(LineSeries::new(pts, colour.mix(0.7).stroke_width(1)))?;
+                if r == 0 {
+                    series.label(c.label.clone()).legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2)));
+                }
+            }
+        }
+        chart.configure_series_labels().position(SeriesLabelPosition::UpperRight).background_style(WHITE).border_style(BLACK).draw()?;
+        root.present()?;
+        Ok(())
+    };
+    draw().map_err(|e| anyhow::anyhow!("{}: cannot draw the plot: {e}", path.display()))
+}
+
 /// The bench: `algos` on `backend`, and `ts` on `cpu` when given, R runs per instance, the
-/// target `gap` % above the best known. Returns the table; writes one SVG per instance
-/// into `out`.
+/// target `gap` % above the best known. Returns the table; writes two SVGs per instance
+/// into `out`: the TTT plot and the convergence plot.
 #[allow(clippy::too_many_arguments)]
 pub fn protocol(backends: &[Backend], cpu: Option<&Backend>, base: &Options, names: &[String], algos: &[String], n_runs: usize, limit: Duration, gap: f64, out: &Path) -> Result<Table> {
     for a in algos {
@@ -80,18 +136,20 @@ pub fn protocol(backends: &[Backend], cpu: Option<&Backend>, base: &Options, nam
             plan.push(("ts".into(), std::slice::from_ref(c), "CPU"));
         }
         let svg = format!("ttt-{name}.svg");
-        let mut series = Vec::new();
+        let (mut series, mut curves) = (Vec::new(), Vec::new());
         for (algo, b, eng) in plan {
             let opts = Options { algorithm: Some(algo.clone()), target: Some(target), ..base.clone() };
-            let recs = runs_all(b, &inst, &opts, n_runs, limit)?;
+            let recs = runs_traced(b, &inst, &opts, n_runs, limit, true)?;
             let mut ok = RunRecord::successes(&recs);
             ok.sort_by(f64::total_cmp);
             let (m, s) = mean_sd(&ok);
             t.push(vec![name.clone(), target.to_string(), algo.clone(), eng.into(), format!("{}/{}", ok.len(), recs.len()), fmt(m), fmt(s), fmt(median(&ok)), svg.clone()]);
             series.push(Series { label: format!("{algo} ({eng})"), times: ok, runs: recs.len() });
+            curves.push(Curves { label: format!("{algo} ({eng})"), runs: recs.into_iter().map(|r| r.trace).collect() });
         }
         let what = if gap > 0.0 { format!("{gap} % above the best known") } else { "the best known".into() };
         plot(&out.join(&svg), &format!("{name}: time to {what}, {} runs", n_runs), &series)?;
+        plot_convergence(&out.join(format!("conv-{name}.svg")), &format!("{name}: best so far, {} runs each", n_runs), known, &curves)?;
     }
     Ok(t)
 }

@@ -3,7 +3,7 @@
 pub mod observer;
 pub mod stop;
 
-pub use observer::{Observer, Progress, ProgressLine, Silent, gap_percent};
+pub use observer::{Observer, Progress, ProgressLine, Silent, Trace, gap_percent};
 
 use anyhow::Result;
 use std::sync::Arc;
@@ -105,6 +105,10 @@ pub fn run(solver: &mut dyn Solver, limits: &Limits, obs: &mut dyn Observer, int
         solver.init()?;
         let (mut last_progress, mut last_exchange) = (0.0, 0.0);
         let exchange_every = obs.exchange_every_s();
+        let trace = obs.wants_trace();
+        if trace {
+            obs.trace(start.elapsed().as_secs_f64(), solver.best()?.0);
+        }
         loop {
             if let Some(f) = solver.found()? {
                 return Ok(Some((start.elapsed().as_secs_f64(), f)));
@@ -113,6 +117,9 @@ pub fn run(solver: &mut dyn Solver, limits: &Limits, obs: &mut dyn Observer, int
                 return Ok(None);
             }
             let elapsed = start.elapsed().as_secs_f64();
+            if trace {
+                obs.trace(elapsed, solver.best()?.0);
+            }
             if exchange_every.is_some_and(|e| elapsed - last_exchange >= e) {
                 last_exchange = elapsed;
                 if let Some((cost, perm)) = obs.exchange(&solver.best()?) {

@@ -37,6 +37,30 @@ pub trait Observer {
     fn exchange(&mut self, _best: &(i64, Vec<u8>)) -> Option<(i64, Vec<u8>)> {
         None
     }
+    /// Whether the run loop should report the best cost after every step (`trace`): one
+    /// small read from the device per step, so only convergence plots ask for it.
+    fn wants_trace(&self) -> bool {
+        false
+    }
+    /// The best cost at `elapsed_s` seconds into the run, after a step.
+    fn trace(&mut self, _elapsed_s: f64, _best: i64) {}
+}
+
+/// Records the best cost after every step where it improved: a convergence curve.
+#[derive(Default)]
+pub struct Trace {
+    pub points: Vec<(f64, i64)>,
+}
+
+impl Observer for Trace {
+    fn wants_trace(&self) -> bool {
+        true
+    }
+    fn trace(&mut self, elapsed_s: f64, best: i64) {
+        if self.points.last().is_none_or(|&(_, b)| best < b) {
+            self.points.push((elapsed_s, best));
+        }
+    }
 }
 
 /// No output (benchmarks, --quiet, the library API).
