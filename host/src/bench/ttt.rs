@@ -26,11 +26,15 @@ pub fn ttt_points(times: &[f64], runs: usize) -> Vec<(f64, f64)> {
 
 const COLOURS: [RGBColor; 6] = [RGBColor(31, 119, 180), RGBColor(214, 39, 40), RGBColor(44, 160, 44), RGBColor(148, 103, 189), RGBColor(255, 127, 14), RGBColor(23, 190, 207)];
 
+/// A log-scale time axis that holds `times`: from at most 1 ms, a decade wide at least.
+fn time_axis(times: impl Iterator<Item = f64> + Clone) -> (f64, f64) {
+    let lo = times.clone().filter(|&t| t > 0.0).fold(f64::INFINITY, f64::min).min(1e-3) / 2.0;
+    (lo, times.fold(0.0, f64::max).max(lo * 10.0) * 2.0)
+}
+
 /// Writes the TTT plot of `series` as an SVG file (time on a log scale).
 pub fn plot(path: &Path, title: &str, series: &[Series]) -> Result<()> {
-    let all: Vec<f64> = series.iter().flat_map(|s| s.times.iter().copied()).filter(|&t| t > 0.0).collect();
-    let lo = all.iter().copied().fold(f64::INFINITY, f64::min).min(1e-3) / 2.0;
-    let hi = all.iter().copied().fold(0.0, f64::max).max(lo * 10.0) * 2.0;
+    let (lo, hi) = time_axis(series.iter().flat_map(|s| s.times.iter().copied()));
     let root = SVGBackend::new(path, (720, 440)).into_drawing_area();
     let draw = || -> Result<(), Box<dyn std::error::Error>> {
         root.fill(&WHITE)?;
@@ -75,8 +79,7 @@ fn gap_at(cost: i64, known: i64, floor: f64) -> f64 {
 /// (log scale), one colour per algorithm.
 pub fn plot_convergence(path: &Path, title: &str, known: i64, curves: &[Curves]) -> Result<()> {
     let points = || curves.iter().flat_map(|c| c.runs.iter().flatten());
-    let t_lo = points().map(|p| p.0).filter(|&t| t > 0.0).fold(f64::INFINITY, f64::min).min(1e-3) / 2.0;
-    let t_hi = points().map(|p| p.0).fold(0.0, f64::max).max(t_lo * 10.0) * 2.0;
+    let (t_lo, t_hi) = time_axis(points().map(|p| p.0));
     let g_hi = points().map(|p| gap_at(p.1, known, 0.0)).fold(0.0, f64::max).max(0.1) * 2.0;
     let g_lo = points().map(|p| gap_at(p.1, known, 0.0)).filter(|&g| g > 0.0).fold(g_hi / 10.0, f64::min) / 2.0;
     let root = SVGBackend::new(path, (720, 440)).into_drawing_area();
