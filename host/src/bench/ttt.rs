@@ -32,18 +32,29 @@ fn time_axis(times: impl Iterator<Item = f64> + Clone) -> (f64, f64) {
     (lo, times.fold(0.0, f64::max).max(lo * 10.0) * 2.0)
 }
 
+type Area<'a> = DrawingArea<SVGBackend<'a>, plotters::coord::Shift>;
+type DrawResult = Result<(), Box<dyn std::error::Error>>;
+
+/// Draws one 720×440 SVG plot at `path` with `draw`, on a white page, under `title`, with
+/// `y_labels` pixels for the y axis's labels (the chart's axes and series are `draw`'s).
+fn svg(path: &Path, title: &str, y_labels: u32, draw: impl FnOnce(ChartBuilder<'_, '_, SVGBackend<'_>>) -> DrawResult) -> Result<()> {
+    let root: Area = SVGBackend::new(path, (720, 440)).into_drawing_area();
+    let page = || -> DrawResult {
+        root.fill(&WHITE)?;
+        let mut builder = ChartBuilder::on(&root);
+        builder.caption(title, ("sans-serif", 18)).margin(12).x_label_area_size(40).y_label_area_size(y_labels);
+        draw(builder)?;
+        root.present()?;
+        Ok(())
+    };
+    page().map_err(|e| anyhow::anyhow!("{}: cannot draw the plot: {e}", path.display()))
+}
+
 /// Writes the TTT plot of `series` as an SVG file (time on a log scale).
 pub fn plot(path: &Path, title: &str, series: &[Series]) -> Result<()> {
     let (lo, hi) = time_axis(series.iter().flat_map(|s| s.times.iter().copied()));
-    let root = SVGBackend::new(path, (720, 440)).into_drawing_area();
-    let draw = || -> Result<(), Box<dyn std::error::Error>> {
-        root.fill(&WHITE)?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 18))
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(50)
-            .build_cartesian_2d((lo..hi).log_scale(), 0f64..1f64)?;
+    svg(path, title, 50, |mut builder| {
+        let mut chart = builder.build_cartesian_2d((lo..hi).log_scale(), 0f64..1f64)?;
         chart.configure_mesh().x_desc("time to target (s)").y_desc("cumulative probability").draw()?;
         for (k, s) in series.iter().enumerate() {
             let colour = COLOURS[k % COLOURS.len()];
@@ -56,10 +67,8 @@ pub fn plot(path: &Path, title: &str, series: &[Series]) -> Result<()> {
             chart.draw_series(pts.into_iter().map(|p| Circle::new(p, 3, colour.filled())))?;
         }
         chart.configure_series_labels().position(SeriesLabelPosition::LowerRight).background_style(WHITE).border_style(BLACK).draw()?;
-        root.present()?;
         Ok(())
-    };
-    draw().map_err(|e| anyhow::anyhow!("{}: cannot draw the plot: {e}", path.display()))
+    })
 }
 
 /// One algorithm's convergence curves: its label and, per run, (seconds, best cost) at
@@ -82,15 +91,8 @@ pub fn plot_convergence(path: &Path, title: &str, known: i64, curves: &[Curves])
     let (t_lo, t_hi) = time_axis(points().map(|p| p.0));
     let g_hi = points().map(|p| gap_at(p.1, known, 0.0)).fold(0.0, f64::max).max(0.1) * 2.0;
     let g_lo = points().map(|p| gap_at(p.1, known, 0.0)).filter(|&g| g > 0.0).fold(g_hi / 10.0, f64::min) / 2.0;
-    let root = SVGBackend::new(path, (720, 440)).into_drawing_area();
-    let draw = || -> Result<(), Box<dyn std::error::Error>> {
-        root.fill(&WHITE)?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 18))
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(60)
-            .build_cartesian_2d((t_lo..t_hi).log_scale(), (g_lo..g_hi).log_scale())?;
+    svg(path, title, 60, |mut builder| {
+        let mut chart = builder.build_cartesian_2d((t_lo..t_hi).log_scale(), (g_lo..g_hi).log_scale())?;
         chart.configure_mesh().x_desc("time (s)").y_desc("best, % above the best known").draw()?;
         for (k, c) in curves.iter().enumerate() {
             let colour = COLOURS[k % COLOURS.len()];
@@ -110,10 +112,8 @@ pub fn plot_convergence(path: &Path, title: &str, known: i64, curves: &[Curves])
             }
         }
         chart.configure_series_labels().position(SeriesLabelPosition::UpperRight).background_style(WHITE).border_style(BLACK).draw()?;
-        root.present()?;
         Ok(())
-    };
-    draw().map_err(|e| anyhow::anyhow!("{}: cannot draw the plot: {e}", path.display()))
+    })
 }
 
 /// The bench: `algos` on `backend`, and `ts` on `cpu` when given, R runs per instance, the

@@ -303,6 +303,10 @@ impl AcoEngine for AcoCpu {
         Ok((self.ants.clone(), self.ant_costs.clone()))
     }
 
+    fn unit_costs(&mut self) -> Result<Vec<i64>> {
+        Ok(self.ant_costs.clone())
+    }
+
     fn put_unit(&mut self, k: usize, perm: &[u8], cost: i64) -> Result<()> {
         let n = self.n;
         self.ants[k * n..(k + 1) * n].copy_from_slice(perm);

@@ -264,7 +264,11 @@ impl AcoEngine for AcoGpu {
         let (n, stride) = (self.n, self.params.stride as usize);
         let rows = self.gpu.stream.clone_dtoh(&self.buf.ants)?;
         let ants = rows.chunks(stride).flat_map(|r| r[..n].iter().copied()).collect();
-        Ok((ants, self.gpu.stream.clone_dtoh(&self.buf.ant_costs)?))
+        Ok((ants, self.unit_costs()?))
+    }
+
+    fn unit_costs(&mut self) -> Result<Vec<i64>> {
+        Ok(self.gpu.stream.clone_dtoh(&self.buf.ant_costs)?)
     }
 
     fn put_unit(&mut self, k: usize, perm: &[u8], cost: i64) -> Result<()> {

@@ -252,6 +252,8 @@ pub trait AcoEngine: Send {
     /// The units' best ants (rows of n) and their costs: the archive the pheromone is laid
     /// from.
     fn archive(&mut self) -> Result<(Vec<u8>, Vec<i64>)>;
+    /// The archive's costs alone (what an immigrant is placed by).
+    fn unit_costs(&mut self) -> Result<Vec<i64>>;
     /// Unit `k`'s best ant (and, for walks, its current solution, its tabu memory cleared)
     /// becomes `perm` of cost `cost`: an immigrant.
     fn put_unit(&mut self, k: usize, perm: &[u8], cost: i64) -> Result<()>;
@@ -261,8 +263,7 @@ pub trait AcoEngine: Send {
 
 /// Puts an immigrant in place of the engine's worst unit (see `multi::worst_slot`).
 pub fn immigrate(e: &mut dyn AcoEngine, cost: i64, perm: &[u8]) -> Result<bool> {
-    let (_, costs) = e.archive()?;
-    match super::multi::worst_slot(&costs, cost) {
+    match super::multi::worst_slot(&e.unit_costs()?, cost) {
         Some(k) => e.put_unit(k, perm, cost).map(|_| true),
         None => Ok(false),
     }
