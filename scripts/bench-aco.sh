@@ -6,6 +6,7 @@
 #   scripts/bench-aco.sh t6-2opt    Table 6, 2-opt, MATA, 3 runs (2-opt on tai80a/tai100a takes minutes)
 #   scripts/bench-aco.sh t5         Table 5, tabu search, MATA and non-MATA, 3 runs
 #   scripts/bench-aco.sh t5-b       Table 5, class (iv) n ≥ 80, MATA only, 3 runs
+#   scripts/bench-aco.sh t5-mata    Table 5, every instance, MATA only, 5 runs
 #   scripts/bench-aco.sh plain150   Table 6, tai150b non-MATA, 1 run capped at 30 s (move evaluations/s)
 #   scripts/bench-aco.sh cpu        Table 6, tabu search, CPU twin on all cores, 3 runs
 #   scripts/bench-aco.sh ncu        ncu: threads per executed instruction, MATA vs plain
@@ -21,6 +22,7 @@ case "${1:-}" in
               --instances tai40a,tai50a,tai60a,tai50b,tai60b,tai80b,tai100b,tai150b ;;
   t5)       LIMIT=${LIMIT:-400} run t5 003-fixed --engine gpu --layouts mata,plain --runs 3 --time-limit 120 ;;
   t5-b)     LIMIT=${LIMIT:-200} run t5-b 003-fixed --engine gpu --layouts mata --runs 3 --time-limit 120 --instances tai80b,tai100b,tai150b ;;
+  t5-mata)  LIMIT=${LIMIT:-300} run t5-mata 003-fixed --engine gpu --layouts mata --runs 5 --time-limit 120 ;;
   plain150) LIMIT=${LIMIT:-100} run plain150 003-target --engine gpu --layouts plain --runs 1 --time-limit 30 --instances tai150b ;;
   cpu)      LIMIT=${LIMIT:-400} run cpu 003-target --engine cpu --runs 3 --time-limit 40 \
               --instances tai40a,tai50a,tai60a,tai80a,tai100a,tai50b,tai60b,tai80b ;;
@@ -31,5 +33,5 @@ case "${1:-}" in
                 smsp__thread_inst_executed_per_inst_executed.ratio,smsp__inst_executed.sum,gpu__time_duration.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed \
                 ./qapgpu tai100a --engine gpu --algo aco-ts --layout $layout --max-ls-iterations 1 --target 0 --quiet --seed 1 2>&1 \
                 | grep -E "smsp__|gpu__|sm__" ; done ;;
-  *) echo "usage: $0 t6-mata|t6-plain|t6-2opt|t5|t5-b|plain150|cpu|ncu"; exit 2 ;;
+  *) echo "usage: $0 t6-mata|t6-plain|t6-2opt|t5|t5-b|t5-mata|plain150|cpu|ncu"; exit 2 ;;
 esac

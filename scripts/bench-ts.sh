@@ -3,7 +3,9 @@
 # `ts` on all the host's CPU cores (the user's alternative without a GPU), over the targets
 # of issue 10's table; from the repository root after `cargo xtask dist` with QAPLIB in
 # dist/qaplib. 10 runs each, seeds 1..10.
-#   scripts/bench-ts.sh gpu-opt | gpu-gap | cpu | ttt | gaps | memetic | layout
+#   scripts/bench-ts.sh gpu-opt | gpu-gap | cpu | ttt | gaps | memetic | layout | auto
+# auto: `auto` alone over every target of issue 10's table (its choice and colony per
+# instance), 10 runs each.
 # memetic: ts, memetic and aco-ts for 1 s on the random class (tai*a, tho40), 5 runs.
 # ttt writes one time-to-target plot per instance (bench-results/ttt/ttt-*.svg); gaps runs
 # every QAPLIB instance with a best-known value for 1 s with auto and aco-ts.
@@ -28,8 +30,12 @@ case "${1:-}" in
   memetic) timeout "${BENCH_LIMIT:-500}" ./qapgpu bench gaps --engine gpu --runs 5 --time-limit 1 --algos ts,memetic,aco-ts \
              --instances tai40a,tai50a,tai60a,tai80a,tai100a,tho40 --out "$out/memetic" >/dev/null 2>/tmp/memetic.log
            cat "$out/memetic/gaps.md" 2>/dev/null || tail -3 /tmp/memetic.log ;;
+  auto)    cmp auto-opt --engine gpu --algos auto --instances $small,tai80b,tai100b
+           cmp auto-a1 --engine gpu --algos auto --gap 1 --instances tai40a,tai50a,tai60a,tai80a,tai100a
+           cmp auto-b006 --engine gpu --algos auto --gap 0.06 --instances tai50b
+           T=12 cmp auto-b150 --engine gpu --algos auto --gap 0.2 --instances tai150b ;;
   layout)  for i in tai25b tai40a tai60b tai100b; do ./qapgpu solve $i --algo ts --engine gpu --seed 1 --time-limit 1 --quiet | grep -E "^(instance|layout)"; done ;;
   cpu)     cmp ts-cpu --engine cpu --algos ts --instances tai25b,kra30a,kra30b,tai30b,tai35b,ste36b,tai40b
            cmp ts-cpu-a1 --engine cpu --algos ts --gap 1 --instances tai40a,tai50a,tai60a ;;
-  *) echo "usage: $0 gpu-opt|gpu-gap|cpu|ttt|gaps|memetic|layout"; exit 2 ;;
+  *) echo "usage: $0 gpu-opt|gpu-gap|cpu|ttt|gaps|memetic|layout|auto"; exit 2 ;;
 esac

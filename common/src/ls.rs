@@ -86,6 +86,24 @@ pub fn tenure(rng: &mut Xoshiro128, list_size: u32) -> i32 {
     (list_size as f32 * (r * r * r)) as i32
 }
 
+/// How a move's two tabu entries get their tenures: each its own draw of `tenure`
+/// (`per_move` false, Taillard's code) or one draw for both (the reading of seed 003 §4.2,
+/// "the taboo list size T_list-size · r³", one per iteration).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tenure {
+    pub list_size: u32,
+    pub per_move: bool,
+}
+
+impl Tenure {
+    /// The tenures of the facilities r and s of the chosen move, r's first.
+    #[inline(always)]
+    pub fn draw(self, rng: &mut Xoshiro128) -> (i32, i32) {
+        let t = tenure(rng, self.list_size);
+        (t, if self.per_move { t } else { tenure(rng, self.list_size) })
+    }
+}
+
 /// Move (u, v) is authorised unless it puts both facilities back on locations each left
 /// less than its tenure ago: `until_u` = tabu[u][φ(v)], `until_v` = tabu[v][φ(u)].
 #[inline(always)]
@@ -118,7 +136,7 @@ pub struct Scratch<'s> {
 pub const NO_TARGET: i64 = i64::MIN;
 
 /// Robust tabu search from `p` (cost `cost`) for `iterations` moves; the best solution
-/// met goes to `best`. Draws two tenures per move from `rng`. `stop` is asked after every
+/// met goes to `best`. Draws the tenures of each move from `rng` (`Tenure::draw`). `stop` is asked after every
 /// move; when it says true the search ends there with its best so far. (The kernel polls
 /// the host's stop word every `STOP_POLL_ITERATIONS` moves, a poll being a bus read: the
 /// two agree move for move until a stop, which ends the run.) The search also ends as
@@ -131,7 +149,7 @@ pub fn tabu_search<E: Elem, A: Matrix<E>, B: Matrix<E>>(
     cost: i64,
     target: i64,
     iterations: u32,
-    list_size: u32,
+    tenure: Tenure,
     rng: &mut Xoshiro128,
     scratch: Scratch,
     best: &mut [u8],
@@ -141,7 +159,7 @@ pub fn tabu_search<E: Elem, A: Matrix<E>, B: Matrix<E>>(
     scratch.tabu[..n * n].fill(TABU_FREE);
     best.copy_from_slice(p);
     let walk = WalkState { p, cost, done: 0, best, best_cost: cost };
-    tabu_walk(a, b, walk, target, iterations, list_size, 0, rng, scratch, stop).1
+    tabu_walk(a, b, walk, target, iterations, tenure, 0, rng, scratch, stop).1
 }
 
 /// A tabu walk that goes on over several calls (the `ts` family's multi-start Ro-TS): the
@@ -166,7 +184,7 @@ pub fn tabu_walk<E: Elem, A: Matrix<E>, B: Matrix<E>>(
     w: WalkState,
     target: i64,
     iterations: u32,
-    list_size: u32,
+    tenure: Tenure,
     aspiration: i32,
     rng: &mut Xoshiro128,
     scratch: Scratch,
@@ -193,8 +211,9 @@ pub fn tabu_walk<E: Elem, A: Matrix<E>, B: Matrix<E>>(
         }
         let (r, s) = pick.pair();
         let (ru, su) = (r as usize, s as usize);
-        tabu[ru * n + p[ru] as usize] = now + tenure(rng, list_size);
-        tabu[su * n + p[su] as usize] = now + tenure(rng, list_size);
+        let (tr, ts) = tenure.draw(rng);
+        tabu[ru * n + p[ru] as usize] = now + tr;
+        tabu[su * n + p[su] as usize] = now + ts;
         p.swap(ru, su);
         cur += pick.delta;
         if cur < best_cost {

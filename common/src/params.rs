@@ -105,6 +105,9 @@ pub const LS_DELTA_SHARED: u32 = 4;
 /// The tabu matrix is in dynamic shared memory (else in `AcoParams::tabu`).
 pub const LS_TABU_SHARED: u32 = 8;
 
+/// One tenure per move for both tabu entries (`ls::Tenure::per_move`), else one per entry.
+pub const LS_TENURE_PER_MOVE: u32 = 16;
+
 /// Offsets into a local-search block's dynamic shared memory, from `layout::LsLayout`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -122,3 +122,36 @@ fn memetic_breeds_and_reaches_the_optimum() {
     let opts = qapgpu::Options { algorithm: Some("memetic".into()), target: Some(known), seed: 1, engine: qapgpu::algo::EngineChoice::Cpu, time_limit: Some(Duration::from_secs(120)), ..qapgpu::Options::default() };
     assert_eq!(qapgpu::solve(&inst, &opts).unwrap().cost, known);
 }
+
+/// `auto` sets its colonies for time to target: structured data (tai80b) one wave of ants,
+/// IT_TS = n, class iv, a tenure per entry; uniform data IT_TS = 32n, with one wave up to
+/// n = 64 (tai50a) and Table 4's m = n above (tai80a). It keeps what the user set, leaves
+/// `ts` (n ≤ 40) alone, and `--one-wave` on the CPU cuts m to one ant per thread.
+#[test]
+fn auto_tunes_the_colony_on_structured_data() {
+    use qapgpu::algo::{Backend, auto, build};
+    let (b80, _) = bench::load("tai80b").unwrap();
+    let (a80, _) = bench::load("tai80a").unwrap();
+    let opts = qapgpu::Options::default();
+    assert_eq!(auto::choose(&b80).0, "aco-ts");
+    assert_eq!(auto::choose(&a80).0, "aco-ts");
+    let t = auto::tune(&b80, &opts);
+    assert_eq!((t.aco.one_wave, t.aco.ls_iterations, t.aco.tenure_per_move), (Some(true), Some(80), Some(false)));
+    assert!(matches!(t.aco.class, Some(qapgpu::algo::aco::Class::RealLifeLike)));
+    let t = auto::tune(&a80, &opts);
+    assert_eq!((t.aco.one_wave, t.aco.ls_iterations, t.aco.tenure_per_move), (None, Some(2560), None));
+    assert!(matches!(t.aco.class, Some(qapgpu::algo::aco::Class::Random)));
+    let (a50, _) = bench::load("tai50a").unwrap();
+    assert_eq!(auto::choose(&a50).0, "aco-ts");
+    assert_eq!((auto::tune(&a50, &opts).aco.one_wave, auto::tune(&a50, &opts).aco.ls_iterations), (Some(true), Some(1600)));
+    let (a40, _) = bench::load("tai40a").unwrap();
+    assert_eq!(auto::choose(&a40).0, "ts");
+    assert_eq!(auto::tune(&a40, &opts).aco.ls_iterations, None);
+    let mut mine = qapgpu::Options::default();
+    mine.aco.ls_iterations = Some(77);
+    assert_eq!(auto::tune(&b80, &mine).aco.ls_iterations, Some(77));
+    let s = build(&Backend::Cpu { threads: 2 }, &b80, &opts).unwrap();
+    assert_eq!(s.info().blocks, 2, "one wave on two CPU threads");
+    let paper = qapgpu::Options { algorithm: Some("aco-ts".into()), ..qapgpu::Options::default() };
+    assert_eq!(build(&Backend::Cpu { threads: 2 }, &b80, &paper).unwrap().info().blocks, 320, "Table 4: m = 4n");
+}

@@ -13,7 +13,32 @@ pub const DEFAULT_CHECKS: &str = "sm_75,sm_80,sm_90";
 /// in steps of 8). An edit that crosses one would silently change launches (`Shape::fit`
 /// raises N_S, the GA fills the GPU with fewer blocks), so the build fails instead. The
 /// cellular GA's local search launches up to `CGA_MOVE_THREADS` = 512 threads: ≤ 128.
-pub const REGISTER_BUDGET: &[(&str, u32)] = &[("ga_generations_", 96), ("aco_local_search_", 96), ("ts_walk_", 104), ("aco_construct_", 72), ("ga_init_", 64), ("aco_init_", 64), ("cga_local_search_", 128), ("cga_crossover_", 96)];
+pub const REGISTER_BUDGET: &[(&str, u32)] = &[("ga_generations_", 96), ("aco_local_search_", 72), ("ts_walk_", 104), ("aco_construct_", 72), ("ga_init_", 64), ("aco_init_", 64), ("cga_local_search_", 128), ("cga_crossover_", 96)];
+
+/// Kernels whose registers are capped in the PTX itself (`.maxnreg`, honoured by ptxas and
+/// by the driver's JIT alike). Seed 003's local search at 72: two 448-thread blocks of
+/// n = 100 fit an SM (65536 / (2 · 448) = 73), so class (iv)'s m = 4n ants run in half the
+/// waves (ptxas 13 fits it in 72 without spilling on sm_75, sm_80 and sm_90). Measured on an
+/// H200 (BENCHMARKS.md, "Register cap"): tai100b 17 % faster to the optimum, tai80b unchanged.
+pub const REGISTER_CAP: &[(&str, u32)] = &[("aco_local_search_", 72)];
+
+/// Inserts `.maxnreg` after the parameter list of every entry named in `REGISTER_CAP`.
+fn cap_registers(ptx: &str) -> String {
+    let mut out = String::with_capacity(ptx.len() + 256);
+    let mut cap = None;
+    for line in ptx.split_inclusive('\n') {
+        if let Some(name) = line.trim_start().strip_prefix(".visible .entry ") {
+            cap = REGISTER_CAP.iter().find(|(p, _)| name.starts_with(p)).map(|&(_, r)| r);
+        }
+        if line.trim_end() == "{" {
+            if let Some(r) = cap.take() {
+                out.push_str(&format!(".maxnreg {r}\n"));
+            }
+        }
+        out.push_str(line);
+    }
+    out
+}
 
 /// Builds the PTX and returns its path (target/ptx/qapgpu-<arch>.ptx).
 pub fn build_ptx(args: &[String]) -> Result<PathBuf, String> {
@@ -36,8 +61,10 @@ pub fn build_ptx(args: &[String]) -> Result<PathBuf, String> {
     let out_dir = root.join("target/ptx");
     std::fs::create_dir_all(&out_dir).map_err(|e| e.to_string())?;
     let out = out_dir.join(format!("qapgpu-{arch}.ptx"));
-    std::fs::copy(&asm, &out).map_err(|e| format!("{}: {e}", asm.display()))?;
-    std::fs::copy(&asm, out_dir.join("qapgpu.ptx")).map_err(|e| e.to_string())?;
+    let ptx = std::fs::read_to_string(&asm).map_err(|e| format!("{}: {e}", asm.display()))?;
+    let ptx = cap_registers(&ptx);
+    std::fs::write(&out, &ptx).map_err(|e| format!("{}: {e}", out.display()))?;
+    std::fs::write(out_dir.join("qapgpu.ptx"), &ptx).map_err(|e| e.to_string())?;
     eprintln!("PTX written to {} (and target/ptx/qapgpu.ptx, which the host embeds)", out.display());
     // Machine code of an older PTX must never be embedded beside a newer one.
     for arch in EMBEDDED_ARCHS {

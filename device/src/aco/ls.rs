@@ -11,9 +11,9 @@
 //! warp so that full-mask shuffles are defined; the extra threads own no move.
 use core::slice;
 
-use qapgpu_common::ls::{Candidate, TABU_FREE, authorized, move_class, stop_poll_interval, tenure};
+use qapgpu_common::ls::{Candidate, TABU_FREE, Tenure, authorized, move_class, stop_poll_interval};
 use qapgpu_common::moves::{delta_full, delta_update, move_index, next_pair, touches, unpack_pair};
-use qapgpu_common::params::{AcoParams, LS_DELTA_SHARED, LS_MATA, LS_TABU, LS_TABU_SHARED};
+use qapgpu_common::params::{AcoParams, LS_DELTA_SHARED, LS_MATA, LS_TABU, LS_TABU_SHARED, LS_TENURE_PER_MOVE};
 
 use crate::block::{block_argmin, block_copy_bytes};
 use crate::intrinsics::*;
@@ -146,8 +146,10 @@ unsafe fn run<E: DevElem, const WALK: bool>(p: &AcoParams) {
         if tid == 0 {
             unsafe {
                 if tabu_search {
-                    *tabu.add(r as usize * n + *perm_ptr.add(r as usize) as usize) = now + tenure(&mut rng, p.tabu_list_size);
-                    *tabu.add(s as usize * n + *perm_ptr.add(s as usize) as usize) = now + tenure(&mut rng, p.tabu_list_size);
+                    let rule = Tenure { list_size: p.tabu_list_size, per_move: p.flags & LS_TENURE_PER_MOVE != 0 };
+                    let (tr, ts) = rule.draw(&mut rng);
+                    *tabu.add(r as usize * n + *perm_ptr.add(r as usize) as usize) = now + tr;
+                    *tabu.add(s as usize * n + *perm_ptr.add(s as usize) as usize) = now + ts;
                 }
                 let (pr, ps) = (*perm_ptr.add(r as usize), *perm_ptr.add(s as usize));
                 *perm_ptr.add(r as usize) = ps;

@@ -1,20 +1,41 @@
-//! `--algo auto`, the default: the family from the instance's measurable features, never
-//! from its name. The rule follows the time-to-target measurements of BENCHMARKS.md
-//! ("`ts` against `aco-ts`", one H200): the multi-start tabu search (`ts`) reaches the
-//! targets first up to n = 40 whatever the structure, and up to n = 64 on instances whose
-//! matrices both have a low dominance (uniform random data, the tai*a class); the cunning
-//! ant system with tabu search (`aco-ts`) is faster on larger or structured instances
-//! (tai50b–tai100b, tai80a, tai100a). n = 2 goes to `ga-independent` (the local searches
-//! need n ≥ 3).
+//! `--algo auto`, the default: the algorithm and its settings from the instance's
+//! measurable features (n and the dominance of its matrices), never from its name. The
+//! rule follows the measurements of BENCHMARKS.md ("`auto`: a colony for time to target",
+//! one H200), where every choice below reached the targets of issue 10 first and ended
+//! lowest within 1 s:
+//!
+//! * n ≤ 40: the multi-start tabu search (`ts`), whatever the structure.
+//! * Larger, uniform random data (both dominances below `LOW_DOMINANCE`, the tai*a class):
+//!   `aco-ts` with Table 4's class (i) colony but searches of `UNIFORM_LS_FACTOR`·n moves,
+//!   and one wave of ants (`--one-wave`, m = every block the GPU holds at once) up to
+//!   n = `UNIFORM_WAVE_N`. On tai60a: 1 % above the optimum in 0.031 s (`ts` 0.039 s) and
+//!   0.33 % after 1 s (`ts` 0.59 %); tai100a: 1 % in 0.092 s (Table 4's colony 0.139 s).
+//! * Larger, structured data (a dominance of at least `LOW_DOMINANCE`, the tai*b class):
+//!   `aco-ts` with class (iv)'s γ, one wave of ants, searches of `STRUCTURED_LS_FACTOR`·n
+//!   moves and a tenure drawn per tabu entry. tai80b's optimum in 0.27 s (Table 4's colony
+//!   0.67 s), tai100b's in 0.34 s (0.96 s), 0.2 % above tai150b's in 1.6 s (8.7 s).
+//!
+//! n = 2 goes to `ga-independent` (the local searches need n ≥ 3). Settings the user gave
+//! are kept (`tune` fills only unset ones).
+use super::Options;
+use super::aco::Class;
 use crate::io::Instance;
 
-/// Largest n for which `ts` is chosen whatever the matrices.
+/// Largest n for which `ts` is chosen.
 pub const TS_ANY_N: usize = 40;
-/// Largest n for which `ts` is chosen when both dominances are below `LOW_DOMINANCE`.
-pub const TS_UNIFORM_N: usize = 64;
 /// Dominance (100·σ/μ of a matrix's entries, in %) below which data looks uniform random:
 /// tai*a have 59–63 % in both matrices, the structured tai*b over 300 % in one.
 pub const LOW_DOMINANCE: f64 = 100.0;
+/// IT_TS on uniform data, in n: twice Table 4's 16n (longer searches found 1 % above the
+/// optimum sooner on tai50a–tai100a; 2n–8n later).
+pub const UNIFORM_LS_FACTOR: u32 = 32;
+/// Largest n of uniform data whose colony is one wave: above it, a colony of m = n ants
+/// reached 1 % sooner (tai80a, tai100a) than the wave of 2.6n.
+pub const UNIFORM_WAVE_N: usize = 64;
+/// IT_TS on structured data, in n: short searches, so that pheromone and donors recombine
+/// the ants' bests four times as often as with Table 4's 4n (n beat 2n and 4n on tai80b,
+/// tai100b and tai150b).
+pub const STRUCTURED_LS_FACTOR: u32 = 1;
 
 /// 100 · standard deviation / |mean| of the entries; infinite for a zero mean (a matrix of
 /// zeros or one balanced around 0, as posed problems have, is not uniform random data).
@@ -28,6 +49,11 @@ pub fn dominance(m: &[i64]) -> f64 {
     100.0 * var.sqrt() / mean.abs()
 }
 
+/// The larger dominance of the two matrices.
+pub fn max_dominance(inst: &Instance) -> f64 {
+    dominance(&inst.a).max(dominance(&inst.b))
+}
+
 /// The family for `inst` and why, in words.
 pub fn choose(inst: &Instance) -> (&'static str, String) {
     let n = inst.n;
@@ -37,9 +63,33 @@ pub fn choose(inst: &Instance) -> (&'static str, String) {
     if n <= TS_ANY_N {
         return ("ts", format!("n = {n} ≤ {TS_ANY_N}"));
     }
-    let d = dominance(&inst.a).max(dominance(&inst.b));
-    if n <= TS_UNIFORM_N && d < LOW_DOMINANCE {
-        return ("ts", format!("n = {n} ≤ {TS_UNIFORM_N} and dominances below {LOW_DOMINANCE} % (max {d:.0} %)"));
+    let d = max_dominance(inst);
+    let data = if d < LOW_DOMINANCE { "uniform" } else { "structured" };
+    ("aco-ts", format!("n = {n}, max dominance {d:.0} %: {data} data"))
+}
+
+/// `opts` with `auto`'s settings for its choice filled in where the user left them unset
+/// (module docs).
+pub fn tune(inst: &Instance, opts: &Options) -> Options {
+    let mut tuned = opts.clone();
+    if choose(inst).0 != "aco-ts" {
+        return tuned;
     }
-    ("aco-ts", format!("n = {n}, max dominance {d:.0} %"))
+    let n = inst.n as u32;
+    let x = &mut tuned.aco;
+    if max_dominance(inst) < LOW_DOMINANCE {
+        x.class.get_or_insert(Class::Random);
+        x.ls_iterations.get_or_insert(UNIFORM_LS_FACTOR * n);
+        if inst.n <= UNIFORM_WAVE_N {
+            // m = n is below one wave: the wave holds every ant the GPU runs at once.
+            x.ants.get_or_insert(super::aco::MAX_ANTS);
+            x.one_wave.get_or_insert(true);
+        }
+    } else {
+        x.class.get_or_insert(Class::RealLifeLike);
+        x.one_wave.get_or_insert(true);
+        x.ls_iterations.get_or_insert(STRUCTURED_LS_FACTOR * n);
+        x.tenure_per_move.get_or_insert(false);
+    }
+    tuned
 }

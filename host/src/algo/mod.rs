@@ -60,6 +60,13 @@ pub fn resolve(inst: &Instance, opts: &Options) -> Result<&'static Family> {
 pub fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn Solver>> {
     opts.validate()?;
     let fam = resolve(inst, opts)?;
+    let tuned;
+    let opts = if matches!(opts.algorithm.as_deref(), None | Some(AUTO)) {
+        tuned = auto::tune(inst, opts);
+        &tuned
+    } else {
+        opts
+    };
     if inst.n < fam.min_n {
         bail!("{}: n = {} is below {} for {} (--algo ga-independent takes n ≥ 2)", inst.name, inst.n, fam.min_n, fam.name);
     }

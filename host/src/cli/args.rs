@@ -25,7 +25,7 @@ fn seconds(s: &str) -> Result<Duration, String> {
 
 /// `--algo`: the registry's names, with their descriptions in `--help`.
 fn algorithms() -> PossibleValuesParser {
-    let auto = PossibleValue::new(AUTO).help("the family from the instance's features: ts for n ≤ 40 (or ≤ 64 on uniform data), else aco-ts (the default)");
+    let auto = PossibleValue::new(AUTO).help("the algorithm and its settings from the instance's features: ts for n ≤ 40, else aco-ts with a colony for time to target (the default)");
     PossibleValuesParser::new(std::iter::once(auto).chain(FAMILIES.iter().map(|f| PossibleValue::new(f.name).help(f.about))))
 }
 
@@ -168,6 +168,17 @@ pub struct AcoArgs {
     /// T_list-size of the robust tabu search (tenure T·r³). Default n.
     #[arg(long)]
     tabu_list: Option<u32>,
+    /// Tabu tenures: one draw per move for both entries (seed 003's reading, the default of
+    /// aco-ts) or one per tabu entry (Taillard's code, the default of ts and memetic).
+    #[arg(long, value_enum)]
+    tenure: Option<TenureDraw>,
+    /// MMAS's p_best, which sets τ_min. Default 0.005.
+    #[arg(long)]
+    p_best: Option<f64>,
+    /// Cut m to the ants the device runs at once (one wave of blocks on a GPU, an ant per
+    /// thread on the CPU). `auto` sets it on structured instances.
+    #[arg(long)]
+    one_wave: bool,
     /// N_S: O(1) moves per thread. Default ⌈n/4⌉.
     #[arg(long)]
     ns: Option<u32>,
@@ -186,10 +197,22 @@ impl AcoArgs {
             gamma: self.gamma,
             ls_iterations: self.ls_iterations,
             tabu_list: self.tabu_list,
+            tenure_per_move: self.tenure.map(|t| t == TenureDraw::Move),
+            p_best: self.p_best,
+            one_wave: self.one_wave.then_some(true),
             ns: self.ns,
             max_ls_iterations: self.max_ls_iterations,
         }
     }
+}
+
+/// `--tenure`: how a move's two tabu entries draw their tenures.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TenureDraw {
+    /// Each entry its own draw.
+    Entry,
+    /// One draw for both entries of the move.
+    Move,
 }
 
 /// `--ls` of the cellular GA.

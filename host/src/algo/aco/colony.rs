@@ -117,7 +117,7 @@ impl Solver for Colony {
         let shares: Vec<String> = live.iter().map(|e| e.config().ants.to_string()).collect();
         let names: Vec<String> = live.iter().map(|e| e.site().device.clone()).collect();
         let ls = match self.cfg.ls {
-            LsKind::Tabu => format!("tabu search, IT_TS = {}, T_list = {}", self.cfg.ls_iterations, self.cfg.tabu_list_size),
+            LsKind::Tabu => format!("tabu search, IT_TS = {}, T_list = {}, {}", self.cfg.ls_iterations, self.cfg.tabu_list_size, self.cfg.tenure_rule()),
             LsKind::TwoOpt => format!("2-opt, IT_2OPT = {}", self.cfg.ls_iterations),
         };
         SolverInfo {

@@ -43,8 +43,13 @@ impl AcoCpu {
     pub fn new(inst: &Instance, cfg: &AcoConfig, threads: usize) -> Result<AcoCpu> {
         anyhow::ensure!(inst.n >= 3, "{}: the local searches need n ≥ 3", inst.name);
         anyhow::ensure!(cfg.ants >= 1, "the colony needs at least one ant");
-        let (n, m) = (inst.n, cfg.ants as usize);
         let pool = pool(threads)?;
+        let mut cfg = cfg.clone();
+        if cfg.one_wave {
+            // One wave on the CPU: an ant per thread.
+            cfg.ants = cfg.ants.min(pool.current_num_threads() as u32);
+        }
+        let (n, m) = (inst.n, cfg.ants as usize);
         let site = Site::cpu(pool.current_num_threads());
         // Ants, c-ants, their costs and RNGs; per worker a Δ table and a tabu matrix.
         let per_worker = 8 * qapgpu_common::moves::move_count(n as u32) as u128 + 4 * (n * n) as u128;
@@ -138,7 +143,7 @@ fn improve<E: Elem>(
         LsKind::Tabu => {
             let mut tabu = vec![0i32; n * n];
             let mut best = vec![0u8; n];
-            let r = tabu_search(a, b, p, *c, cfg.target, cfg.ls_iterations, cfg.tabu_list_size, rng, Scratch { delta: &mut delta, tabu: &mut tabu }, &mut best, || stop.is_set());
+            let r = tabu_search(a, b, p, *c, cfg.target, cfg.ls_iterations, cfg.tenure(), rng, Scratch { delta: &mut delta, tabu: &mut tabu }, &mut best, || stop.is_set());
             p.copy_from_slice(&best);
             r
         }
@@ -184,7 +189,7 @@ fn walk_one<E: Elem>(a: &Dense<E>, b: &Dense<E>, cfg: &AcoConfig, stop: &StopWor
     let mut delta = vec![0i64; move_count(w.p.len() as u32) as usize];
     let state = WalkState { p: w.p, cost: *w.cost, done: *w.done, best: &mut best, best_cost };
     let scratch = Scratch { delta: &mut delta, tabu: w.tabu };
-    let (cur, r) = tabu_walk(a, b, state, cfg.target, cfg.ls_iterations, cfg.tabu_list_size, cfg.aspiration as i32, w.rng, scratch, || stop.is_set());
+    let (cur, r) = tabu_walk(a, b, state, cfg.target, cfg.ls_iterations, cfg.tenure(), cfg.aspiration as i32, w.rng, scratch, || stop.is_set());
     *w.cost = cur;
     *w.iters = r.iterations;
     *w.done = w.done.wrapping_add(r.iterations);

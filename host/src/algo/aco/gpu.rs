@@ -9,10 +9,10 @@ use anyhow::{Context, Result, anyhow};
 use cudarc::driver::sys::CUfunction_attribute;
 use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
 use qapgpu_common::aco::Bounds;
-use qapgpu_common::layout::LsLayout;
+use qapgpu_common::layout::{LsLayout, blocks_per_sm};
 use qapgpu_common::ls::LsKind;
 use qapgpu_common::mata::Shape;
-use qapgpu_common::params::{AcoBest, AcoParams};
+use qapgpu_common::params::{AcoBest, AcoParams, LS_TENURE_PER_MOVE};
 use std::time::Instant;
 
 struct Buffers {
@@ -59,7 +59,7 @@ pub struct AcoGpu {
 
 impl AcoGpu {
     pub fn new(gpu: Gpu, inst: &Instance, cfg: &AcoConfig) -> Result<AcoGpu> {
-        let (n, m) = (inst.n, cfg.ants as usize);
+        let mut cfg = cfg.clone();
         anyhow::ensure!(cfg.ants >= 1, "the colony needs at least one ant");
         let w = inst.width.name();
         let load = |name: String| gpu.module.load_function(&name).with_context(|| format!("kernel {name} missing from the PTX"));
@@ -77,9 +77,16 @@ impl AcoGpu {
         // The block shape must fit the kernel that runs it (the walks use more registers).
         let ls_kernel = if cfg.walk { &k.walk } else { &k.local_search };
         let max_threads = ls_kernel.get_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)? as u32;
-        let shape = Shape::fit(n as u32, cfg.ns, cfg.layout.mapping(), max_threads).map_err(|e| anyhow!("{}: {e}", inst.name))?;
+        let shape = Shape::fit(inst.n as u32, cfg.ns, cfg.layout.mapping(), max_threads).map_err(|e| anyhow!("{}: {e}", inst.name))?;
         let layout = LsLayout::new(shape, cfg.ls == LsKind::Tabu, &gpu.limits);
         anyhow::ensure!(!cfg.walk || cfg.ls == LsKind::Tabu, "walks are tabu searches");
+        if cfg.one_wave {
+            let registers = ls_kernel.get_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_NUM_REGS)? as u32;
+            let threads = shape.launched().div_ceil(32) * 32;
+            let (per_sm, _) = blocks_per_sm(&gpu.limits, threads, layout.dynamic_shared, registers);
+            cfg.ants = cfg.ants.min(per_sm.max(1) * gpu.sms);
+        }
+        let (n, m) = (inst.n, cfg.ants as usize);
         for f in [&k.local_search, &k.walk] {
             f.set_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, layout.dynamic_shared as i32)?;
         }
@@ -138,7 +145,7 @@ impl AcoGpu {
             moves: shape.moves,
             ts: shape.ts,
             tl_start: shape.tl_start,
-            flags: layout.flags(),
+            flags: layout.flags() | if cfg.tenure_per_move { LS_TENURE_PER_MOVE } else { 0 },
             gamma_threshold: cfg.gamma_threshold(),
             rho: cfg.rho as f32,
             tau_init: 0.0,
@@ -146,7 +153,7 @@ impl AcoGpu {
             tau_max: 0.0,
             layout: layout.shared(),
         };
-        Ok(AcoGpu { gpu, cfg: cfg.clone(), n, layout, k, buf, params, stats: LsStats::default(), site })
+        Ok(AcoGpu { gpu, cfg, n, layout, k, buf, params, stats: LsStats::default(), site })
     }
 
     fn launch(&mut self, which: fn(&Kernels) -> &CudaFunction, cfg: LaunchConfig) -> Result<()> {

@@ -14,7 +14,7 @@ use anyhow::{Result, bail};
 use std::sync::Arc;
 use qapgpu_common::aco::Bounds;
 use qapgpu_common::ga::probability_threshold;
-use qapgpu_common::ls::{LsKind, NO_TARGET};
+use qapgpu_common::ls::{LsKind, NO_TARGET, Tenure};
 use qapgpu_common::mata::{Mapping, default_ns};
 
 pub const TABU: Family = Family {
@@ -43,6 +43,12 @@ pub struct AcoOptions {
     pub gamma: Option<f64>,
     pub ls_iterations: Option<u32>,
     pub tabu_list: Option<u32>,
+    /// One tenure draw per move for both tabu entries (else one per entry).
+    pub tenure_per_move: Option<bool>,
+    /// MMAS's p_best for τ_min.
+    pub p_best: Option<f64>,
+    /// m at most the ants the device runs at once (`AcoConfig::one_wave`).
+    pub one_wave: Option<bool>,
     pub ns: Option<u32>,
     /// IT_TOTAL: stop after this many local-search iterations in all.
     pub max_ls_iterations: Option<u64>,
@@ -61,6 +67,11 @@ impl AcoOptions {
             }
         }
         opt("--gamma", self.gamma, 0.0, 1.0)?;
+        if let Some(p) = self.p_best {
+            if !(p > 0.0 && p < 1.0) {
+                bail!("--p-best = {p}: must be in (0, 1)");
+            }
+        }
         opt("--ls-iterations", self.ls_iterations.map(f64::from), 1.0, i32::MAX as f64)?;
         opt("--tabu-list", self.tabu_list.map(f64::from), 1.0, 65535.0)?;
         opt("--ns", self.ns.map(f64::from), 1.0, qapgpu_common::moves::move_count(qapgpu_common::MAX_N as u32) as f64)?;
@@ -128,6 +139,12 @@ pub struct AcoConfig {
     /// IT_TS (tabu search) or IT_2OPT.
     pub ls_iterations: u32,
     pub tabu_list_size: u32,
+    /// Both tabu entries of a move get one tenure draw (`ls::Tenure::per_move`).
+    pub tenure_per_move: bool,
+    /// m is cut to the ants the device runs at once: the blocks that fit on every SM
+    /// together on a GPU, one per thread on the CPU. A colony larger than one wave waits for
+    /// its last wave every iteration (m = 4n = 400 at n = 100 is 1.5 waves on an H200).
+    pub one_wave: bool,
     /// N_S: O(1) moves per thread.
     pub ns: u32,
     /// MMAS's p_best for τ_min.
@@ -158,6 +175,10 @@ impl AcoConfig {
             gamma,
             ls_iterations,
             tabu_list_size: n,
+            // §4.2's "taboo list size T_list-size × r³", one draw per iteration: at Table 5's
+            // budget it ends closer to the paper's errors than a draw per entry (BENCHMARKS.md).
+            tenure_per_move: true,
+            one_wave: false,
             ns: default_ns(n),
             p_best: 0.005,
             seed: 1,
@@ -180,10 +201,23 @@ impl AcoConfig {
             gamma: x.gamma.unwrap_or(cfg.gamma),
             ls_iterations: x.ls_iterations.unwrap_or(cfg.ls_iterations),
             tabu_list_size: x.tabu_list.unwrap_or(cfg.tabu_list_size),
+            tenure_per_move: x.tenure_per_move.unwrap_or(cfg.tenure_per_move),
+            p_best: x.p_best.unwrap_or(cfg.p_best),
+            one_wave: x.one_wave.unwrap_or(cfg.one_wave),
             ns: x.ns.unwrap_or(cfg.ns),
             target: opts.target.unwrap_or(NO_TARGET),
             ..cfg
         }
+    }
+
+    /// The local search's tenure rule.
+    pub fn tenure(&self) -> Tenure {
+        Tenure { list_size: self.tabu_list_size, per_move: self.tenure_per_move }
+    }
+
+    /// The tenure rule in words, for reports.
+    pub fn tenure_rule(&self) -> &'static str {
+        if self.tenure_per_move { "one tenure per move" } else { "one tenure per entry" }
     }
 
     pub fn gamma_threshold(&self) -> u32 {
@@ -337,7 +371,7 @@ impl Solver for AcoSolver {
     fn info(&self) -> SolverInfo {
         let cfg = self.engine.config();
         let ls = match cfg.ls {
-            LsKind::Tabu => format!("tabu search, IT_TS = {}, T_list = {}", cfg.ls_iterations, cfg.tabu_list_size),
+            LsKind::Tabu => format!("tabu search, IT_TS = {}, T_list = {}, {}", cfg.ls_iterations, cfg.tabu_list_size, cfg.tenure_rule()),
             LsKind::TwoOpt => format!("2-opt, IT_2OPT = {}", cfg.ls_iterations),
         };
         let threads = self.engine.threads_per_block();

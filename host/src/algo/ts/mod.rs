@@ -38,28 +38,28 @@ pub const LAUNCH_ITERATIONS: u32 = 2048;
 pub const TENURE_FACTOR: u32 = 8;
 pub const ASPIRATION_FACTOR: u32 = 5;
 
-/// Registers per thread of the `ts_walk` kernels: their budget in `xtask/src/ptx.rs` (the
-/// most ptxas may give them), so that the walks that fill a GPU are all resident at once.
-const WALK_REGISTERS: u32 = 104;
-
 /// The walk kernel's block shape on `gpu`: `cfg`'s mapping, or the plain one where MATA's
 /// 2n extra threads do not fit the kernel's threads per block (n = 256 on sm_90).
-pub fn walk_shape(gpu: &Gpu, inst: &Instance, cfg: &mut AcoConfig) -> Result<Shape> {
+/// Also returns the kernel's registers per thread, as the loaded module has them.
+pub fn walk_shape(gpu: &Gpu, inst: &Instance, cfg: &mut AcoConfig) -> Result<(Shape, u32)> {
     let n = inst.n as u32;
     let kernel = gpu.module.load_function(&format!("ts_walk_{}", inst.width.name()))?;
     let max_threads = kernel.get_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)? as u32;
+    let registers = kernel.get_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_NUM_REGS)? as u32;
     if let Ok(shape) = Shape::fit(n, cfg.ns, cfg.layout.mapping(), max_threads) {
-        return Ok(shape);
+        return Ok((shape, registers));
     }
     cfg.layout = Layout::Plain;
-    Shape::fit(n, cfg.ns, cfg.layout.mapping(), max_threads).map_err(|e| anyhow!("n = {n}: {e}"))
+    let shape = Shape::fit(n, cfg.ns, cfg.layout.mapping(), max_threads).map_err(|e| anyhow!("n = {n}: {e}"))?;
+    Ok((shape, registers))
 }
 
-/// Walks that fill `gpu` with blocks of `shape`: as many as fit on every SM at once.
-pub fn filling_walks(gpu: &Gpu, shape: Shape) -> u32 {
+/// Walks that fill `gpu` with blocks of `shape` whose kernel takes `registers` per thread:
+/// as many as fit on every SM at once.
+pub fn filling_walks(gpu: &Gpu, shape: Shape, registers: u32) -> u32 {
     let layout = LsLayout::new(shape, true, &gpu.limits);
     let threads = shape.launched().div_ceil(32) * 32;
-    let (per_sm, _) = blocks_per_sm(&gpu.limits, threads, layout.dynamic_shared, WALK_REGISTERS);
+    let (per_sm, _) = blocks_per_sm(&gpu.limits, threads, layout.dynamic_shared, registers);
     per_sm.max(1) * gpu.sms
 }
 
@@ -77,10 +77,12 @@ pub fn walk_engine(backend: &Backend, inst: &Instance, opts: &Options) -> Result
     let n = inst.n as u32;
     cfg.tabu_list_size = opts.aco.tabu_list.unwrap_or(TENURE_FACTOR * n);
     cfg.aspiration = ASPIRATION_FACTOR * n * n;
+    // Taillard's code draws each entry's tenure.
+    cfg.tenure_per_move = opts.aco.tenure_per_move.unwrap_or(false);
     cfg.ants = match backend {
         Backend::Gpu(g) => {
-            let shape = walk_shape(g, inst, &mut cfg)?;
-            opts.aco.ants.unwrap_or_else(|| filling_walks(g, shape))
+            let (shape, registers) = walk_shape(g, inst, &mut cfg)?;
+            opts.aco.ants.unwrap_or_else(|| filling_walks(g, shape, registers))
         }
         // One walk per CPU thread: the multi-start tabu search on all cores.
         Backend::Cpu { threads } => opts.aco.ants.unwrap_or((if *threads == 0 { rayon::current_num_threads() } else { *threads }) as u32),
@@ -114,7 +116,7 @@ impl Solver for TsSolver {
             algorithm: "ts",
             engine: self.engine.site().engine,
             device: self.engine.site().device.clone(),
-            layout: format!("{} walks of robust tabu search, T_list = {}, {} moves per launch{mapping}", cfg.ants, cfg.tabu_list_size, cfg.ls_iterations),
+            layout: format!("{} walks of robust tabu search, T_list = {}, {}, {} moves per launch{mapping}", cfg.ants, cfg.tabu_list_size, cfg.tenure_rule(), cfg.ls_iterations),
             blocks: cfg.ants,
             threads_per_block: threads,
         }
