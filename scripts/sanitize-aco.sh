@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # compute-sanitizer memcheck and racecheck over the ACO kernels (seed 003) for n = 12, 50,
-# 100, 150: init, one local search per ant and the pheromone kernels, both local searches
-# and both mappings (from the repository root, after `cargo xtask dist` with QAPLIB in
-# dist/qaplib).
+# 100, 150 and 256 (a random instance: the Δ table and tabu matrix in global memory, 896
+# threads under the 72-register cap): init, one local search per ant and the pheromone
+# kernels, both local searches and both mappings (from the repository root, after `cargo
+# xtask dist` with QAPLIB in dist/qaplib). TOOLS and INSTANCES narrow the loops.
 set -u
 cd dist
 export QAPLIB_DIR=$PWD/qaplib
-for tool in memcheck racecheck; do
-  for inst in nug12 tai50b tai100a tai150b; do
+python3 ../scripts/random-dat.py 256 > /tmp/rand256.dat
+for tool in ${TOOLS:-memcheck racecheck}; do
+  for inst in ${INSTANCES:-nug12 tai50b tai100a tai150b /tmp/rand256.dat}; do
     for algo in "aco-ts --layout mata" "aco-ts --layout plain" "aco-2opt --layout mata"; do
       echo "== $tool $inst $algo"
       timeout 120 compute-sanitizer --tool $tool --print-limit 5 ./qapgpu $inst --engine gpu --algo $algo \
