@@ -8,6 +8,9 @@
 #   scripts/bench-tune.sh table5     seed 003's Table 5 budget (n·50000 tabu moves), tenure
 #                                    rule and p_best, final gap
 #   scripts/bench-tune.sh gaps       1-s gaps on tai*a for ts and aco-ts settings
+#   scripts/bench-tune.sh ts-small   `ts` settings (block shape, walks) on the small targets,
+#                                    time to the optimum
+#   scripts/bench-tune.sh uniform    aco-ts settings on tai50a, time to 1 % above (GAP)
 # SEEDS (default "1 2 3 4 5") and PTX (a PTX file to load instead of the embedded module)
 # change every run; EXTRA adds options to every solve; SETTINGS (";"-separated) and
 # INSTANCES (space-separated) replace a study's lists; a word "Kn" in a setting is K times the
@@ -66,5 +69,25 @@ case "${1:-}" in
         done
       done
     done ;;
-  *) echo "usage: $0 class-iv|table5|gaps"; exit 2 ;;
+  ts-small)
+    for inst in ${INSTANCES:-tai25b tai35b}; do
+      IFS=';' read -ra list <<<"${SETTINGS:-default;--ns 4;--ns 2;--layout plain}"
+      for setting in "${list[@]}"; do
+        for s in $seeds; do
+          # shellcheck disable=SC2086
+          one ts-small "$setting" $inst "$s" --algo ts --target-gap 0 --time-limit ${LIMIT:-5} $( [ "$setting" = default ] || echo "$setting" )
+        done
+      done
+    done ;;
+  uniform)
+    for inst in ${INSTANCES:-tai50a}; do
+      IFS=';' read -ra list <<<"${SETTINGS:-auto;auto --ls-iterations 16n;auto --ls-iterations 64n}"
+      for setting in "${list[@]}"; do
+        for s in $seeds; do
+          # shellcheck disable=SC2086
+          one uniform "$setting" $inst "$s" --target-gap ${GAP:-1} --time-limit ${LIMIT:-5} --algo $setting
+        done
+      done
+    done ;;
+  *) echo "usage: $0 class-iv|table5|gaps|ts-small|uniform"; exit 2 ;;
 esac

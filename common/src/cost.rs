@@ -1,6 +1,7 @@
 //! QAP objective and move costs, always in 64 bits.
 //!
 //! cost(p) = Σᵢ Σⱼ a[i][j] · b[p(i)][p(j)], with p(i) the location of facility i.
+use crate::delta::MoveCost;
 use crate::elem::Elem;
 use crate::matrix::Matrix;
 
@@ -21,23 +22,29 @@ pub fn cost<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &[u8]) -> i64 
 
 /// Change of cost when the locations of facilities r and s are exchanged, in O(n)
 /// (Taillard's formula for asymmetric matrices). `r != s`.
+pub fn swap_delta<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &[u8], r: usize, s: usize) -> i64 {
+    swap_delta_in::<i64, E, A, B>(a, b, p, r, s)
+}
+
+/// `swap_delta` computed in `D` (exact when `D` holds the result: `delta`'s module docs).
 ///
 /// Written out rather than as `swap_delta_base` + Σ `swap_delta_term` (which it equals,
 /// as the tests check): that form costs the local-search kernel 19 more registers on
 /// sm_80, over its budget (`cargo xtask build-ptx`).
-pub fn swap_delta<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &[u8], r: usize, s: usize) -> i64 {
+#[inline(always)]
+pub fn swap_delta_in<D: MoveCost, E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &[u8], r: usize, s: usize) -> D {
     let (pr, ps) = (p[r] as usize, p[s] as usize);
-    let ai = |i: usize, j: usize| a.at(i, j).to_i64();
-    let bi = |i: usize, j: usize| b.at(i, j).to_i64();
-    let mut d = (ai(r, r) - ai(s, s)) * (bi(ps, ps) - bi(pr, pr))
-        + (ai(r, s) - ai(s, r)) * (bi(ps, pr) - bi(pr, ps));
+    let ai = |i: usize, j: usize| D::of(a.at(i, j));
+    let bi = |i: usize, j: usize| D::of(b.at(i, j));
+    let mut d = (ai(r, r).sub(ai(s, s))).mul(bi(ps, ps).sub(bi(pr, pr))).add((ai(r, s).sub(ai(s, r))).mul(bi(ps, pr).sub(bi(pr, ps))));
     for (k, &pk) in p.iter().enumerate() {
         if k == r || k == s {
             continue;
         }
         let pk = pk as usize;
-        d += (ai(k, r) - ai(k, s)) * (bi(pk, ps) - bi(pk, pr))
-            + (ai(r, k) - ai(s, k)) * (bi(ps, pk) - bi(pr, pk));
+        d = d
+            .add((ai(k, r).sub(ai(k, s))).mul(bi(pk, ps).sub(bi(pk, pr))))
+            .add((ai(r, k).sub(ai(s, k))).mul(bi(ps, pk).sub(bi(pr, pk))));
     }
     d
 }

@@ -1,5 +1,6 @@
 //! Where every byte goes: the one place that computes sizes and offsets of shared, constant
 //! and global memory for a kernel, given n and the GPU. `cargo xtask audit` prints these.
+use crate::delta::DeltaWidth;
 use crate::elem::ElemWidth;
 use crate::params::GaSharedLayout;
 
@@ -222,52 +223,86 @@ pub const LS_SCRATCH_PER_WARP: u32 = 16;
 
 /// Memory plan of the local-search kernel (seed 003): one block per ant.
 ///
-/// Shared memory holds the current and best permutations, the argmin scratch, then the Δ
-/// table when it fits, then the tabu matrix when it also fits (Δ first: every move reads and
-/// writes it each iteration, the tabu matrix is only read). A and B are read through the
-/// read-only global path (the paper's texture fetches).
+/// Shared memory holds the current and best permutations and the argmin scratch, then, each
+/// where it fits, in the order of how often a move touches it:
+/// 1. the Δ table (every move reads and writes its entry each iteration), i64 or i32;
+/// 2. A and B (an O(1) update reads 8 entries of each, at rows the last move chose);
+/// 3. the tabu matrix (2 reads per move).
+///
+/// Items 2 and 3 go in only when they do not lower the blocks per SM below what threads
+/// and registers allow (`max_blocks`): a block's search is bound by load latency, which
+/// more resident blocks hide. Whatever is left out is read from global memory (A and B
+/// through the read-only path, the paper's texture fetches).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LsLayout {
     pub n: u32,
     pub shape: crate::mata::Shape,
     pub tabu_search: bool,
+    pub delta_width: DeltaWidth,
     pub perm: Region,
     pub best: Region,
     pub scratch: Region,
     pub delta: Region,
+    pub a: Region,
+    pub b: Region,
     pub tabu: Region,
     pub delta_placement: Placement,
+    pub ab_placement: Placement,
     pub tabu_placement: Placement,
     pub dynamic_shared: u32,
 }
 
 impl LsLayout {
-    pub fn new(shape: crate::mata::Shape, tabu_search: bool, lim: &DeviceLimits) -> LsLayout {
+    /// `max_blocks`: the blocks per SM that threads and registers allow
+    /// (`blocks_per_sm` with no shared memory).
+    pub fn new(shape: crate::mata::Shape, tabu_search: bool, delta_width: DeltaWidth, width: ElemWidth, max_blocks: u32, lim: &DeviceLimits) -> LsLayout {
         let n = shape.n;
         let perm = Region { offset: 0, bytes: n };
         let best = Region { offset: align(perm.end(), 16), bytes: if tabu_search { n } else { 0 } };
         let scratch = Region { offset: align(best.end(), 16), bytes: LS_SCRATCH_PER_WARP * shape.total.div_ceil(32) };
-        let delta_bytes = shape.moves * 8;
-        let tabu_bytes = if tabu_search { n * n * 4 } else { 0 };
-        let base = align(scratch.end(), 16);
         let fits = |end: u32| end <= lim.shared_per_block_optin;
+        let by_shared = |end: u32| lim.shared_per_sm / (end + lim.reserved_per_block);
+        // Adds `bytes` at `at` when it fits and keeps the blocks per SM: the new end.
+        let keeps_occupancy = |at: u32, bytes: u32| fits(at + bytes) && by_shared(at + bytes) >= by_shared(at).min(max_blocks);
+
+        let base = align(scratch.end(), 16);
+        let delta_bytes = shape.moves * delta_width.bytes();
         let delta_shared = fits(base + delta_bytes);
         let delta = Region { offset: if delta_shared { base } else { 0 }, bytes: delta_bytes };
-        let after = if delta_shared { align(delta.end(), 16) } else { base };
-        let tabu_shared = tabu_search && fits(after + tabu_bytes);
-        let tabu = Region { offset: if tabu_shared { after } else { 0 }, bytes: tabu_bytes };
-        let end = if tabu_shared { tabu.end() } else { after };
+        let mut end = if delta_shared { align(delta.end(), 16) } else { base };
+
+        let matrix_bytes = n * n * width.bytes() as u32;
+        let ab_shared = keeps_occupancy(end, align(matrix_bytes, 16) + matrix_bytes);
+        let (a, b) = if ab_shared {
+            let a = Region { offset: end, bytes: matrix_bytes };
+            let b = Region { offset: align(a.end(), 16), bytes: matrix_bytes };
+            end = align(b.end(), 16);
+            (a, b)
+        } else {
+            (Region { offset: 0, bytes: matrix_bytes }, Region { offset: 0, bytes: matrix_bytes })
+        };
+
+        let tabu_bytes = if tabu_search { n * n * 4 } else { 0 };
+        let tabu_shared = tabu_search && keeps_occupancy(end, tabu_bytes);
+        let tabu = Region { offset: if tabu_shared { end } else { 0 }, bytes: tabu_bytes };
+        if tabu_shared {
+            end = tabu.end();
+        }
         let place = |s: bool| if s { Placement::Shared } else { Placement::Global };
         LsLayout {
             n,
             shape,
             tabu_search,
+            delta_width,
             perm,
             best,
             scratch,
             delta,
+            a,
+            b,
             tabu,
             delta_placement: place(delta_shared),
+            ab_placement: place(ab_shared),
             tabu_placement: if tabu_search { place(tabu_shared) } else { Placement::Global },
             dynamic_shared: end,
         }
@@ -280,6 +315,8 @@ impl LsLayout {
             scratch: self.scratch.offset,
             delta: self.delta.offset,
             tabu: self.tabu.offset,
+            a: self.a.offset,
+            b: self.b.offset,
             total: self.dynamic_shared,
         }
     }
@@ -299,7 +336,18 @@ impl LsLayout {
         if self.delta_placement == Placement::Shared {
             f |= LS_DELTA_SHARED;
         }
+        if self.ab_placement == Placement::Shared {
+            f |= LS_AB_SHARED;
+        }
+        if self.delta_width == DeltaWidth::I32 {
+            f |= LS_DELTA_I32;
+        }
         f
+    }
+
+    /// Bytes of global memory each ant's Δ table needs (0 when it is in shared memory).
+    pub fn global_delta_bytes(&self) -> u32 {
+        if self.delta_placement == Placement::Shared { 0 } else { self.delta.bytes }
     }
 }
 

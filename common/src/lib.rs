@@ -9,6 +9,7 @@
 pub mod aco;
 pub mod cga;
 pub mod cost;
+pub mod delta;
 pub mod elem;
 pub mod ga;
 pub mod layout;

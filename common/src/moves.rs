@@ -4,8 +4,10 @@
 //! Move (u, v) with u > v exchanges the locations of facilities u and v. Moves are numbered
 //! row by row of the strict lower triangle (seed 003, Fig. 4): k = u(u−1)/2 + v, so
 //! k = 0 is (1, 0), k = 1 is (2, 0), k = 2 is (2, 1), … and the order of k is the
-//! lexicographic order of (u, v). Every cost is an i64 (`cost::fits_i64` bounds them).
-use crate::cost::swap_delta;
+//! lexicographic order of (u, v). Every cost fits an i64 (`cost::fits_i64` bounds them); the
+//! kernels keep them in i32 where `delta::move_cost_bound` proves that enough.
+use crate::cost::{swap_delta, swap_delta_in};
+use crate::delta::MoveCost;
 use crate::elem::Elem;
 use crate::matrix::Matrix;
 
@@ -61,25 +63,35 @@ pub fn delta_full<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &[u8], r
     swap_delta(a, b, p, r, s)
 }
 
+/// `delta_full` in the move-cost type `D` (i32 where the instance's bound allows it).
+#[inline(always)]
+pub fn delta_full_in<D: MoveCost, E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &[u8], r: usize, s: usize) -> D {
+    swap_delta_in::<D, E, A, B>(a, b, p, r, s)
+}
+
 /// Δ(φ', u, v) in O(1) from Δ(φ, u, v), where φ' is φ after the move (r, s) and
 /// {u, v} ∩ {r, s} = ∅ (Eq. 5 of seed 003, after Taillard). `p` is φ', already swapped.
+/// Computed in the type of `old` (exact when it holds the result: `delta`'s module docs).
 ///
 /// The paper prints b_{φ'(u)φ'(v)} as the second term of the last factor; the identity
 /// holds with b_{φ'(v)φ'(s)} (Taillard's code), which the tests check against Eq. 4.
 #[inline(always)]
-pub fn delta_update<E: Elem, A: Matrix<E>, B: Matrix<E>>(
+pub fn delta_update<E: Elem, D: MoveCost, A: Matrix<E>, B: Matrix<E>>(
     a: &A,
     b: &B,
     p: &[u8],
-    old: i64,
+    old: D,
     r: usize,
     s: usize,
     u: usize,
     v: usize,
-) -> i64 {
-    let ai = |i: usize, j: usize| a.at(i, j).to_i64();
-    let bi = |i: usize, j: usize| b.at(i, j).to_i64();
+) -> D {
+    let ai = |i: usize, j: usize| D::of(a.at(i, j));
+    let bi = |i: usize, j: usize| D::of(b.at(i, j));
     let (pr, ps, pu, pv) = (p[r] as usize, p[s] as usize, p[u] as usize, p[v] as usize);
-    old + (ai(r, u) - ai(r, v) + ai(s, v) - ai(s, u)) * (bi(ps, pu) - bi(ps, pv) + bi(pr, pv) - bi(pr, pu))
-        + (ai(u, r) - ai(v, r) + ai(v, s) - ai(u, s)) * (bi(pu, ps) - bi(pv, ps) + bi(pv, pr) - bi(pu, pr))
+    let row = ai(r, u).sub(ai(r, v)).add(ai(s, v)).sub(ai(s, u));
+    let col = ai(u, r).sub(ai(v, r)).add(ai(v, s)).sub(ai(u, s));
+    let brow = bi(ps, pu).sub(bi(ps, pv)).add(bi(pr, pv)).sub(bi(pr, pu));
+    let bcol = bi(pu, ps).sub(bi(pv, ps)).add(bi(pv, pr)).sub(bi(pu, pr));
+    old.add(row.mul(brow)).add(col.mul(bcol))
 }

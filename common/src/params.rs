@@ -107,6 +107,11 @@ pub const LS_TABU_SHARED: u32 = 8;
 
 /// One tenure per move for both tabu entries (`ls::Tenure::per_move`), else one per entry.
 pub const LS_TENURE_PER_MOVE: u32 = 16;
+/// A and B are copied into dynamic shared memory at the start of the launch (else read
+/// through the read-only global path).
+pub const LS_AB_SHARED: u32 = 32;
+/// Move costs are i32 (`delta::move_cost_bound` proved that they fit), else i64.
+pub const LS_DELTA_I32: u32 = 64;
 
 /// Offsets into a local-search block's dynamic shared memory, from `layout::LsLayout`.
 #[repr(C)]
@@ -117,6 +122,9 @@ pub struct LsSharedLayout {
     pub scratch: u32,
     pub delta: u32,
     pub tabu: u32,
+    /// A and B when `LS_AB_SHARED`.
+    pub a: u32,
+    pub b: u32,
     pub total: u32,
 }
 
@@ -140,7 +148,7 @@ impl Default for AcoBest {
 /// Buffers (m ants, rows of `stride` bytes, C = n(n−1)/2 moves):
 /// `ants` u8[m][stride] (ant*_k, the unit bests), `ant_costs` i64[m], `cants` u8[m][stride],
 /// `cant_costs` i64[m], `ls_iters` u32[m] (iterations of the last local search),
-/// `rng` u32[4][m], `tau` f32[n][n], `delta` i64[m][C] and `tabu` i32[m][n][n] (only used
+/// `rng` u32[4][m], `tau` f32[n][n], `delta` i64 or i32 (`LS_DELTA_I32`) [m][C] and `tabu` i32[m][n][n] (only used
 /// when not in shared memory), `first_pairs` u16[T_S] (MATA's lookup table), `best` one
 /// `AcoBest`.
 #[repr(C)]

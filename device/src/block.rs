@@ -40,6 +40,13 @@ pub unsafe fn block_argmin(mut c: Candidate, scratch: u64) -> Candidate {
 /// Copies n bytes with the block, one byte per thread.
 #[inline(always)]
 pub unsafe fn block_copy_bytes(dst: *mut u8, src: *const u8, n: usize) {
+    unsafe { block_copy(dst, src, n) }
+}
+
+/// Copies n values of `T` with the block, one value per thread (a matrix of `T` entries
+/// moves in whole entries, not bytes).
+#[inline(always)]
+pub unsafe fn block_copy<T: Copy>(dst: *mut T, src: *const T, n: usize) {
     let (mut i, step) = (thread_idx_x() as usize, block_dim_x() as usize);
     while i < n {
         unsafe { *dst.add(i) = *src.add(i) };

@@ -27,6 +27,10 @@ pub struct Solution {
     pub iterations: u64,
     pub unit: String,
     pub restarts: u64,
+    /// Local-search move evaluations (O(1) updates and O(n) recomputations alike) and the
+    /// seconds the local-search launches took; 0 for families without one.
+    pub move_evaluations: u64,
+    pub local_search_s: f64,
     /// Iteration (generation) that found `cost`, where the family records it.
     pub found_at_iteration: Option<u64>,
     pub blocks: u32,
@@ -74,6 +78,8 @@ impl Solution {
             iterations: out.counters.iterations,
             unit: out.counters.unit.into(),
             restarts: out.counters.restarts,
+            move_evaluations: out.counters.evaluations,
+            local_search_s: out.counters.search_seconds,
             found_at_iteration: out.counters.best_at,
             blocks: info.blocks,
             threads_per_block: info.threads_per_block,
@@ -113,6 +119,10 @@ impl Solution {
         }
         let restarts = if self.restarts > 0 { format!(", {} restarts", self.restarts) } else { String::new() };
         line(&mut s, "elapsed", format!("{:.3} s, {} {}{restarts}", self.elapsed_s, self.iterations, self.unit));
+        if self.move_evaluations > 0 && self.local_search_s > 0.0 {
+            let rate = self.move_evaluations as f64 / self.local_search_s;
+            line(&mut s, "moves", format!("{:.3e} move costs in {:.3} s of local search: {rate:.3e}/s", self.move_evaluations as f64, self.local_search_s));
+        }
         if self.interrupted {
             line(&mut s, "stopped", "interrupted (Ctrl-C): best solution so far".into());
         }

@@ -7,6 +7,7 @@ use qapgpu::algo::aco::{self, AcoConfig, AcoEngine, AcoSolver, Class, Layout};
 use qapgpu::gpu::Gpu;
 use qapgpu::io::Instance;
 use qapgpu::io::qaplib;
+use qapgpu_common::delta::DeltaWidth;
 use qapgpu_common::layout::Placement;
 use qapgpu_common::ls::LsKind;
 use qapgpu_tests::{gpu, near_limit, negatives, small, zeros};
@@ -18,8 +19,15 @@ fn load(name: &str) -> Instance {
 
 /// Runs init and `iterations` cAS iterations on both engines, comparing every state.
 fn twin(g: &Gpu, inst: &Instance, ls: LsKind, layout: Layout, ants: u32, ls_iterations: u32, iterations: usize) -> AcoGpu {
+    twin_with(g, inst, ls, layout, ants, ls_iterations, iterations, false)
+}
+
+/// `twin`, with the GPU's move costs in i64 whatever the instance allows when `wide_delta`.
+#[allow(clippy::too_many_arguments)]
+fn twin_with(g: &Gpu, inst: &Instance, ls: LsKind, layout: Layout, ants: u32, ls_iterations: u32, iterations: usize, wide_delta: bool) -> AcoGpu {
     let mut cfg = AcoConfig::paper(ls, inst.n as u32, Class::of(&inst.name));
     cfg.layout = layout;
+    cfg.wide_delta = wide_delta;
     cfg.ants = ants;
     cfg.ls_iterations = ls_iterations;
     cfg.seed = 4242;
@@ -81,10 +89,34 @@ fn paper_sized_instances() {
 fn n_256_uses_global_memory_and_a_larger_ns() {
     let Some(g) = gpu() else { return };
     let (inst, _, _) = Instance::planted(256, 5);
-    let e = twin(&g, &inst, LsKind::Tabu, Layout::Mata, 3, 40, 1);
+    // i64 move costs (261 KB per ant) do not fit a block's shared memory; i32 ones do where
+    // the GPU has 130 KB (sm_80, sm_90).
+    let e = twin_with(&g, &inst, LsKind::Tabu, Layout::Mata, 3, 40, 1, true);
     assert_eq!(e.layout.delta_placement, Placement::Global);
     assert_eq!(e.layout.tabu_placement, Placement::Global);
+    assert_eq!(e.layout.ab_placement, Placement::Global);
     assert!(e.threads_per_block() <= 1024);
+    let e = twin(&g, &inst, LsKind::Tabu, Layout::Mata, 3, 40, 1);
+    assert_eq!(e.layout.delta_width, DeltaWidth::I32);
+    assert_eq!(e.layout.tabu_placement, Placement::Global);
+}
+
+#[test]
+fn move_costs_in_i32_or_i64_with_the_matrices_in_either_memory() {
+    let Some(g) = gpu() else { return };
+    // i32 where the bound allows, and forced i64; A and B in shared memory at n = 40, in
+    // global memory at n = 150 with i64 costs (Δ and A, B do not fit beside each other).
+    let (tai40a, tai150b, wide) = (load("tai40a"), load("tai150b"), small(12, 60_000));
+    for (inst, forced) in [(&tai40a, false), (&tai40a, true), (&tai150b, false), (&tai150b, true), (&wide, false)] {
+        for layout in [Layout::Mata, Layout::Plain] {
+            let e = twin_with(&g, inst, LsKind::Tabu, layout, 12, 3 * inst.n as u32, 2, forced);
+            let expect = if forced { DeltaWidth::I64 } else { inst.delta_width() };
+            assert_eq!(e.layout.delta_width, expect, "{}", inst.name);
+        }
+    }
+    assert_eq!(wide.delta_width(), DeltaWidth::I64);
+    let e = twin(&g, &tai40a, LsKind::Tabu, Layout::Mata, 4, 40, 1);
+    assert_eq!((e.layout.delta_width, e.layout.ab_placement), (DeltaWidth::I32, Placement::Shared));
 }
 
 #[test]

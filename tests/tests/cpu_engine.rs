@@ -125,7 +125,7 @@ fn memetic_breeds_and_reaches_the_optimum() {
 
 /// `auto` sets its colonies for time to target: structured data (tai80b) one wave of ants,
 /// IT_TS = n, class iv, a tenure per entry; uniform data IT_TS = 32n, with one wave up to
-/// n = 64 (tai50a) and Table 4's m = n above (tai80a). It keeps what the user set, leaves
+/// n = 64 (tai50a) and m = 2n, at most one wave, above (tai80a). It keeps what the user set, leaves
 /// `ts` (n ≤ 40) alone, and `--one-wave` on the CPU cuts m to one ant per thread.
 #[test]
 fn auto_tunes_the_colony_on_structured_data() {
@@ -139,7 +139,7 @@ fn auto_tunes_the_colony_on_structured_data() {
     assert_eq!((t.aco.one_wave, t.aco.ls_iterations, t.aco.tenure_per_move), (Some(true), Some(80), Some(false)));
     assert!(matches!(t.aco.class, Some(qapgpu::algo::aco::Class::RealLifeLike)));
     let t = auto::tune(&a80, &opts);
-    assert_eq!((t.aco.one_wave, t.aco.ls_iterations, t.aco.tenure_per_move), (None, Some(2560), None));
+    assert_eq!((t.aco.one_wave, t.aco.ls_iterations, t.aco.tenure_per_move, t.aco.ants), (Some(true), Some(2560), None, Some(160)));
     assert!(matches!(t.aco.class, Some(qapgpu::algo::aco::Class::Random)));
     let (a50, _) = bench::load("tai50a").unwrap();
     assert_eq!(auto::choose(&a50).0, "aco-ts");

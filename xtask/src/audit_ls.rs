@@ -2,6 +2,8 @@
 //! for one n and one GPU, and how its threads map to moves.
 use crate::ptx::{find_ptxas, ptxas_report};
 use crate::{flag, root};
+use qapgpu_common::delta::DeltaWidth;
+use qapgpu_common::elem::ElemWidth;
 use qapgpu_common::layout::{self, LS_SCRATCH_PER_WARP, LsLayout, Placement};
 use qapgpu_common::mata::{Mapping, Shape, default_ns};
 use qapgpu_common::params::{AcoBest, AcoParams};
@@ -33,7 +35,20 @@ pub fn audit(args: &[String], n: u32, arch: &str, width: &str) -> Result<(), Str
     let k = report.as_ref().and_then(|r| r.iter().find(|k| k.name == kernel).cloned());
     let max_threads = k.as_ref().map_or(1024, |k| layout::max_threads_for_registers(&lim, k.registers));
     let shape = Shape::fit(n, ns, mapping, max_threads).map_err(|e| e.to_string())?;
-    let lay = LsLayout::new(shape, tabu, &lim);
+    let elem = match width {
+        "u16" => ElemWidth::U16,
+        "u32" => ElemWidth::U32,
+        "i32" => ElemWidth::I32,
+        x => return Err(format!("--width {x}: expected u16, u32 or i32")),
+    };
+    // The host takes i32 move costs where the instance allows (`delta::move_cost_bound`).
+    let delta = match flag(args, "--delta").unwrap_or("i32") {
+        "i32" => DeltaWidth::I32,
+        "i64" => DeltaWidth::I64,
+        x => return Err(format!("--delta {x}: expected i32 or i64")),
+    };
+    let max_blocks = layout::blocks_per_sm(&lim, shape.launched(), 0, k.as_ref().map_or(1, |k| k.registers)).0;
+    let lay = LsLayout::new(shape, tabu, delta, elem, max_blocks, &lim);
     let c = shape.moves;
 
     println!(
@@ -74,8 +89,15 @@ pub fn audit(args: &[String], n: u32, arch: &str, width: &str) -> Result<(), Str
     row("argmin", lay.scratch, format!("{} warps × {LS_SCRATCH_PER_WARP} B: each warp's best (Δ i64, tag u32)", shape.launched() / 32));
     let elsewhere = |what: &str, bytes: u32| println!("  {what} ({bytes} B per ant) does not fit: in global memory, {bytes} B × m ants");
     match lay.delta_placement {
-        Placement::Shared => row("Δ table", lay.delta, format!("{c} × i64 move costs, numbered as seed 003's Fig. 4; read and written by every move each iteration")),
+        Placement::Shared => row("Δ table", lay.delta, format!("{c} × {} move costs, numbered as seed 003's Fig. 4; read and written by every move each iteration", delta.name())),
         _ => elsewhere("Δ table", lay.delta.bytes),
+    }
+    match lay.ab_placement {
+        Placement::Shared => {
+            row("A", lay.a, format!("{n}×{n} {width}, copied in at the start of each launch"));
+            row("B", lay.b, format!("{n}×{n} {width}: an O(1) update reads 8 entries of each"));
+        }
+        _ => println!("  A, B           read through the read-only global path (ld.global.nc, L1-cached): the paper's texture fetches"),
     }
     if tabu {
         match lay.tabu_placement {
@@ -83,7 +105,6 @@ pub fn audit(args: &[String], n: u32, arch: &str, width: &str) -> Result<(), Str
             _ => elsewhere("tabu matrix", lay.tabu.bytes),
         }
     }
-    println!("  A, B           read through the read-only global path (ld.global.nc, L1-cached): the paper's texture fetches");
 
     println!("\nglobal memory per ant: c-ant and unit best rows ({} B each), 2 costs (i64), RNG (16 B), iterations (u32)", n.div_ceil(16) * 16);
     println!("  per run: τ {} B (n² f32), AcoBest {} B, AcoParams {} B, matrices 2 × n² elements", n * n * 4, size_of::<AcoBest>(), size_of::<AcoParams>());

@@ -20,7 +20,9 @@ pub const REGISTER_BUDGET: &[(&str, u32)] = &[("ga_generations_", 96), ("aco_loc
 /// n = 100 fit an SM (65536 / (2 · 448) = 73), so class (iv)'s m = 4n ants run in half the
 /// waves (ptxas 13 fits it in 72 without spilling on sm_75, sm_80 and sm_90). Measured on an
 /// H200 (BENCHMARKS.md, "Register cap"): tai100b 17 % faster to the optimum, tai80b unchanged.
-pub const REGISTER_CAP: &[(&str, u32)] = &[("aco_local_search_", 72)];
+/// The walks at their budget of 104: each kernel holds four bodies (i32 or i64 move costs,
+/// matrices in shared or global memory), and ptxas gave the walks 128 without the cap.
+pub const REGISTER_CAP: &[(&str, u32)] = &[("aco_local_search_", 72), ("ts_walk_", 104)];
 
 /// Inserts `.maxnreg` after the parameter list of every entry named in `REGISTER_CAP`.
 fn cap_registers(ptx: &str) -> String {

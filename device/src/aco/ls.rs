@@ -9,25 +9,53 @@
 //! gives every thread the same chosen move. Thread 0 alone draws tenures, writes the tabu
 //! matrix and swaps the permutation. The block is launched with T_TOTAL rounded up to a
 //! warp so that full-mask shuffles are defined; the extra threads own no move.
+//!
+//! Move costs are i32 where the host proved them to fit (`LS_DELTA_I32`), else i64; A and B
+//! are copied into shared memory where the layout has room (`LS_AB_SHARED`). Each kernel
+//! holds the four combinations and picks one per launch.
 use core::slice;
 
 use qapgpu_common::ls::{Candidate, TABU_FREE, Tenure, authorized, move_class, stop_poll_interval};
-use qapgpu_common::moves::{delta_full, delta_update, move_index, next_pair, touches, unpack_pair};
-use qapgpu_common::params::{AcoParams, LS_DELTA_SHARED, LS_MATA, LS_TABU, LS_TABU_SHARED, LS_TENURE_PER_MOVE};
+use qapgpu_common::delta::MoveCost;
+use qapgpu_common::matrix::Matrix;
+use qapgpu_common::moves::{delta_full_in, delta_update, move_index, next_pair, touches, unpack_pair};
+use qapgpu_common::params::{AcoParams, LS_AB_SHARED, LS_DELTA_I32, LS_DELTA_SHARED, LS_MATA, LS_TABU, LS_TABU_SHARED, LS_TENURE_PER_MOVE};
 
-use crate::block::{block_argmin, block_copy_bytes};
+use crate::block::{block_argmin, block_copy, block_copy_bytes};
 use crate::intrinsics::*;
-use crate::matrices::{DevElem, View};
+use crate::matrices::{DevElem, Shared, View};
 use crate::rngs::{load_rng, store_rng};
 use crate::stop::{request_stop, stop_requested};
 
 /// One block's search; `WALK`: the `ts` family's walk that goes on from launch to launch
-/// (its own kernels, so that the seed-003 kernels keep their registers).
+/// (its own kernels, so that the seed-003 kernels keep their registers). Picks the
+/// matrices' memory and the move-cost type the host's layout chose (`layout::LsLayout`).
 #[inline(always)]
 unsafe fn run<E: DevElem, const WALK: bool>(p: &AcoParams) {
+    let n = p.n as usize;
+    let narrow = p.flags & LS_DELTA_I32 != 0;
+    if p.flags & LS_AB_SHARED != 0 {
+        let smem = shared_generic();
+        let (sa, sb) = unsafe { (smem.add(p.layout.a as usize) as *mut E, smem.add(p.layout.b as usize) as *mut E) };
+        // Made visible to the block by the barrier before the first move.
+        unsafe {
+            block_copy(sa, p.a as *const E, n * n);
+            block_copy(sb, p.b as *const E, n * n);
+        }
+        let at = |off: u32| View::<E, Shared>::shared(shared_base() + off as u64, n);
+        let (a, b) = (at(p.layout.a), at(p.layout.b));
+        if narrow { unsafe { search::<E, i32, WALK, _>(p, &a, &b) } } else { unsafe { search::<E, i64, WALK, _>(p, &a, &b) } }
+    } else {
+        let (a, b) = (View::<E, _>::global(p.a, n), View::<E, _>::global(p.b, n));
+        if narrow { unsafe { search::<E, i32, WALK, _>(p, &a, &b) } } else { unsafe { search::<E, i64, WALK, _>(p, &a, &b) } }
+    }
+}
+
+/// The search itself, with move costs in `D` and the matrices read through `M`.
+#[inline(always)]
+unsafe fn search<E: DevElem, D: MoveCost, const WALK: bool, M: Matrix<E>>(p: &AcoParams, a: &M, b: &M) {
     let (tid, blk) = (thread_idx_x(), block_idx_x() as usize);
     let n = p.n as usize;
-    let (a, b) = (View::<E, _>::global(p.a, n), View::<E, _>::global(p.b, n));
     let tabu_search = p.flags & LS_TABU != 0;
     let mata = p.flags & LS_MATA != 0;
     let smem = shared_generic();
@@ -36,9 +64,9 @@ unsafe fn run<E: DevElem, const WALK: bool>(p: &AcoParams) {
     let (perm_ptr, best_ptr) = unsafe { (smem.add(lay.perm as usize), smem.add(lay.best as usize)) };
     let delta = unsafe {
         if p.flags & LS_DELTA_SHARED != 0 {
-            smem.add(lay.delta as usize) as *mut i64
+            smem.add(lay.delta as usize) as *mut D
         } else {
-            (p.delta as *mut i64).add(blk * p.moves as usize)
+            (p.delta as *mut D).add(blk * p.moves as usize)
         }
     };
     let tabu = unsafe {
@@ -110,13 +138,13 @@ unsafe fn run<E: DevElem, const WALK: bool>(p: &AcoParams) {
             for j in 0..owned {
                 let slot = unsafe { delta.add((k0 + j) as usize) };
                 if !fresh && !touches(u, v, r, s) {
-                    let d = delta_update(&a, &b, perm, unsafe { *slot }, r as usize, s as usize, u as usize, v as usize);
+                    let d = delta_update(a, b, perm, unsafe { *slot }, r as usize, s as usize, u as usize, v as usize);
                     unsafe { *slot = d };
-                    consider(d, u, v);
+                    consider(d.to_i64(), u, v);
                 } else if fresh || !mata {
-                    let d = delta_full(&a, &b, perm, u as usize, v as usize);
+                    let d: D = delta_full_in(a, b, perm, u as usize, v as usize);
                     unsafe { *slot = d };
-                    consider(d, u, v);
+                    consider(d.to_i64(), u, v);
                 }
                 (u, v) = next_pair(u, v);
             }
@@ -131,9 +159,9 @@ unsafe fn run<E: DevElem, const WALK: bool>(p: &AcoParams) {
                 total: p.tl_start + 2 * p.n,
             };
             if let Some((u, v)) = shape.long_move(tid, r, s) {
-                let d = delta_full(&a, &b, perm, u as usize, v as usize);
+                let d: D = delta_full_in(a, b, perm, u as usize, v as usize);
                 unsafe { *delta.add(move_index(u, v) as usize) = d };
-                consider(d, u, v);
+                consider(d.to_i64(), u, v);
             }
         }
         let pick = unsafe { block_argmin(pick, scratch) };

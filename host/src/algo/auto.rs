@@ -8,7 +8,7 @@
 //! * Larger, uniform random data (both dominances below `LOW_DOMINANCE`, the tai*a class):
 //!   `aco-ts` with Table 4's class (i) colony but searches of `UNIFORM_LS_FACTOR`·n moves,
 //!   and one wave of ants (`--one-wave`, m = every block the GPU holds at once) up to
-//!   n = `UNIFORM_WAVE_N`. On tai60a: 1 % above the optimum in 0.031 s (`ts` 0.039 s) and
+//!   n = `UNIFORM_WAVE_N`, 2n ants (at most one wave) above. On tai60a: 1 % above the optimum in 0.031 s (`ts` 0.039 s) and
 //!   0.33 % after 1 s (`ts` 0.59 %); tai100a: 1 % in 0.092 s (Table 4's colony 0.139 s).
 //! * Larger, structured data (a dominance of at least `LOW_DOMINANCE`, the tai*b class):
 //!   `aco-ts` with class (iv)'s γ, one wave of ants, searches of `STRUCTURED_LS_FACTOR`·n
@@ -32,6 +32,10 @@ pub const UNIFORM_LS_FACTOR: u32 = 32;
 /// Largest n of uniform data whose colony is one wave: above it, a colony of m = n ants
 /// reached 1 % sooner (tai80a, tai100a) than the wave of 2.6n.
 pub const UNIFORM_WAVE_N: usize = 64;
+/// Ants per facility on uniform data above `UNIFORM_WAVE_N` (at most one wave): 2n ended
+/// 0.04–0.08 points lower within 1 s than Table 4's n on tai80a and tai100a, and lower than
+/// the whole wave (BENCHMARKS.md, "Within 1 s per instance").
+pub const UNIFORM_ANTS_FACTOR: u32 = 2;
 /// IT_TS on structured data, in n: short searches, so that pheromone and donors recombine
 /// the ants' bests four times as often as with Table 4's 4n (n beat 2n and 4n on tai80b,
 /// tai100b and tai150b).
@@ -80,11 +84,10 @@ pub fn tune(inst: &Instance, opts: &Options) -> Options {
     if max_dominance(inst) < LOW_DOMINANCE {
         x.class.get_or_insert(Class::Random);
         x.ls_iterations.get_or_insert(UNIFORM_LS_FACTOR * n);
-        if inst.n <= UNIFORM_WAVE_N {
-            // m = n is below one wave: the wave holds every ant the GPU runs at once.
-            x.ants.get_or_insert(super::aco::MAX_ANTS);
-            x.one_wave.get_or_insert(true);
-        }
+        // Up to n = 64, m = n is below one wave: the wave holds every ant the GPU runs at
+        // once. Above, 2n ants, at most one wave.
+        x.ants.get_or_insert(if inst.n <= UNIFORM_WAVE_N { super::aco::MAX_ANTS } else { UNIFORM_ANTS_FACTOR * n });
+        x.one_wave.get_or_insert(true);
     } else {
         x.class.get_or_insert(Class::RealLifeLike);
         x.one_wave.get_or_insert(true);

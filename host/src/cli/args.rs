@@ -185,6 +185,10 @@ pub struct AcoArgs {
     /// IT_TOTAL: stop after this many local-search iterations in all (Table 5 uses n·50000).
     #[arg(long)]
     max_ls_iterations: Option<u64>,
+    /// Keep the GPU's move costs in i64 even where the instance's entries prove that i32
+    /// holds every one (the default takes i32 there: half the Δ table, 32-bit arithmetic).
+    #[arg(long)]
+    wide_delta: bool,
 }
 
 impl AcoArgs {
@@ -202,6 +206,7 @@ impl AcoArgs {
             one_wave: self.one_wave.then_some(true),
             ns: self.ns,
             max_ls_iterations: self.max_ls_iterations,
+            wide_delta: self.wide_delta,
         }
     }
 }

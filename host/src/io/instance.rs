@@ -1,5 +1,6 @@
 //! An instance on the host (i64 entries), and the narrowest element type that holds it.
 use qapgpu_common::cost::fits_i64;
+use qapgpu_common::delta::{DeltaWidth, move_cost_bound};
 use qapgpu_common::elem::{Elem, ElemWidth};
 use std::fmt;
 
@@ -92,6 +93,12 @@ impl Instance {
             }
         }
         total
+    }
+
+    /// The narrowest integer type that holds every move cost Δ (`delta::move_cost_bound`):
+    /// i32 for most QAPLIB instances.
+    pub fn delta_width(&self) -> DeltaWidth {
+        DeltaWidth::holding(move_cost_bound(self.n, &self.a, &self.b))
     }
 
     /// The embedded default: a planted instance with a known optimum (see `common::planted`).

@@ -9,7 +9,8 @@ use anyhow::{Context, Result, anyhow};
 use cudarc::driver::sys::CUfunction_attribute;
 use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
 use qapgpu_common::aco::Bounds;
-use qapgpu_common::layout::{LsLayout, blocks_per_sm};
+use qapgpu_common::delta::DeltaWidth;
+use qapgpu_common::layout::{LsLayout, Placement, blocks_per_sm};
 use qapgpu_common::ls::LsKind;
 use qapgpu_common::mata::Shape;
 use qapgpu_common::params::{AcoBest, AcoParams, LS_TENURE_PER_MOVE};
@@ -25,7 +26,8 @@ struct Buffers {
     ls_iters: CudaSlice<u32>,
     rng: CudaSlice<u32>,
     tau: CudaSlice<f32>,
-    delta: CudaSlice<i64>,
+    /// The Δ tables that do not fit in shared memory: i64 or i32 entries (`LsLayout`).
+    delta: CudaSlice<u8>,
     tabu: CudaSlice<i32>,
     walks: CudaSlice<u32>,
     first_pairs: CudaSlice<u16>,
@@ -77,14 +79,12 @@ impl AcoGpu {
         // The block shape must fit the kernel that runs it (the walks use more registers).
         let ls_kernel = if cfg.walk { &k.walk } else { &k.local_search };
         let max_threads = ls_kernel.get_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)? as u32;
+        let registers = ls_kernel.get_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_NUM_REGS)? as u32;
         let shape = Shape::fit(inst.n as u32, cfg.ns, cfg.layout.mapping(), max_threads).map_err(|e| anyhow!("{}: {e}", inst.name))?;
-        let layout = LsLayout::new(shape, cfg.ls == LsKind::Tabu, &gpu.limits);
         anyhow::ensure!(!cfg.walk || cfg.ls == LsKind::Tabu, "walks are tabu searches");
+        let layout = ls_layout(&gpu, inst, &cfg, shape, registers);
         if cfg.one_wave {
-            let registers = ls_kernel.get_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_NUM_REGS)? as u32;
-            let threads = shape.launched().div_ceil(32) * 32;
-            let (per_sm, _) = blocks_per_sm(&gpu.limits, threads, layout.dynamic_shared, registers);
-            cfg.ants = cfg.ants.min(per_sm.max(1) * gpu.sms);
+            cfg.ants = cfg.ants.min(resident_blocks(&gpu, &layout, registers));
         }
         let (n, m) = (inst.n, cfg.ants as usize);
         for f in [&k.local_search, &k.walk] {
@@ -94,10 +94,10 @@ impl AcoGpu {
         let s = &gpu.stream;
         let (a_bytes, b_bytes) = device_matrices(inst);
         let first: Vec<u16> = (0..shape.ts).map(|t| shape.first_pair(t) as u16).collect();
-        let global_delta = if layout.delta_placement == qapgpu_common::layout::Placement::Shared { 1 } else { m * shape.moves as usize };
+        let global_delta = (m * layout.global_delta_bytes() as usize).max(1);
         // A walk keeps its tabu matrix in global memory between launches.
-        let global_tabu = if cfg.walk || (layout.tabu_search && layout.tabu_placement != qapgpu_common::layout::Placement::Shared) { m * n * n } else { 1 };
-        let bytes = m as u128 * (2 * stride as u128 + 2 * 8 + 4 + 16) + 8 * global_delta as u128 + 4 * global_tabu as u128 + 4 * (n * n) as u128;
+        let global_tabu = if cfg.walk || (layout.tabu_search && layout.tabu_placement != Placement::Shared) { m * n * n } else { 1 };
+        let bytes = m as u128 * (2 * stride as u128 + 2 * 8 + 4 + 16) + global_delta as u128 + 4 * global_tabu as u128 + 4 * (n * n) as u128;
         gpu.ensure_free(bytes, &format!("a colony of {m} ants on {}", inst.name))?;
         let site = Site::gpu(&gpu)?;
         let buf = Buffers {
@@ -156,6 +156,10 @@ impl AcoGpu {
         Ok(AcoGpu { gpu, cfg, n, layout, k, buf, params, stats: LsStats::default(), site })
     }
 
+    pub fn block_threads(&self) -> u32 {
+        self.layout.shape.launched()
+    }
+
     fn launch(&mut self, which: fn(&Kernels) -> &CudaFunction, cfg: LaunchConfig) -> Result<()> {
         let s = &self.gpu.stream;
         s.memcpy_htod(bytes_of(&self.params), &mut self.buf.params)?;
@@ -173,10 +177,28 @@ impl AcoGpu {
     fn per_cell(&self) -> LaunchConfig {
         LaunchConfig { grid_dim: (self.n as u32, 1, 1), block_dim: (self.n as u32, 1, 1), shared_mem_bytes: 0 }
     }
+}
 
-    pub fn block_threads(&self) -> u32 {
-        self.layout.shape.launched()
-    }
+/// The local-search kernel's memory plan for `shape` on `gpu` (`LsLayout`): move costs in
+/// the narrowest type the instance allows (unless `cfg.wide_delta`), and what shared memory
+/// takes beyond the Δ table decided by the blocks per SM that the kernel's `registers`
+/// allow.
+pub fn ls_layout(gpu: &Gpu, inst: &Instance, cfg: &AcoConfig, shape: Shape, registers: u32) -> LsLayout {
+    let threads = shape.launched().div_ceil(32) * 32;
+    let (max_blocks, _) = blocks_per_sm(&gpu.limits, threads, 0, registers);
+    let delta = if cfg.wide_delta { DeltaWidth::I64 } else { inst.delta_width() };
+    LsLayout::new(shape, cfg.ls == LsKind::Tabu, delta, inst.width, max_blocks, &gpu.limits)
+}
+
+fn where_(p: Placement) -> &'static str {
+    if p == Placement::Shared { "shared" } else { "global" }
+}
+
+/// Blocks of `layout` that `gpu` runs at once (every SM full): one wave.
+pub fn resident_blocks(gpu: &Gpu, layout: &LsLayout, registers: u32) -> u32 {
+    let threads = layout.shape.launched().div_ceil(32) * 32;
+    let (per_sm, _) = blocks_per_sm(&gpu.limits, threads, layout.dynamic_shared, registers);
+    per_sm.max(1) * gpu.sms
 }
 
 impl AcoEngine for AcoGpu {
@@ -188,6 +210,14 @@ impl AcoEngine for AcoGpu {
     }
     fn threads_per_block(&self) -> u32 {
         self.block_threads()
+    }
+    fn memory(&self) -> String {
+        let l = &self.layout;
+        let mut s = format!("; Δ {} in {} memory, A and B in {} memory", l.delta_width.name(), where_(l.delta_placement), where_(l.ab_placement));
+        if l.tabu_search {
+            s += &format!(", tabu matrix in {} memory", where_(l.tabu_placement));
+        }
+        s
     }
 
     fn random_ants(&mut self) -> Result<()> {

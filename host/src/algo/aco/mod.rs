@@ -52,6 +52,8 @@ pub struct AcoOptions {
     pub ns: Option<u32>,
     /// IT_TOTAL: stop after this many local-search iterations in all.
     pub max_ls_iterations: Option<u64>,
+    /// Move costs in i64 on the GPU even where i32 is proven to hold them (for comparison).
+    pub wide_delta: bool,
 }
 
 /// Most ants `--ants` takes.
@@ -158,6 +160,8 @@ pub struct AcoConfig {
     pub walk: bool,
     /// Walks: Taillard's long-term aspiration, in iterations (0: none).
     pub aspiration: u32,
+    /// GPU: move costs in i64 even where the instance allows i32 (`Instance::delta_width`).
+    pub wide_delta: bool,
 }
 
 impl AcoConfig {
@@ -185,6 +189,7 @@ impl AcoConfig {
             target: NO_TARGET,
             walk: false,
             aspiration: 0,
+            wide_delta: false,
         }
     }
 
@@ -206,6 +211,7 @@ impl AcoConfig {
             one_wave: x.one_wave.unwrap_or(cfg.one_wave),
             ns: x.ns.unwrap_or(cfg.ns),
             target: opts.target.unwrap_or(NO_TARGET),
+            wide_delta: x.wide_delta,
             ..cfg
         }
     }
@@ -270,6 +276,11 @@ pub trait AcoEngine: Send {
     fn config(&self) -> &AcoConfig;
     /// Threads per block of the local search (T_TOTAL; 1 on the CPU).
     fn threads_per_block(&self) -> u32;
+    /// Where the local search keeps its data, for reports (", Δ i32 in shared memory, …";
+    /// empty on the CPU).
+    fn memory(&self) -> String {
+        String::new()
+    }
     /// Step 3: random c-ants.
     fn random_ants(&mut self) -> Result<()>;
     /// Step 6: c-ants from donors and τ.
@@ -375,7 +386,7 @@ impl Solver for AcoSolver {
             LsKind::TwoOpt => format!("2-opt, IT_2OPT = {}", cfg.ls_iterations),
         };
         let threads = self.engine.threads_per_block();
-        let mapping = if threads > 1 { format!(", {} layout, {threads} threads per ant", cfg.layout.name()) } else { String::new() };
+        let mapping = if threads > 1 { format!(", {} layout, {threads} threads per ant{}", cfg.layout.name(), self.engine.memory()) } else { String::new() };
         SolverInfo {
             algorithm: cfg.algo_name(),
             engine: self.engine.site().engine,

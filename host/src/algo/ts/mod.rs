@@ -15,7 +15,6 @@ use crate::run::stop::StopWord;
 use crate::run::{Advance, Counters, Solver, SolverInfo};
 use anyhow::{Result, anyhow};
 use cudarc::driver::sys::CUfunction_attribute;
-use qapgpu_common::layout::{LsLayout, blocks_per_sm};
 use qapgpu_common::ls::LsKind;
 use qapgpu_common::mata::Shape;
 use std::sync::Arc;
@@ -56,11 +55,8 @@ pub fn walk_shape(gpu: &Gpu, inst: &Instance, cfg: &mut AcoConfig) -> Result<(Sh
 
 /// Walks that fill `gpu` with blocks of `shape` whose kernel takes `registers` per thread:
 /// as many as fit on every SM at once.
-pub fn filling_walks(gpu: &Gpu, shape: Shape, registers: u32) -> u32 {
-    let layout = LsLayout::new(shape, true, &gpu.limits);
-    let threads = shape.launched().div_ceil(32) * 32;
-    let (per_sm, _) = blocks_per_sm(&gpu.limits, threads, layout.dynamic_shared, registers);
-    per_sm.max(1) * gpu.sms
+pub fn filling_walks(gpu: &Gpu, inst: &Instance, cfg: &AcoConfig, shape: Shape, registers: u32) -> u32 {
+    aco::gpu::resident_blocks(gpu, &aco::gpu::ls_layout(gpu, inst, cfg, shape, registers), registers)
 }
 
 fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn Solver>> {
@@ -82,7 +78,7 @@ pub fn walk_engine(backend: &Backend, inst: &Instance, opts: &Options) -> Result
     cfg.ants = match backend {
         Backend::Gpu(g) => {
             let (shape, registers) = walk_shape(g, inst, &mut cfg)?;
-            opts.aco.ants.unwrap_or_else(|| filling_walks(g, shape, registers))
+            opts.aco.ants.unwrap_or_else(|| filling_walks(g, inst, &cfg, shape, registers))
         }
         // One walk per CPU thread: the multi-start tabu search on all cores.
         Backend::Cpu { threads } => opts.aco.ants.unwrap_or((if *threads == 0 { rayon::current_num_threads() } else { *threads }) as u32),
@@ -111,7 +107,7 @@ impl Solver for TsSolver {
     fn info(&self) -> SolverInfo {
         let cfg = self.engine.config();
         let threads = self.engine.threads_per_block();
-        let mapping = if threads > 1 { format!(", {} layout, {threads} threads per walk", cfg.layout.name()) } else { String::new() };
+        let mapping = if threads > 1 { format!(", {} layout, {threads} threads per walk{}", cfg.layout.name(), self.engine.memory()) } else { String::new() };
         SolverInfo {
             algorithm: "ts",
             engine: self.engine.site().engine,

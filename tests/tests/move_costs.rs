@@ -1,0 +1,102 @@
+//! Move costs in i32 (`delta::MoveCost`, the kernels' narrow path) against the i64 ones,
+//! and the bound that decides between them (`delta::move_cost_bound`).
+use proptest::prelude::*;
+use qapgpu::io::Instance;
+use qapgpu_common::delta::{DeltaWidth, move_cost_bound};
+use qapgpu_common::elem::{Elem, ElemWidth};
+use qapgpu_common::matrix::Dense;
+use qapgpu_common::moves::{delta_full, delta_full_in, delta_update, move_count, move_pair};
+use qapgpu_tests::{near_limit, negatives, small};
+
+/// Every move of `p`, and every O(1) update after the move (r, s): the i64 costs are within
+/// the bound, and where the bound allows i32, the i32 costs are the same numbers.
+fn check<E: Elem>(inst: &Instance, a: &[E], b: &[E], p: &[u8], r: usize, s: usize) {
+    let n = inst.n;
+    let bound = move_cost_bound(n, &inst.a, &inst.b);
+    let narrow = DeltaWidth::holding(bound) == DeltaWidth::I32;
+    let (a, b) = (Dense::new(a, n), Dense::new(b, n));
+    let mut after = p.to_vec();
+    after.swap(r, s);
+    for k in 0..move_count(n as u32) {
+        let (u, v) = move_pair(k);
+        let (u, v) = (u as usize, v as usize);
+        let wide = delta_full(&a, &b, p, u, v);
+        assert!(wide.unsigned_abs() as u128 <= bound, "{}: |Δ({u}, {v})| = {} above the bound {bound}", inst.name, wide.abs());
+        let next = delta_update(&a, &b, &after, wide, r, s, u, v);
+        if narrow {
+            assert_eq!(delta_full_in::<i32, _, _, _>(&a, &b, p, u, v) as i64, wide, "{}: Eq. 4 in i32 for ({u}, {v})", inst.name);
+            if ![u, v].contains(&r) && ![u, v].contains(&s) {
+                assert_eq!(delta_update(&a, &b, &after, wide as i32, r, s, u, v) as i64, next, "{}: Eq. 5 in i32 for ({u}, {v}) after ({r}, {s})", inst.name);
+            }
+        }
+    }
+}
+
+fn check_instance(inst: &Instance, p: &[u8], r: usize, s: usize) {
+    match inst.width {
+        ElemWidth::U16 => { let (a, b) = inst.typed::<u16>(); check(inst, &a, &b, p, r, s) }
+        ElemWidth::U32 => { let (a, b) = inst.typed::<u32>(); check(inst, &a, &b, p, r, s) }
+        ElemWidth::I32 => { let (a, b) = inst.typed::<i32>(); check(inst, &a, &b, p, r, s) }
+    }
+}
+
+/// An instance with entries `base + x`, x below `span`, from a seed.
+fn offset_instance(n: usize, base_a: i64, span_a: i64, base_b: i64, span_b: i64, seed: u64) -> Instance {
+    let mut x = seed | 1;
+    let mut next = |span: i64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % span.max(1) as u64) as i64
+    };
+    let a = (0..n * n).map(|_| base_a + next(span_a)).collect();
+    let b = (0..n * n).map(|_| base_b + next(span_b)).collect();
+    Instance::new(format!("offset{n}"), n, a, b).unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    /// Spans chosen around the i32 limit, entries offset far from zero (u32 entries above
+    /// 2³¹ wrap when read as i32, negative i32 entries too): the bound holds, and i32
+    /// arithmetic that wraps in between still ends on the i64 value.
+    #[test]
+    fn i32_move_costs_equal_the_i64_ones_where_the_bound_allows(
+        n in 3usize..14,
+        // log-uniform spans, 1 to 2¹⁸: about half the cases fit i32
+        span_a in (0u32..19).prop_map(|k| 1i64 << k),
+        span_b in (0u32..19).prop_map(|k| 1i64 << k),
+        base in prop_oneof![Just(0i64), Just(3_000_000_000i64), Just(-1_000_000_000i64)],
+        seed in any::<u64>(),
+        perm_seed in any::<u64>(),
+    ) {
+        let base_b = if base < 0 { 0 } else { 17 };
+        let inst = offset_instance(n, base, span_a, base_b, span_b, seed);
+        let mut p: Vec<u8> = (0..n as u8).collect();
+        let mut x = perm_seed;
+        for i in (1..n).rev() {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            p.swap(i, (x >> 33) as usize % (i + 1));
+        }
+        let (r, s) = ((x >> 20) as usize % n, (x >> 40) as usize % n);
+        let s = if s == r { (r + 1) % n } else { s };
+        check_instance(&inst, &p, r.max(s), r.min(s));
+    }
+}
+
+#[test]
+fn fixed_instances_take_the_width_their_bound_gives() {
+    // Small spans far from zero: i32, though entries are near 2²⁷.
+    assert_eq!(near_limit().delta_width(), DeltaWidth::I32);
+    assert_eq!(negatives().delta_width(), DeltaWidth::I32);
+    // Spans of 60000 at n = 12: Δ can pass 2³¹.
+    assert_eq!(small(12, 60_000).delta_width(), DeltaWidth::I64);
+    // One matrix constant: every Δ is 0, whatever the other holds.
+    let n = 8;
+    let flat = Instance::new("flat", n, vec![7; n * n], (0..n * n).map(|k| (k as i64 * 7919) % 2_000_000_000).collect()).unwrap();
+    assert_eq!(move_cost_bound(n, &flat.a, &flat.b), 0);
+    assert_eq!(flat.delta_width(), DeltaWidth::I32);
+    let p: Vec<u8> = (0..n as u8).rev().collect();
+    check_instance(&flat, &p, 5, 2);
+    check_instance(&small(12, 60_000), &(0..12).collect::<Vec<u8>>(), 7, 3);
+}
