@@ -5,7 +5,7 @@
 //! smallest `Candidate` key, so a block's argmin and this loop choose the same move.
 use crate::elem::Elem;
 use crate::matrix::Matrix;
-use crate::moves::{delta_full, delta_update, move_count, next_pair, pack_pair, touches, unpack_pair};
+use crate::moves::{delta_full, delta_update_terms, move_count, next_pair, pack_pair, swap_terms, touches, unpack_pair};
 use crate::rng::Xoshiro128;
 
 /// A move as seen by the argmin: by class first (`ASPIRED`, then `AUTHORIZED`, then
@@ -298,11 +298,14 @@ fn scan<E: Elem, A: Matrix<E>, B: Matrix<E>>(
     mut visit: impl FnMut(i64, u32, u32),
 ) -> bool {
     let (mut u, mut v) = (1u32, 0u32);
+    // Eq. 5's factors for every facility, once per move (`moves::swap_terms`).
+    let mut terms = [[0i64; 4]; crate::MAX_N];
+    if let Some((r, s)) = last {
+        swap_terms(a, b, p, r as usize, s as usize, &mut terms);
+    }
     for (k, d) in delta[..move_count(p.len() as u32) as usize].iter_mut().enumerate() {
         *d = match last {
-            Some((r, s)) if !touches(u, v, r, s) => {
-                delta_update(a, b, p, *d, r as usize, s as usize, u as usize, v as usize)
-            }
+            Some((r, s)) if !touches(u, v, r, s) => delta_update_terms(*d, &terms[u as usize], &terms[v as usize]),
             _ => {
                 if last.is_none() && k % FRESH_SCAN_POLL == FRESH_SCAN_POLL - 1 && stop() {
                     return false;

@@ -95,3 +95,29 @@ pub fn delta_update<E: Elem, D: MoveCost, A: Matrix<E>, B: Matrix<E>>(
     let bcol = bi(pu, ps).sub(bi(pv, ps)).add(bi(pv, pr)).sub(bi(pu, pr));
     old.add(row.mul(brow)).add(col.mul(bcol))
 }
+
+/// Per-facility terms of Eq. 5 after the move (r, s), on φ' (already swapped): for facility
+/// x, (a_rx − a_sx, a_xr − a_xs, b_{φ'(s)φ'(x)} − b_{φ'(r)φ'(x)}, b_{φ'(x)φ'(s)} − b_{φ'(x)φ'(r)}).
+/// Eq. 5's four factors are differences of these between u and v, so `delta_update_terms`
+/// gives the same Δ as `delta_update` from two rows of this table instead of 16 matrix
+/// entries: O(n) once per move instead of 16 scattered loads per move (the CPU engine's
+/// scan is bound by those loads).
+#[inline(always)]
+pub fn swap_terms<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &[u8], r: usize, s: usize, out: &mut [[i64; 4]]) {
+    let (pr, ps) = (p[r] as usize, p[s] as usize);
+    for ((x, &px), t) in p.iter().enumerate().zip(out.iter_mut()) {
+        let px = px as usize;
+        *t = [
+            a.at(r, x).to_i64() - a.at(s, x).to_i64(),
+            a.at(x, r).to_i64() - a.at(x, s).to_i64(),
+            b.at(ps, px).to_i64() - b.at(pr, px).to_i64(),
+            b.at(px, ps).to_i64() - b.at(px, pr).to_i64(),
+        ];
+    }
+}
+
+/// `delta_update` from the rows of u and v in `swap_terms`' table.
+#[inline(always)]
+pub fn delta_update_terms(old: i64, tu: &[i64; 4], tv: &[i64; 4]) -> i64 {
+    old + (tu[0] - tv[0]) * (tu[2] - tv[2]) + (tu[1] - tv[1]) * (tu[3] - tv[3])
+}

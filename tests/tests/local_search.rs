@@ -5,13 +5,14 @@ use qapgpu::io::qaplib;
 use qapgpu_common::elem::{Elem, ElemWidth};
 use qapgpu_common::ls::{NO_TARGET, Scratch, Tenure, tabu_search, two_opt};
 use qapgpu_common::matrix::Dense;
-use qapgpu_common::moves::{delta_full, delta_update, move_count, move_pair};
+use qapgpu_common::moves::{delta_full, delta_update, delta_update_terms, move_count, move_pair, swap_terms};
 use qapgpu_common::ops::random_permutation;
 use qapgpu_common::rng::Xoshiro128;
 use qapgpu_tests::dat_files;
 
 /// Eq. 4 for every move (or 3000 sampled ones for large n) of random permutations, and
-/// Eq. 5 after a random previous move, against cost differences computed from scratch.
+/// Eq. 5 after a random previous move (directly, and from `swap_terms` as the CPU engine's
+/// scan computes it), against cost differences computed from scratch.
 fn check_deltas<E: Elem>(inst: &Instance, a: &[E], b: &[E]) {
     let n = inst.n;
     if n < 3 {
@@ -31,6 +32,8 @@ fn check_deltas<E: Elem>(inst: &Instance, a: &[E], b: &[E]) {
         let mut after = p.clone();
         after.swap(r, s);
         let after_cost = inst.cost(&after);
+        let mut terms = vec![[0i64; 4]; n];
+        swap_terms(&a, &b, &after, r, s, &mut terms);
         for &k in &moves {
             let (u, v) = move_pair(k);
             let (u, v) = (u as usize, v as usize);
@@ -43,6 +46,7 @@ fn check_deltas<E: Elem>(inst: &Instance, a: &[E], b: &[E]) {
                 q2.swap(u, v);
                 let d2 = delta_update(&a, &b, &after, d, r, s, u, v);
                 assert_eq!(d2, inst.cost(&q2) - after_cost, "{}: Eq. 5 for ({u}, {v}) after ({r}, {s})", inst.name);
+                assert_eq!(delta_update_terms(d, &terms[u], &terms[v]), d2, "{}: Eq. 5 from swap_terms for ({u}, {v})", inst.name);
             }
         }
     }
