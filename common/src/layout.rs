@@ -262,7 +262,7 @@ impl LsLayout {
         let scratch = Region { offset: align(best.end(), 16), bytes: LS_SCRATCH_PER_WARP * shape.total.div_ceil(32) };
         let fits = |end: u32| end <= lim.shared_per_block_optin;
         let by_shared = |end: u32| lim.shared_per_sm / (end + lim.reserved_per_block);
-        // Adds `bytes` at `at` when it fits and keeps the blocks per SM: the new end.
+        // Whether `bytes` more at `at` fit a block and keep the blocks per SM.
         let keeps_occupancy = |at: u32, bytes: u32| fits(at + bytes) && by_shared(at + bytes) >= by_shared(at).min(max_blocks);
 
         let base = align(scratch.end(), 16);

@@ -195,10 +195,11 @@ pub fn tabu_walk<E: Elem, A: Matrix<E>, B: Matrix<E>>(
     let Scratch { delta, tabu } = scratch;
     let mut cur = cost;
     let mut last = None;
+    let mut terms: Terms = [[0; 4]; crate::MAX_N];
     for it in 0..iterations as i32 {
         let now = (done as i32).wrapping_add(it);
         let mut pick = Candidate::NONE;
-        let scanned = scan(a, b, p, last, delta, &stop, |d, u, v| {
+        let scanned = scan(a, b, p, last, delta, &mut terms, &stop, |d, u, v| {
             let (ui, vi) = (u as usize, v as usize);
             let class = move_class(tabu[ui * n + p[vi] as usize], tabu[vi * n + p[ui] as usize], now, cur + d < best_cost, aspiration);
             let c = Candidate::ranked(d, u, v, class);
@@ -256,9 +257,10 @@ pub fn two_opt<E: Elem, A: Matrix<E>, B: Matrix<E>>(
 ) -> LsResult {
     let mut cur = cost;
     let mut last = None;
+    let mut terms: Terms = [[0; 4]; crate::MAX_N];
     for it in 0..iterations {
         let mut pick = Candidate::NONE;
-        let scanned = scan(a, b, p, last, delta, &stop, |d, u, v| {
+        let scanned = scan(a, b, p, last, delta, &mut terms, &stop, |d, u, v| {
             let c = Candidate::new(d, u, v, true);
             if c.better(&pick) {
                 pick = c;
@@ -284,6 +286,10 @@ pub fn two_opt<E: Elem, A: Matrix<E>, B: Matrix<E>>(
 /// Moves of a first scan (O(n) each) between two looks at the stop signal.
 const FRESH_SCAN_POLL: usize = 1024;
 
+/// Eq. 5's factors for every facility after a move (`moves::swap_terms`): work space of
+/// `scan`, one per search rather than per move (8 KB to clear).
+type Terms = [[i64; 4]; crate::MAX_N];
+
 /// Brings Δ up to date for the current `p` after move `last` (None: the first scan) and
 /// calls `visit(Δ, u, v)` for every move in numbering order. A first scan costs O(n³), so
 /// it asks `stop` every `FRESH_SCAN_POLL` moves and returns false when it gave up.
@@ -294,14 +300,13 @@ fn scan<E: Elem, A: Matrix<E>, B: Matrix<E>>(
     p: &[u8],
     last: Option<(u32, u32)>,
     delta: &mut [i64],
+    terms: &mut Terms,
     stop: &impl Fn() -> bool,
     mut visit: impl FnMut(i64, u32, u32),
 ) -> bool {
     let (mut u, mut v) = (1u32, 0u32);
-    // Eq. 5's factors for every facility, once per move (`moves::swap_terms`).
-    let mut terms = [[0i64; 4]; crate::MAX_N];
     if let Some((r, s)) = last {
-        swap_terms(a, b, p, r as usize, s as usize, &mut terms);
+        swap_terms(a, b, p, r as usize, s as usize, terms);
     }
     for (k, d) in delta[..move_count(p.len() as u32) as usize].iter_mut().enumerate() {
         *d = match last {

@@ -8,11 +8,32 @@ use qapgpu_common::matrix::Dense;
 use qapgpu_common::moves::{delta_full, delta_full_in, delta_update, move_count, move_pair};
 use qapgpu_tests::{near_limit, negatives, small};
 
+/// `move_cost_bound` written out as its docs state it, term by term.
+fn reference_bound(n: usize, a: &[i64], b: &[i64]) -> u128 {
+    let range = |m: &[i64]| (*m.iter().max().unwrap() as i128 - *m.iter().min().unwrap() as i128) as u128;
+    let spread = |m: &[i64]| {
+        let at = |i: usize, j: usize| m[i * n + j] as i128;
+        let mut best = 0u128;
+        for r in 0..n {
+            for s in r + 1..n {
+                let mut sum = (at(r, r) - at(s, s)).unsigned_abs() + (at(r, s) - at(s, r)).unsigned_abs();
+                for k in (0..n).filter(|&k| k != r && k != s) {
+                    sum += (at(k, r) - at(k, s)).unsigned_abs() + (at(r, k) - at(s, k)).unsigned_abs();
+                }
+                best = best.max(sum);
+            }
+        }
+        best
+    };
+    (range(b) * spread(a)).min(range(a) * spread(b))
+}
+
 /// Every move of `p`, and every O(1) update after the move (r, s): the i64 costs are within
 /// the bound, and where the bound allows i32, the i32 costs are the same numbers.
 fn check<E: Elem>(inst: &Instance, a: &[E], b: &[E], p: &[u8], r: usize, s: usize) {
     let n = inst.n;
     let bound = move_cost_bound(n, &inst.a, &inst.b);
+    assert_eq!(bound, reference_bound(n, &inst.a, &inst.b), "{}: the bound as its docs state it", inst.name);
     let narrow = DeltaWidth::holding(bound) == DeltaWidth::I32;
     let (a, b) = (Dense::new(a, n), Dense::new(b, n));
     let mut after = p.to_vec();

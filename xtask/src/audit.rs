@@ -16,7 +16,7 @@ pub fn audit(args: &[String]) -> Result<(), String> {
         w => return Err(format!("--width {w}: expected u16, u32 or i32")),
     };
     match flag(args, "--kernel").unwrap_or("ga") {
-        "ls" => return crate::audit_ls::audit(args, n, arch, width.name()),
+        "ls" => return crate::audit_ls::audit(args, n, arch, width),
         "cga" => return crate::audit_cga::audit(args, n, arch, width.name()),
         "ga" => {}
         k => return Err(format!("--kernel {k}: expected ga, ls or cga")),

@@ -8,7 +8,8 @@ use qapgpu_common::layout::{self, LS_SCRATCH_PER_WARP, LsLayout, Placement};
 use qapgpu_common::mata::{Mapping, Shape, default_ns};
 use qapgpu_common::params::{AcoBest, AcoParams};
 
-pub fn audit(args: &[String], n: u32, arch: &str, width: &str) -> Result<(), String> {
+pub fn audit(args: &[String], n: u32, arch: &str, elem: ElemWidth) -> Result<(), String> {
+    let width = elem.name();
     let cc: u32 = arch.trim_start_matches("sm_").parse().map_err(|_| format!("bad arch {arch}"))?;
     let lim = layout::limits(cc).ok_or(format!("no limits known for {arch}"))?;
     let tabu = match flag(args, "--ls").unwrap_or("ts") {
@@ -35,12 +36,6 @@ pub fn audit(args: &[String], n: u32, arch: &str, width: &str) -> Result<(), Str
     let k = report.as_ref().and_then(|r| r.iter().find(|k| k.name == kernel).cloned());
     let max_threads = k.as_ref().map_or(1024, |k| layout::max_threads_for_registers(&lim, k.registers));
     let shape = Shape::fit(n, ns, mapping, max_threads).map_err(|e| e.to_string())?;
-    let elem = match width {
-        "u16" => ElemWidth::U16,
-        "u32" => ElemWidth::U32,
-        "i32" => ElemWidth::I32,
-        x => return Err(format!("--width {x}: expected u16, u32 or i32")),
-    };
     // The host takes i32 move costs where the instance allows (`delta::move_cost_bound`).
     let delta = match flag(args, "--delta").unwrap_or("i32") {
         "i32" => DeltaWidth::I32,

@@ -184,8 +184,7 @@ impl AcoGpu {
 /// takes beyond the Δ table decided by the blocks per SM that the kernel's `registers`
 /// allow.
 pub fn ls_layout(gpu: &Gpu, inst: &Instance, cfg: &AcoConfig, shape: Shape, registers: u32) -> LsLayout {
-    let threads = shape.launched().div_ceil(32) * 32;
-    let (max_blocks, _) = blocks_per_sm(&gpu.limits, threads, 0, registers);
+    let (max_blocks, _) = blocks_per_sm(&gpu.limits, shape.launched(), 0, registers);
     let delta = if cfg.wide_delta { DeltaWidth::I64 } else { inst.delta_width() };
     LsLayout::new(shape, cfg.ls == LsKind::Tabu, delta, inst.width, max_blocks, &gpu.limits)
 }
@@ -196,8 +195,7 @@ fn where_(p: Placement) -> &'static str {
 
 /// Blocks of `layout` that `gpu` runs at once (every SM full): one wave.
 pub fn resident_blocks(gpu: &Gpu, layout: &LsLayout, registers: u32) -> u32 {
-    let threads = layout.shape.launched().div_ceil(32) * 32;
-    let (per_sm, _) = blocks_per_sm(&gpu.limits, threads, layout.dynamic_shared, registers);
+    let (per_sm, _) = blocks_per_sm(&gpu.limits, layout.shape.launched(), layout.dynamic_shared, registers);
     per_sm.max(1) * gpu.sms
 }
 

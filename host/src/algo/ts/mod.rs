@@ -37,26 +37,17 @@ pub const LAUNCH_ITERATIONS: u32 = 2048;
 pub const TENURE_FACTOR: u32 = 8;
 pub const ASPIRATION_FACTOR: u32 = 5;
 
-/// The walk kernel's block shape on `gpu`: `cfg`'s mapping, or the plain one where MATA's
-/// 2n extra threads do not fit the kernel's threads per block (n = 256 on sm_90).
-/// Also returns the kernel's registers per thread, as the loaded module has them.
-pub fn walk_shape(gpu: &Gpu, inst: &Instance, cfg: &mut AcoConfig) -> Result<(Shape, u32)> {
+/// The walk kernel's thread mapping on `gpu`: `cfg`'s, or the plain one where MATA's 2n
+/// extra threads do not fit the kernel's threads per block (n = 256 on sm_90).
+pub fn walk_mapping(gpu: &Gpu, inst: &Instance, cfg: &mut AcoConfig) -> Result<()> {
     let n = inst.n as u32;
     let kernel = gpu.module.load_function(&format!("ts_walk_{}", inst.width.name()))?;
     let max_threads = kernel.get_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)? as u32;
-    let registers = kernel.get_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_NUM_REGS)? as u32;
-    if let Ok(shape) = Shape::fit(n, cfg.ns, cfg.layout.mapping(), max_threads) {
-        return Ok((shape, registers));
+    if Shape::fit(n, cfg.ns, cfg.layout.mapping(), max_threads).is_err() {
+        cfg.layout = Layout::Plain;
+        Shape::fit(n, cfg.ns, cfg.layout.mapping(), max_threads).map_err(|e| anyhow!("n = {n}: {e}"))?;
     }
-    cfg.layout = Layout::Plain;
-    let shape = Shape::fit(n, cfg.ns, cfg.layout.mapping(), max_threads).map_err(|e| anyhow!("n = {n}: {e}"))?;
-    Ok((shape, registers))
-}
-
-/// Walks that fill `gpu` with blocks of `shape` whose kernel takes `registers` per thread:
-/// as many as fit on every SM at once.
-pub fn filling_walks(gpu: &Gpu, inst: &Instance, cfg: &AcoConfig, shape: Shape, registers: u32) -> u32 {
-    aco::gpu::resident_blocks(gpu, &aco::gpu::ls_layout(gpu, inst, cfg, shape, registers), registers)
+    Ok(())
 }
 
 fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn Solver>> {
@@ -75,14 +66,18 @@ pub fn walk_engine(backend: &Backend, inst: &Instance, opts: &Options) -> Result
     cfg.aspiration = ASPIRATION_FACTOR * n * n;
     // Taillard's code draws each entry's tenure.
     cfg.tenure_per_move = opts.aco.tenure_per_move.unwrap_or(false);
-    cfg.ants = match backend {
+    match backend {
         Backend::Gpu(g) => {
-            let (shape, registers) = walk_shape(g, inst, &mut cfg)?;
-            opts.aco.ants.unwrap_or_else(|| filling_walks(g, inst, &cfg, shape, registers))
+            walk_mapping(g, inst, &mut cfg)?;
+            // By default the GPU filled: as many walks as its SMs hold at once, one wave
+            // (`AcoConfig::one_wave`, applied by the engine from the layout it plans).
+            if opts.aco.ants.is_none() {
+                (cfg.ants, cfg.one_wave) = (aco::MAX_ANTS, true);
+            }
         }
         // One walk per CPU thread: the multi-start tabu search on all cores.
-        Backend::Cpu { threads } => opts.aco.ants.unwrap_or((if *threads == 0 { rayon::current_num_threads() } else { *threads }) as u32),
-    };
+        Backend::Cpu { threads } => cfg.ants = opts.aco.ants.unwrap_or((if *threads == 0 { rayon::current_num_threads() } else { *threads }) as u32),
+    }
     aco::engine(backend, inst, &cfg)
 }
 
