@@ -71,7 +71,7 @@ case "${1:-}" in
     done ;;
   ts-small)
     for inst in ${INSTANCES:-tai25b tai35b}; do
-      IFS=';' read -ra list <<<"${SETTINGS:-default;--ns 4;--ns 2;--layout plain}"
+      IFS=';' read -ra list <<<"${SETTINGS:-default;--ns 4;--ns 2;--layout plain;--ants 132}"
       for setting in "${list[@]}"; do
         for s in $seeds; do
           # shellcheck disable=SC2086
@@ -81,7 +81,7 @@ case "${1:-}" in
     done ;;
   uniform)
     for inst in ${INSTANCES:-tai50a}; do
-      IFS=';' read -ra list <<<"${SETTINGS:-auto;auto --ls-iterations 16n;auto --ls-iterations 64n}"
+      IFS=';' read -ra list <<<"${SETTINGS:-auto;auto --ls-iterations 16n;auto --ls-iterations 64n;auto --ants 1n;ts}"
       for setting in "${list[@]}"; do
         for s in $seeds; do
           # shellcheck disable=SC2086
