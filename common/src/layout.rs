@@ -198,17 +198,27 @@ impl GaLayout {
 /// Largest block a kernel with `regs_per_thread` registers can launch (registers are
 /// allocated per warp in units of 256).
 pub fn max_threads_for_registers(lim: &DeviceLimits, regs_per_thread: u32) -> u32 {
-    let per_warp = align(regs_per_thread.max(1) * 32, 256);
-    ((lim.regs_per_sm / per_warp) * 32).min(1024)
+    (warps_for_registers(lim, regs_per_thread) * 32).min(1024)
+}
+
+/// Register file partitions of an SM (one per warp scheduler, every architecture since
+/// Maxwell): a warp's registers come from one partition.
+pub const SM_PARTITIONS: u32 = 4;
+
+/// Warps an SM holds with `regs_per_thread` registers each: registers are allocated per
+/// warp in units of 256 from one of the 4 partitions, so a partition holds whole warps
+/// (the CUDA occupancy calculator's rule). Counting the SM's file as one pool overstates
+/// it: 104 registers give 4 warps per partition, 16 per SM, not 19.
+pub fn warps_for_registers(lim: &DeviceLimits, regs_per_thread: u32) -> u32 {
+    let regs_per_warp = align(regs_per_thread.max(1) * 32, 256);
+    (lim.regs_per_sm / SM_PARTITIONS / regs_per_warp) * SM_PARTITIONS
 }
 
 /// Resident blocks per SM and the resource that limits them.
 pub fn blocks_per_sm(lim: &DeviceLimits, threads: u32, dynamic_shared: u32, regs_per_thread: u32) -> (u32, &'static str) {
     let by_threads = lim.max_threads_per_sm / threads;
     let by_shared = lim.shared_per_sm / (dynamic_shared + lim.reserved_per_block).max(1);
-    // Registers are allocated per warp in units of 256.
-    let regs_per_warp = align(regs_per_thread.max(1) * 32, 256);
-    let by_regs = lim.regs_per_sm / (regs_per_warp * threads.div_ceil(32));
+    let by_regs = warps_for_registers(lim, regs_per_thread) / threads.div_ceil(32);
     let mut best = (lim.max_blocks_per_sm, "blocks-per-SM limit");
     for cand in [(by_threads, "threads"), (by_shared, "shared memory"), (by_regs, "registers")] {
         if cand.0 < best.0 {
@@ -246,6 +256,9 @@ pub struct LsLayout {
     pub a: Region,
     pub b: Region,
     pub tabu: Region,
+    /// The split mapping's move pairs and Eq. 5 terms (always shared; empty otherwise).
+    pub pairs: Region,
+    pub terms: Region,
     pub delta_placement: Placement,
     pub ab_placement: Placement,
     pub tabu_placement: Placement,
@@ -265,7 +278,11 @@ impl LsLayout {
         // Whether `bytes` more at `at` fit a block and keep the blocks per SM.
         let keeps_occupancy = |at: u32, bytes: u32| fits(at + bytes) && by_shared(at + bytes) >= by_shared(at).min(max_blocks);
 
-        let base = align(scratch.end(), 16);
+        // The split mapping's tables come first: its O(1) moves read them every iteration.
+        let split = shape.mapping == crate::mata::Mapping::Split;
+        let pairs = Region { offset: align(scratch.end(), 16), bytes: if split { 2 * shape.moves } else { 0 } };
+        let terms = Region { offset: align(pairs.end(), 16), bytes: if split { 4 * n * delta_width.bytes() } else { 0 } };
+        let base = align(terms.end(), 16);
         let delta_bytes = shape.moves * delta_width.bytes();
         let delta_shared = fits(base + delta_bytes);
         let delta = Region { offset: if delta_shared { base } else { 0 }, bytes: delta_bytes };
@@ -301,6 +318,8 @@ impl LsLayout {
             a,
             b,
             tabu,
+            pairs,
+            terms,
             delta_placement: place(delta_shared),
             ab_placement: place(ab_shared),
             tabu_placement: if tabu_search { place(tabu_shared) } else { Placement::Global },
@@ -317,6 +336,8 @@ impl LsLayout {
             tabu: self.tabu.offset,
             a: self.a.offset,
             b: self.b.offset,
+            pairs: self.pairs.offset,
+            terms: self.terms.offset,
             total: self.dynamic_shared,
         }
     }
@@ -330,8 +351,10 @@ impl LsLayout {
                 f |= LS_TABU_SHARED;
             }
         }
-        if self.shape.mapping == crate::mata::Mapping::Mata {
-            f |= LS_MATA;
+        match self.shape.mapping {
+            crate::mata::Mapping::Mata => f |= LS_MATA,
+            crate::mata::Mapping::Split => f |= LS_SPLIT,
+            crate::mata::Mapping::Plain => {}
         }
         if self.delta_placement == Placement::Shared {
             f |= LS_DELTA_SHARED;
@@ -343,6 +366,12 @@ impl LsLayout {
             f |= LS_DELTA_I32;
         }
         f
+    }
+
+    /// Whether the kernels can run this plan: the split mapping keeps its Δ table in shared
+    /// memory (at n = 256 an i64 table does not fit; the host then takes MATA).
+    pub fn runnable(&self) -> bool {
+        self.shape.mapping != crate::mata::Mapping::Split || self.delta_placement == Placement::Shared
     }
 
     /// Bytes of global memory each ant's Δ table needs (0 when it is in shared memory).

@@ -86,21 +86,48 @@ pub fn tenure(rng: &mut Xoshiro128, list_size: u32) -> i32 {
     (list_size as f32 * (r * r * r)) as i32
 }
 
-/// How a move's two tabu entries get their tenures: each its own draw of `tenure`
-/// (`per_move` false, Taillard's code) or one draw for both (the reading of seed 003 §4.2,
-/// "the taboo list size T_list-size · r³", one per iteration).
+/// The distribution of one tenure draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TenureLaw {
+    /// T · r³, r uniform in [0, 1) (seed 003 §4.2): mean T/4, often near zero.
+    Cubic,
+    /// Uniform integer in [⌊0.9·T⌋, ⌊1.1·T⌋] (Taillard's Ro-TS code, `unif(9n/10, 11n/10)`
+    /// with T = n): never short, so a walk cannot undo a move within about T iterations.
+    Uniform,
+}
+
+/// A uniform tenure in [⌊0.9·T⌋, ⌊1.1·T⌋] (`TenureLaw::Uniform`).
+#[inline(always)]
+pub fn uniform_tenure(rng: &mut Xoshiro128, list_size: u32) -> i32 {
+    let (lo, hi) = (list_size * 9 / 10, list_size * 11 / 10);
+    (lo + rng.below(hi - lo + 1)) as i32
+}
+
+/// How a move's two tabu entries get their tenures: each its own draw (`per_move` false,
+/// Taillard's code) or one draw for both (the reading of seed 003 §4.2, "the taboo list
+/// size T_list-size · r³", one per iteration), from `law` with T = `list_size`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tenure {
     pub list_size: u32,
     pub per_move: bool,
+    pub law: TenureLaw,
 }
 
 impl Tenure {
+    /// One draw of the law.
+    #[inline(always)]
+    pub fn one(self, rng: &mut Xoshiro128) -> i32 {
+        match self.law {
+            TenureLaw::Cubic => tenure(rng, self.list_size),
+            TenureLaw::Uniform => uniform_tenure(rng, self.list_size),
+        }
+    }
+
     /// The tenures of the facilities r and s of the chosen move, r's first.
     #[inline(always)]
     pub fn draw(self, rng: &mut Xoshiro128) -> (i32, i32) {
-        let t = tenure(rng, self.list_size);
-        (t, if self.per_move { t } else { tenure(rng, self.list_size) })
+        let t = self.one(rng);
+        (t, if self.per_move { t } else { self.one(rng) })
     }
 }
 

@@ -9,6 +9,12 @@
 //! * **Plain** (the paper's non-MATA): the same T_S threads own the same moves and compute
 //!   the touching ones in O(n) inline, so a warp waits for its slowest thread.
 //!
+//! * **Split** (ours, `device::aco::split`): the block's T threads take the O(1) moves
+//!   k ≡ t (mod T), each from Eq. 5's per-facility terms, and every O(n) move is split over a
+//!   group of `lanes` threads of one warp that add its terms k ≡ g (mod lanes) and reduce
+//!   them with shuffles. An iteration costs about (2n² + C·c₁)/T instructions per thread
+//!   instead of MATA's n·c₂ for the slowest thread.
+//!
 //! The first iteration of a search has no previous move: every owner computes its moves in
 //! O(n). A thread finds its first pair in a lookup table (`first_pair`), then walks with
 //! `moves::next_pair`.
@@ -22,6 +28,7 @@ pub const WARP: u32 = 32;
 pub enum Mapping {
     Mata,
     Plain,
+    Split,
 }
 
 /// Thread counts of one block for problem size n and N_S moves per thread.
@@ -36,8 +43,10 @@ pub struct Shape {
     pub ts: u32,
     /// First thread of the O(n) moves (MATA), = T_S rounded up to a warp; T_S for plain.
     pub tl_start: u32,
-    /// Threads per block: T_L-START + 2n (MATA) or T_S (plain).
+    /// Threads per block: T_L-START + 2n (MATA) or T_S (plain); T (split).
     pub total: u32,
+    /// Split: threads that share one O(n) move (a power of two up to 32); 1 otherwise.
+    pub lanes: u32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,18 +83,30 @@ impl Shape {
             return Err(ShapeError::BadNs(ns));
         }
         let moves = move_count(n);
+        if mapping == Mapping::Split {
+            return Ok(Shape::split(n, split_threads(n, MAX_THREADS)));
+        }
         let ts = moves.div_ceil(ns);
         let (tl_start, total) = match mapping {
             Mapping::Mata => {
                 let start = ts.div_ceil(WARP) * WARP;
                 (start, start + 2 * n)
             }
-            Mapping::Plain => (ts, ts),
+            Mapping::Plain | Mapping::Split => (ts, ts),
         };
         if total > MAX_THREADS {
             return Err(ShapeError::TooManyThreads { threads: total, ns });
         }
-        Ok(Shape { n, ns, mapping, moves, ts, tl_start, total })
+        Ok(Shape { n, ns, mapping, moves, ts, tl_start, total, lanes: 1 })
+    }
+
+    /// The split mapping with `threads` per block (rounded up to a warp, at most 1024) and
+    /// the group size that costs a thread the fewest term evaluations per iteration
+    /// (`split_lanes`). Its lookup table holds every move (T_S = C, N_S = 1). `3 ≤ n ≤ 256`.
+    pub fn split(n: u32, threads: u32) -> Shape {
+        let total = (threads.div_ceil(WARP) * WARP).clamp(WARP, MAX_THREADS);
+        let moves = move_count(n);
+        Shape { n, ns: 1, mapping: Mapping::Split, moves, ts: moves, tl_start: 0, total, lanes: split_lanes(n, total) }
     }
 
     /// The paper's shape with N_S = `ns`, or with the smallest larger N_S whose block (T_TOTAL
@@ -93,6 +114,10 @@ impl Shape {
     /// below 1024 threads.
     pub fn fit(n: u32, ns: u32, mapping: Mapping, max_threads: u32) -> Result<Shape, ShapeError> {
         let limit = if max_threads < MAX_THREADS { max_threads } else { MAX_THREADS };
+        if mapping == Mapping::Split {
+            Shape::new(n, 1, mapping)?;
+            return Ok(Shape::split(n, split_threads(n, limit)));
+        }
         let mut ns = ns;
         loop {
             match Shape::new(n, ns, mapping) {
@@ -143,4 +168,62 @@ impl Shape {
         };
         Some(if x > y { (x, y) } else { (y, x) })
     }
+}
+
+/// Default threads per block of the split mapping: half a thread per move, in whole warps,
+/// between 64 and 512 (and `max_threads`): a colony's ants are as many as it has, so each
+/// search should end soon.
+pub fn split_threads(n: u32, max_threads: u32) -> u32 {
+    threads_per_moves(n, 2, max_threads)
+}
+
+/// Threads per block of the split mapping for the `ts` walks: a quarter of a thread per
+/// move (64 to 512). The walks fill the GPU, and more of them reach a target sooner than
+/// faster ones: on tai35b 792 walks of 160 threads reached the optimum in 2.6 ms, 396 of
+/// 320 in 6.4 ms (BENCHMARKS.md, "The split layout").
+pub fn walk_split_threads(n: u32, max_threads: u32) -> u32 {
+    threads_per_moves(n, 4, max_threads)
+}
+
+/// C / `moves_per_thread` threads in whole warps, between 64 and 512 (and `max_threads`).
+fn threads_per_moves(n: u32, moves_per_thread: u32, max_threads: u32) -> u32 {
+    let warps = |t: u32| t.div_ceil(WARP) * WARP;
+    warps(move_count(n) / moves_per_thread).clamp(64, 512).min(max_threads / WARP * WARP).max(WARP)
+}
+
+/// The group size of the split mapping: the power of two g ≤ 32 (and ≤ n) that minimises
+/// a thread's term evaluations for the 2n − 3 moves that touch the last swap,
+/// ⌈(2n − 3)·g / T⌉ rounds of ⌈n/g⌉ terms, plus log₂ g shuffle steps; the smallest on ties.
+pub fn split_lanes(n: u32, threads: u32) -> u32 {
+    let long = 2 * n - 3;
+    let cost = |g: u32| ((long * g).div_ceil(threads)) * (n.div_ceil(g) + g.trailing_zeros());
+    let mut best = 1;
+    let mut g = 2;
+    while g <= 32 && g <= n {
+        if cost(g) < cost(best) {
+            best = g;
+        }
+        g *= 2;
+    }
+    best
+}
+
+/// The O(n) move number m (< 2n − 3) after the swap (r, s), as (u, v) with u > v: first
+/// (r, x) for every x ≠ r, then (s, x) for every x ∉ {r, s}.
+#[inline(always)]
+pub const fn touching_move(n: u32, r: u32, s: u32, m: u32) -> (u32, u32) {
+    let (f, x) = if m < n - 1 {
+        (r, if m >= r { m + 1 } else { m })
+    } else {
+        let (lo, hi) = if r < s { (r, s) } else { (s, r) };
+        let mut x = m - (n - 1);
+        if x >= lo {
+            x += 1;
+        }
+        if x >= hi {
+            x += 1;
+        }
+        (s, x)
+    };
+    if f > x { (f, x) } else { (x, f) }
 }

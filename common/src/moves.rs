@@ -101,23 +101,50 @@ pub fn delta_update<E: Elem, D: MoveCost, A: Matrix<E>, B: Matrix<E>>(
 /// Eq. 5's four factors are differences of these between u and v, so `delta_update_terms`
 /// gives the same Δ as `delta_update` from two rows of this table instead of 16 matrix
 /// entries: O(n) once per move instead of 16 scattered loads per move (the CPU engine's
-/// scan is bound by those loads).
+/// scan is bound by those loads; the split kernel builds the table in shared memory).
 #[inline(always)]
 pub fn swap_terms<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &[u8], r: usize, s: usize, out: &mut [[i64; 4]]) {
     let (pr, ps) = (p[r] as usize, p[s] as usize);
     for ((x, &px), t) in p.iter().enumerate().zip(out.iter_mut()) {
-        let px = px as usize;
-        *t = [
-            a.at(r, x).to_i64() - a.at(s, x).to_i64(),
-            a.at(x, r).to_i64() - a.at(x, s).to_i64(),
-            b.at(ps, px).to_i64() - b.at(pr, px).to_i64(),
-            b.at(px, ps).to_i64() - b.at(px, pr).to_i64(),
-        ];
+        *t = facility_terms(a, b, r, s, x, px as usize, pr, ps);
     }
+}
+
+/// Facility x's row of `swap_terms` in `D`, from φ'(x) = `px`, φ'(r) = `pr` and φ'(s) = `ps`.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub fn facility_terms<D: MoveCost, E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, r: usize, s: usize, x: usize, px: usize, pr: usize, ps: usize) -> [D; 4] {
+    let ai = |i: usize, j: usize| D::of(a.at(i, j));
+    let bi = |i: usize, j: usize| D::of(b.at(i, j));
+    [ai(r, x).sub(ai(s, x)), ai(x, r).sub(ai(x, s)), bi(ps, px).sub(bi(pr, px)), bi(px, ps).sub(bi(px, pr))]
 }
 
 /// `delta_update` from the rows of u and v in `swap_terms`' table.
 #[inline(always)]
 pub fn delta_update_terms(old: i64, tu: &[i64; 4], tv: &[i64; 4]) -> i64 {
-    old + (tu[0] - tv[0]) * (tu[2] - tv[2]) + (tu[1] - tv[1]) * (tu[3] - tv[3])
+    delta_update_terms_in(old, tu, tv)
+}
+
+/// `delta_update_terms` in `D` (exact where `D` holds the result).
+#[inline(always)]
+pub fn delta_update_terms_in<D: MoveCost>(old: D, tu: &[D; 4], tv: &[D; 4]) -> D {
+    old.add(tu[0].sub(tv[0]).mul(tu[2].sub(tv[2]))).add(tu[1].sub(tv[1]).mul(tu[3].sub(tv[3])))
+}
+
+/// The part of Eq. 4 for the swap (u, v) that involves only u and v, in `D`, with
+/// `pu` = φ(u) and `pv` = φ(v): Δ(φ, u, v) = this + Σ_{k ≠ u, v} `delta_term_in`(k).
+#[inline(always)]
+pub fn delta_base_in<D: MoveCost, E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, u: usize, v: usize, pu: usize, pv: usize) -> D {
+    let ai = |i: usize, j: usize| D::of(a.at(i, j));
+    let bi = |i: usize, j: usize| D::of(b.at(i, j));
+    (ai(u, u).sub(ai(v, v))).mul(bi(pv, pv).sub(bi(pu, pu))).add((ai(u, v).sub(ai(v, u))).mul(bi(pv, pu).sub(bi(pu, pv))))
+}
+
+/// Facility k's term of Eq. 4 for the swap (u, v) (k ≠ u, v; `pk` = φ(k)), in `D`.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub fn delta_term_in<D: MoveCost, E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, u: usize, v: usize, pu: usize, pv: usize, k: usize, pk: usize) -> D {
+    let ai = |i: usize, j: usize| D::of(a.at(i, j));
+    let bi = |i: usize, j: usize| D::of(b.at(i, j));
+    (ai(k, u).sub(ai(k, v))).mul(bi(pk, pv).sub(bi(pk, pu))).add((ai(u, k).sub(ai(v, k))).mul(bi(pv, pk).sub(bi(pu, pk))))
 }

@@ -112,6 +112,10 @@ pub const LS_TENURE_PER_MOVE: u32 = 16;
 pub const LS_AB_SHARED: u32 = 32;
 /// Move costs are i32 (`delta::move_cost_bound` proved that they fit), else i64.
 pub const LS_DELTA_I32: u32 = 64;
+/// Tenures are uniform in [0.9·T, 1.1·T] (`ls::TenureLaw::Uniform`, Taillard's code), not T·r³.
+pub const LS_TENURE_UNIFORM: u32 = 128;
+/// The split thread mapping (`mata::Mapping::Split`, the `*_split_*` kernels).
+pub const LS_SPLIT: u32 = 256;
 
 /// Offsets into a local-search block's dynamic shared memory, from `layout::LsLayout`.
 #[repr(C)]
@@ -125,6 +129,10 @@ pub struct LsSharedLayout {
     /// A and B when `LS_AB_SHARED`.
     pub a: u32,
     pub b: u32,
+    /// The split mapping: the packed pair of every move (u16[C]) and Eq. 5's per-facility
+    /// terms after the last move (`[D; 4]` per facility, `moves::swap_terms`).
+    pub pairs: u32,
+    pub terms: u32,
     pub total: u32,
 }
 
@@ -193,6 +201,8 @@ pub struct AcoParams {
     pub tl_start: u32,
     /// LS_* flags.
     pub flags: u32,
+    /// The split mapping: threads per O(n) move (`mata::Shape::lanes`).
+    pub lanes: u32,
     /// γ as a `Xoshiro128::chance` threshold.
     pub gamma_threshold: u32,
     pub rho: f32,

@@ -85,3 +85,51 @@ fn shape_matches_the_paper() {
     assert!(Shape::new(256, 16, Mapping::Mata).is_err(), "2040 threads cannot be one block");
     assert!(Shape::new(2, 1, Mapping::Mata).is_err());
 }
+
+/// The split mapping: the touching moves are exactly the moves that share a facility with
+/// (r, s), each once, and the O(1) share is the rest (`touches`); every move is priced once.
+#[test]
+fn split_mapping_prices_every_move_once() {
+    use qapgpu_common::mata::touching_move;
+    for n in [3u32, 4, 5, 12, 35, 64, 256] {
+        for (r, s) in [(1, 0), (n - 1, 0), (n - 1, n - 2), (n / 2 + 1, n / 2)] {
+            let mut seen = vec![0u32; move_count(n) as usize];
+            for m in 0..2 * n - 3 {
+                let (u, v) = touching_move(n, r, s, m);
+                assert!(u > v && u < n, "n = {n}: touching move {m} after ({r}, {s}) is ({u}, {v})");
+                assert!(touches(u, v, r, s), "n = {n}: ({u}, {v}) does not touch ({r}, {s})");
+                seen[move_index(u, v) as usize] += 1;
+            }
+            for k in 0..move_count(n) {
+                let (u, v) = move_pair(k);
+                if !touches(u, v, r, s) {
+                    seen[k as usize] += 1;
+                }
+            }
+            assert!(seen.iter().all(|&c| c == 1), "n = {n}, last ({r}, {s}): a move priced {:?} times", seen.iter().find(|&&c| c != 1));
+        }
+    }
+}
+
+/// Split shapes: whole warps, groups of a power of two up to 32 (and n) that stay inside a
+/// warp, a lookup table of every move; the group size fits the touching moves to the block.
+#[test]
+fn split_shapes() {
+    use qapgpu_common::mata::{split_lanes, split_threads, walk_split_threads};
+    for n in 3..=256u32 {
+        for threads in [32, 64, 160, 320, 512, 1024] {
+            let s = Shape::split(n, threads);
+            assert_eq!((s.mapping, s.ns, s.ts, s.total % 32), (Mapping::Split, 1, move_count(n), 0));
+            assert!(s.lanes.is_power_of_two() && s.lanes <= 32 && s.lanes <= n.max(1), "n = {n}, T = {threads}: {} lanes", s.lanes);
+            assert_eq!(s.lanes, split_lanes(n, s.total));
+        }
+        for t in [split_threads(n, 1024), walk_split_threads(n, 1024), split_threads(n, 96)] {
+            assert!(t % 32 == 0 && (32..=512).contains(&t), "n = {n}: {t} threads");
+        }
+        assert_eq!(Shape::fit(n, 1, Mapping::Split, 1024).unwrap().total, split_threads(n, 1024));
+    }
+    // tai35b's walks: 160 threads, pairs of lanes (the 67 touching moves in one round of 18
+    // terms; groups of 4 would take 2 rounds of 9 and two shuffle steps).
+    assert_eq!((walk_split_threads(35, 1024), split_lanes(35, 160)), (160, 2));
+    assert_eq!(split_threads(100, 1024), 512);
+}

@@ -6,10 +6,10 @@ use qapgpu_common::ls::Candidate;
 
 use crate::intrinsics::*;
 
-/// The block-wide smallest candidate; every thread returns the same one.
-/// Pitfall: contains barriers, so every thread of the block must call it.
+/// The warp's smallest candidate, in lane 0 (the other lanes get partial results).
+/// Pitfall: every lane of the warp must call it (full-mask shuffles).
 #[inline(always)]
-pub unsafe fn block_argmin(mut c: Candidate, scratch: u64) -> Candidate {
+pub fn warp_argmin(mut c: Candidate) -> Candidate {
     let mut off = 16;
     while off > 0 {
         let o = Candidate { delta: shfl_down_i64(c.delta, off), tag: shfl_down_u32(c.tag, off) };
@@ -18,6 +18,14 @@ pub unsafe fn block_argmin(mut c: Candidate, scratch: u64) -> Candidate {
         }
         off >>= 1;
     }
+    c
+}
+
+/// The block-wide smallest candidate; every thread returns the same one.
+/// Pitfall: contains barriers, so every thread of the block must call it.
+#[inline(always)]
+pub unsafe fn block_argmin(c: Candidate, scratch: u64) -> Candidate {
+    let c = warp_argmin(c);
     let tid = thread_idx_x();
     let slot = |w: u32| scratch + (w * LS_SCRATCH_PER_WARP) as u64;
     unsafe {

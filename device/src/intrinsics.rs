@@ -85,6 +85,26 @@ pub fn shfl_down_u32(v: u32, delta: u32) -> u32 {
     r
 }
 
+/// `__shfl_sync(0xffffffff, v, src)`: every lane gets lane `src`'s `v`.
+/// Pitfall: as `shfl_down_u32` (full mask, every lane executes it; not `pure`).
+#[inline(always)]
+pub fn shfl_idx_u32(v: u32, src: u32) -> u32 {
+    let r: u32;
+    unsafe {
+        asm!("shfl.sync.idx.b32 {r}, {v}, {s}, 0x1f, 0xffffffff;",
+            r = out(reg32) r, v = in(reg32) v, s = in(reg32) src, options(nomem, nostack));
+    }
+    r
+}
+
+/// 64-bit `shfl_idx_u32`. Pitfall: as `shfl_idx_u32`.
+#[inline(always)]
+pub fn shfl_idx_i64(v: i64, src: u32) -> i64 {
+    let lo = shfl_idx_u32(v as u32, src) as u64;
+    let hi = shfl_idx_u32((v as u64 >> 32) as u32, src) as u64;
+    (lo | hi << 32) as i64
+}
+
 /// 64-bit shuffle down, as two 32-bit shuffles. Pitfall: as `shfl_down_u32`.
 #[inline(always)]
 pub fn shfl_down_i64(v: i64, delta: u32) -> i64 {
@@ -156,4 +176,32 @@ pub unsafe fn st_shared_i64(addr: u64, v: i64) {
 #[inline(always)]
 pub unsafe fn st_shared_u32(addr: u64, v: u32) {
     unsafe { asm!("st.shared.u32 [{a}], {v};", a = in(reg64) addr, v = in(reg32) v, options(nostack)) };
+}
+
+/// Byte load, zero-extended. Pitfall: as `ld_shared_i64`.
+#[inline(always)]
+pub unsafe fn ld_shared_u8(addr: u64) -> u32 {
+    let r: u32;
+    unsafe { asm!("ld.shared.u8 {r}, [{a}];", r = out(reg32) r, a = in(reg64) addr, options(readonly, nostack)) };
+    r
+}
+
+/// Stores the low byte of `v`. Pitfall: as `ld_shared_i64`.
+#[inline(always)]
+pub unsafe fn st_shared_u8(addr: u64, v: u32) {
+    unsafe { asm!("st.shared.u8 [{a}], {v};", a = in(reg64) addr, v = in(reg32) v, options(nostack)) };
+}
+
+/// 16-bit load, zero-extended. Pitfall: as `ld_shared_i64`; `addr` 2-byte aligned.
+#[inline(always)]
+pub unsafe fn ld_shared_u16(addr: u64) -> u32 {
+    let r: u32;
+    unsafe { asm!("ld.shared.u16 {r}, [{a}];", r = out(reg32) r, a = in(reg64) addr, options(readonly, nostack)) };
+    r
+}
+
+/// Stores the low 16 bits of `v`. Pitfall: as `ld_shared_u16`.
+#[inline(always)]
+pub unsafe fn st_shared_u16(addr: u64, v: u32) {
+    unsafe { asm!("st.shared.u16 [{a}], {v};", a = in(reg64) addr, v = in(reg32) v, options(nostack)) };
 }

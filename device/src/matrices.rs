@@ -102,3 +102,46 @@ macro_rules! view_matrix {
 view_matrix!(Const, ld_const);
 view_matrix!(Shared, ld_shared);
 view_matrix!(Global, ld_global_nc);
+
+/// A move cost (`MoveCost`: i32 or i64) in shared memory and across a warp.
+pub trait DevCost: qapgpu_common::delta::MoveCost {
+    const BYTES: u64;
+    /// Pitfall: `addr` is a shared-window address, aligned to `BYTES`.
+    unsafe fn ld_shared(addr: u64) -> Self;
+    /// Pitfall: as `ld_shared`.
+    unsafe fn st_shared(addr: u64, v: Self);
+    /// `__shfl_down_sync` over the full warp. Pitfall: as `intrinsics::shfl_down_u32`.
+    fn shfl_down(self, off: u32) -> Self;
+}
+
+impl DevCost for i32 {
+    const BYTES: u64 = 4;
+    #[inline(always)]
+    unsafe fn ld_shared(addr: u64) -> i32 {
+        unsafe { crate::intrinsics::ld_shared_u32(addr) as i32 }
+    }
+    #[inline(always)]
+    unsafe fn st_shared(addr: u64, v: i32) {
+        unsafe { crate::intrinsics::st_shared_u32(addr, v as u32) }
+    }
+    #[inline(always)]
+    fn shfl_down(self, off: u32) -> i32 {
+        crate::intrinsics::shfl_down_u32(self as u32, off) as i32
+    }
+}
+
+impl DevCost for i64 {
+    const BYTES: u64 = 8;
+    #[inline(always)]
+    unsafe fn ld_shared(addr: u64) -> i64 {
+        unsafe { crate::intrinsics::ld_shared_i64(addr) }
+    }
+    #[inline(always)]
+    unsafe fn st_shared(addr: u64, v: i64) {
+        unsafe { crate::intrinsics::st_shared_i64(addr, v) }
+    }
+    #[inline(always)]
+    fn shfl_down(self, off: u32) -> i64 {
+        crate::intrinsics::shfl_down_i64(self, off)
+    }
+}

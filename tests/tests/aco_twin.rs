@@ -9,7 +9,7 @@ use qapgpu::io::Instance;
 use qapgpu::io::qaplib;
 use qapgpu_common::delta::DeltaWidth;
 use qapgpu_common::layout::Placement;
-use qapgpu_common::ls::LsKind;
+use qapgpu_common::ls::{LsKind, TenureLaw};
 use qapgpu_tests::{gpu, near_limit, negatives, small, zeros};
 
 
@@ -67,7 +67,7 @@ fn small_instances_every_width_mapping_and_search() {
     let Some(g) = gpu() else { return };
     for inst in [load("nug12"), load("els19"), negatives()] {
         for ls in [LsKind::Tabu, LsKind::TwoOpt] {
-            for layout in [Layout::Mata, Layout::Plain] {
+            for layout in [Layout::Mata, Layout::Plain, Layout::Split] {
                 twin(&g, &inst, ls, layout, 8, 3 * inst.n as u32, 3);
             }
         }
@@ -83,6 +83,10 @@ fn paper_sized_instances() {
     twin(&g, &load("tai50b"), LsKind::TwoOpt, Layout::Mata, 24, 200, 2);
     let e = twin(&g, &load("tai150b"), LsKind::Tabu, Layout::Mata, 6, 60, 1);
     assert_eq!(e.layout.delta_placement, Placement::Shared);
+    // The split mapping: several rounds of O(n) groups, and 2-opt to a local minimum.
+    twin(&g, &load("tai40a"), LsKind::Tabu, Layout::Split, 40, 200, 2);
+    twin(&g, &load("tai50b"), LsKind::TwoOpt, Layout::Split, 24, 200, 2);
+    twin(&g, &load("tai150b"), LsKind::Tabu, Layout::Split, 6, 60, 1);
 }
 
 #[test]
@@ -99,6 +103,14 @@ fn n_256_uses_global_memory_and_a_larger_ns() {
     let e = twin(&g, &inst, LsKind::Tabu, Layout::Mata, 3, 40, 1);
     assert_eq!(e.layout.delta_width, DeltaWidth::I32);
     assert_eq!(e.layout.tabu_placement, Placement::Global);
+    // Split: its tables fit beside an i32 Δ table; with i64 costs they do not, and the
+    // engine says so instead of launching.
+    let e = twin(&g, &inst, LsKind::Tabu, Layout::Split, 3, 40, 1);
+    assert_eq!(e.layout.delta_placement, Placement::Shared);
+    let mut cfg = AcoConfig::paper(LsKind::Tabu, 256, Class::Random);
+    (cfg.layout, cfg.wide_delta) = (Layout::Split, true);
+    let err = AcoGpu::new(g.clone(), &inst, &cfg).err().expect("an i64 split plan at n = 256 cannot run");
+    assert!(err.to_string().contains("--layout mata"), "{err}");
 }
 
 #[test]
@@ -108,7 +120,7 @@ fn move_costs_in_i32_or_i64_with_the_matrices_in_either_memory() {
     // global memory at n = 150 with i64 costs (Δ and A, B do not fit beside each other).
     let (tai40a, tai150b, wide) = (load("tai40a"), load("tai150b"), small(12, 60_000));
     for (inst, forced) in [(&tai40a, false), (&tai40a, true), (&tai150b, false), (&tai150b, true), (&wide, false)] {
-        for layout in [Layout::Mata, Layout::Plain] {
+        for layout in [Layout::Mata, Layout::Plain, Layout::Split] {
             let e = twin_with(&g, inst, LsKind::Tabu, layout, 12, 3 * inst.n as u32, 2, forced);
             let expect = if forced { DeltaWidth::I64 } else { inst.delta_width() };
             assert_eq!(e.layout.delta_width, expect, "{}", inst.name);
@@ -143,7 +155,7 @@ fn degenerate_instances_match_their_cpu_twin() {
     // smallest neighbourhood. Costs near 2⁶³.
     for inst in [zeros(12), small(3, 50), near_limit()] {
         for ls in [LsKind::Tabu, LsKind::TwoOpt] {
-            for layout in [Layout::Mata, Layout::Plain] {
+            for layout in [Layout::Mata, Layout::Plain, Layout::Split] {
                 twin(&g, &inst, ls, layout, 6, 4 * inst.n as u32, 3);
             }
         }
@@ -154,7 +166,14 @@ fn degenerate_instances_match_their_cpu_twin() {
 /// long-term aspiration) against their CPU twin, over several launches: tabu matrices and
 /// iteration counts carried between launches must agree for the moves to agree.
 fn twin_walks(g: &Gpu, inst: &Instance, layout: Layout, walks: u32, per_launch: u32, launches: usize, aspiration: u32) {
+    twin_walks_with(g, inst, layout, walks, per_launch, launches, aspiration, TenureLaw::Cubic)
+}
+
+/// `twin_walks` with the tenure law `law`.
+#[allow(clippy::too_many_arguments)]
+fn twin_walks_with(g: &Gpu, inst: &Instance, layout: Layout, walks: u32, per_launch: u32, launches: usize, aspiration: u32, law: TenureLaw) {
     let mut cfg = AcoConfig::paper(LsKind::Tabu, inst.n as u32, Class::Random);
+    cfg.tenure_law = law;
     (cfg.layout, cfg.ants, cfg.ls_iterations, cfg.seed) = (layout, walks, per_launch, 77);
     (cfg.walk, cfg.aspiration, cfg.tabu_list_size) = (true, aspiration, 8 * inst.n as u32);
     let mut gpu = AcoGpu::new(g.clone(), inst, &cfg).unwrap();
@@ -165,7 +184,7 @@ fn twin_walks(g: &Gpu, inst: &Instance, layout: Layout, walks: u32, per_launch: 
         gpu.local_search().unwrap();
         cpu.local_search().unwrap();
         let (s1, s2) = (gpu.snapshot().unwrap(), cpu.snapshot().unwrap());
-        let what = format!("{} {layout:?} walks, launch {launch}", inst.name);
+        let what = format!("{} {layout:?} walks, {law:?} tenures, launch {launch}", inst.name);
         assert_eq!(s1.cants, s2.cants, "{what}: current solutions differ");
         assert_eq!(s1.cant_costs, s2.cant_costs, "{what}: current costs differ");
         assert_eq!(s1.ants, s2.ants, "{what}: walk bests differ");
@@ -183,13 +202,17 @@ fn walks_go_on_across_launches_as_on_the_cpu() {
     // Short aspiration so that it acts within the test; tabu in shared memory (n = 12, 25)
     // and in global memory (tai150b); every element width.
     for inst in [load("nug12"), load("tai25b"), negatives()] {
-        for layout in [Layout::Mata, Layout::Plain] {
+        for layout in [Layout::Mata, Layout::Plain, Layout::Split] {
             twin_walks(&g, &inst, layout, 12, 5 * inst.n as u32, 4, 3 * inst.n as u32);
         }
+        twin_walks_with(&g, &inst, Layout::Split, 12, 5 * inst.n as u32, 4, 3 * inst.n as u32, TenureLaw::Uniform);
     }
     twin_walks(&g, &load("tai150b"), Layout::Mata, 3, 40, 3, 60);
+    twin_walks(&g, &load("tai150b"), Layout::Split, 3, 40, 3, 60);
     // All-zero flows, n = 3, costs near 2⁶³.
     for inst in [zeros(12), small(3, 50), near_limit()] {
-        twin_walks(&g, &inst, Layout::Mata, 6, 4 * inst.n as u32, 3, 2 * inst.n as u32);
+        for layout in [Layout::Mata, Layout::Split] {
+            twin_walks(&g, &inst, layout, 6, 4 * inst.n as u32, 3, 2 * inst.n as u32);
+        }
     }
 }

@@ -3,7 +3,7 @@
 use qapgpu::io::Instance;
 use qapgpu::io::qaplib;
 use qapgpu_common::elem::{Elem, ElemWidth};
-use qapgpu_common::ls::{NO_TARGET, Scratch, Tenure, tabu_search, two_opt};
+use qapgpu_common::ls::{NO_TARGET, Scratch, Tenure, TenureLaw, tabu_search, two_opt};
 use qapgpu_common::matrix::Dense;
 use qapgpu_common::moves::{delta_full, delta_update, delta_update_terms, move_count, move_pair, swap_terms};
 use qapgpu_common::ops::random_permutation;
@@ -80,7 +80,7 @@ fn tabu_search_returns_its_best_and_never_worsens() {
     random_permutation(&mut rng, &mut p);
     let start = inst.cost(&p);
     let (mut delta, mut tabu, mut best) = (vec![0; 780], vec![0; 1600], vec![0u8; 40]);
-    let r = tabu_search(&a, &b, &mut p, start, NO_TARGET, 640, Tenure { list_size: 40, per_move: false }, &mut rng, Scratch { delta: &mut delta, tabu: &mut tabu }, &mut best, || false);
+    let r = tabu_search(&a, &b, &mut p, start, NO_TARGET, 640, Tenure { list_size: 40, per_move: false, law: TenureLaw::Cubic }, &mut rng, Scratch { delta: &mut delta, tabu: &mut tabu }, &mut best, || false);
     assert_eq!(r.cost, inst.cost(&best));
     assert!(r.cost < start);
     // A 2-opt from the tabu search's result cannot find more than a local minimum lets it.
@@ -189,7 +189,7 @@ fn a_walk_split_into_launches_is_the_same_walk() {
                 best.copy_from_slice(&p);
             }
             let w = WalkState { p: &mut p, cost: cur, done, best: &mut best, best_cost: bc };
-            let (c, r) = tabu_walk(&a, &b, w, NO_TARGET, k, Tenure { list_size: 8 * n as u32, per_move: false }, aspiration, &mut rng, Scratch { delta: &mut delta, tabu: &mut tabu }, || false);
+            let (c, r) = tabu_walk(&a, &b, w, NO_TARGET, k, Tenure { list_size: 8 * n as u32, per_move: false, law: TenureLaw::Cubic }, aspiration, &mut rng, Scratch { delta: &mut delta, tabu: &mut tabu }, || false);
             (cur, best_cost, done) = (c, r.cost, done + r.iterations);
             assert_eq!(inst.cost(&p), cur);
             assert_eq!(inst.cost(&best), best_cost);
@@ -212,19 +212,19 @@ fn tenure_rules_draw_once_or_twice() {
     let (mut once, mut twice) = (Xoshiro128::from_stream(7, 0), Xoshiro128::from_stream(7, 0));
     let mut differ = 0;
     for _ in 0..1000 {
-        let (r, s) = Tenure { list_size: 50, per_move: true }.draw(&mut once);
+        let (r, s) = Tenure { list_size: 50, per_move: true, law: TenureLaw::Cubic }.draw(&mut once);
         assert_eq!(r, s);
-        let (x, y) = Tenure { list_size: 50, per_move: false }.draw(&mut twice);
+        let (x, y) = Tenure { list_size: 50, per_move: false, law: TenureLaw::Cubic }.draw(&mut twice);
         assert!((0..50).contains(&x) && (0..50).contains(&y) && (0..50).contains(&r));
         differ += (x != y) as u32;
     }
     assert!(differ > 500, "entries drew the same tenure {} times in 1000", 1000 - differ);
     let (mut a, mut b) = (Xoshiro128::from_stream(7, 0), Xoshiro128::from_stream(7, 0));
-    Tenure { list_size: 50, per_move: true }.draw(&mut a);
+    Tenure { list_size: 50, per_move: true, law: TenureLaw::Cubic }.draw(&mut a);
     b.next();
     assert_eq!(a.next(), b.next(), "one number per move");
     let (mut a, mut b) = (Xoshiro128::from_stream(7, 0), Xoshiro128::from_stream(7, 0));
-    Tenure { list_size: 50, per_move: false }.draw(&mut a);
+    Tenure { list_size: 50, per_move: false, law: TenureLaw::Cubic }.draw(&mut a);
     b.next();
     b.next();
     assert_eq!(a.next(), b.next(), "two numbers per move");

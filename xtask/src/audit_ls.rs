@@ -1,5 +1,6 @@
-//! `cargo xtask audit --kernel ls`: where every byte of seed 003's local-search kernel goes
-//! for one n and one GPU, and how its threads map to moves.
+//! `cargo xtask audit --kernel ls`: where every byte of the local-search kernel goes (seed
+//! 003's MATA and plain mappings, or our split one) for one n and one GPU, and how its
+//! threads map to moves.
 use crate::ptx::{find_ptxas, ptxas_report};
 use crate::{flag, root};
 use qapgpu_common::delta::DeltaWidth;
@@ -20,7 +21,8 @@ pub fn audit(args: &[String], n: u32, arch: &str, elem: ElemWidth) -> Result<(),
     let mapping = match flag(args, "--layout").unwrap_or("mata") {
         "mata" => Mapping::Mata,
         "plain" => Mapping::Plain,
-        x => return Err(format!("--layout {x}: expected mata or plain")),
+        "split" => Mapping::Split,
+        x => return Err(format!("--layout {x}: expected mata, plain or split")),
     };
     let ns: u32 = match flag(args, "--ns") {
         Some(x) => x.parse().map_err(|_| "--ns takes an integer")?,
@@ -28,14 +30,17 @@ pub fn audit(args: &[String], n: u32, arch: &str, elem: ElemWidth) -> Result<(),
     };
     // Registers decide the largest block, hence whether N_S must grow (as the host does).
     let ptx = root().join("target/ptx/qapgpu.ptx");
-    let kernel = format!("aco_local_search_{width}");
+    let kernel = if mapping == Mapping::Split { format!("aco_split_search_{width}") } else { format!("aco_local_search_{width}") };
     let report = match find_ptxas() {
         Some(ptxas) if ptx.is_file() => Some(ptxas_report(&ptxas, &ptx, arch)?),
         _ => None,
     };
     let k = report.as_ref().and_then(|r| r.iter().find(|k| k.name == kernel).cloned());
     let max_threads = k.as_ref().map_or(1024, |k| layout::max_threads_for_registers(&lim, k.registers));
-    let shape = Shape::fit(n, ns, mapping, max_threads).map_err(|e| e.to_string())?;
+    let mut shape = Shape::fit(n, ns, mapping, max_threads).map_err(|e| e.to_string())?;
+    if let Some(t) = flag(args, "--split-threads") {
+        shape = Shape::split(n, t.parse().map_err(|_| "--split-threads takes an integer")?);
+    }
     // The host takes i32 move costs where the instance allows (`delta::move_cost_bound`).
     let delta = match flag(args, "--delta").unwrap_or("i32") {
         "i32" => DeltaWidth::I32,
@@ -47,31 +52,31 @@ pub fn audit(args: &[String], n: u32, arch: &str, elem: ElemWidth) -> Result<(),
     let c = shape.moves;
 
     println!(
-        "local-search kernel (seed 003) — n = {n}, {}, {} mapping, elements {width}, {arch}",
+        "local-search kernel — n = {n}, {}, {} mapping, elements {width}, {arch}",
         if tabu { "robust tabu search" } else { "2-opt" },
-        if mapping == Mapping::Mata { "MATA" } else { "plain (non-MATA)" }
+        match mapping {
+            Mapping::Mata => "MATA",
+            Mapping::Plain => "plain (non-MATA)",
+            Mapping::Split => "split",
+        }
     );
     println!("one block = one ant; C = n(n−1)/2 = {c} moves, {} of them O(1) and {} O(n) after each move", (n - 2) * (n - 3) / 2, 2 * n - 3);
-    if shape.ns != ns {
-        println!("N_S raised from {ns} to {}: {kernel} has {} registers per thread, so a block holds at most {max_threads} threads", shape.ns, k.as_ref().map_or(0, |k| k.registers));
-    }
-    println!("threads: N_S = {} moves per thread, T_S = ⌈C/N_S⌉ = {} threads own the moves (warps 0..{})", shape.ns, shape.ts, shape.ts.div_ceil(32));
-    if mapping == Mapping::Mata {
+    if mapping == Mapping::Split {
+        let long = 2 * n - 3;
+        println!("threads: T = {} per block; thread t prices the O(1) moves k ≡ t (mod T) from Eq. 5's per-facility terms ({} rounds)", shape.total, c.div_ceil(shape.total));
         println!(
-            "         T_L-START = ⌈T_S/32⌉·32 = {}: threads {}..{} compute (r, x), {}..{} compute (y, s) in O(n) (warps {}..{}); no warp mixes both kinds",
-            shape.tl_start,
-            shape.tl_start,
-            shape.tl_start + n,
-            shape.tl_start + n,
-            shape.total,
-            shape.tl_start / 32,
-            shape.launched() / 32
+            "         O(n) moves in groups of {} lanes of one warp (terms k ≡ g mod {}, shuffle-summed): {} rounds of ⌈n/{}⌉ = {} terms after a move, {} in a launch's first iteration",
+            shape.lanes,
+            shape.lanes,
+            (long * shape.lanes).div_ceil(shape.total),
+            shape.lanes,
+            n.div_ceil(shape.lanes),
+            (c * shape.lanes).div_ceil(shape.total)
         );
-        println!("         T_TOTAL = T_L-START + 2n = {}, launched as {} threads", shape.total, shape.launched());
+        println!("         lookup table: all {c} pairs × u16, copied into shared memory at the start of each launch");
     } else {
-        println!("         the moves touching the previous move are computed inline by their owners (O(n) in an O(1) warp); launched as {} threads", shape.launched());
+        print_seed003_threads(&shape, ns, n, &kernel, max_threads, k.as_ref().map_or(0, |k| k.registers));
     }
-    println!("         lookup table first_pairs: {} × u16 (u·256 + v of move t·N_S) in global memory, read once per launch", shape.ts);
 
     println!("\ndynamic shared memory per block: {} B of {} B available to one block (opt-in limit)", lay.dynamic_shared, lim.shared_per_block_optin);
     let row = |name: &str, r: layout::Region, what: String| {
@@ -81,7 +86,11 @@ pub fn audit(args: &[String], n: u32, arch: &str, elem: ElemWidth) -> Result<(),
     if tabu {
         row("best φ", lay.best, "best permutation of this search".into());
     }
-    row("argmin", lay.scratch, format!("{} warps × {LS_SCRATCH_PER_WARP} B: each warp's best (Δ i64, tag u32)", shape.launched() / 32));
+    row("argmin", lay.scratch, format!("{} warps × {LS_SCRATCH_PER_WARP} B: each warp's best (Δ i64, tag u32; split: φ of its facilities)", shape.launched() / 32));
+    if mapping == Mapping::Split {
+        row("pairs", lay.pairs, format!("{c} × u16: move k's (u, v)"));
+        row("terms", lay.terms, format!("{n} × 4 × {}: Eq. 5's factors per facility after the last move", delta.name()));
+    }
     let elsewhere = |what: &str, bytes: u32| println!("  {what} ({bytes} B per ant) does not fit: in global memory, {bytes} B × m ants");
     match lay.delta_placement {
         Placement::Shared => row("Δ table", lay.delta, format!("{c} × {} move costs, numbered as seed 003's Fig. 4; read and written by every move each iteration", delta.name())),
@@ -108,7 +117,7 @@ pub fn audit(args: &[String], n: u32, arch: &str, elem: ElemWidth) -> Result<(),
         (Some(report), Some(k)) => {
             println!("\nptxas -v for {arch} (from {}):", ptx.display());
             println!("  {:<22} {:>5} {:>7} {:>13}", "kernel", "regs", "stack", "spill st/ld");
-            for x in report.iter().filter(|x| x.name.starts_with("aco_")) {
+            for x in report.iter().filter(|x| x.name.starts_with("aco_") || x.name.starts_with("ts_")) {
                 println!("  {:<22} {:>5} {:>6}B {:>6}/{:<6}", x.name, x.registers, x.stack, x.spill_stores, x.spill_loads);
             }
             let (blocks, limiter) = layout::blocks_per_sm(&lim, shape.launched(), lay.dynamic_shared + k.shared_static, k.registers);
@@ -122,4 +131,28 @@ pub fn audit(args: &[String], n: u32, arch: &str, elem: ElemWidth) -> Result<(),
         _ => println!("\n(no ptxas or no target/ptx/qapgpu.ptx: run `cargo xtask build-ptx` with ptxas for registers and occupancy)"),
     }
     Ok(())
+}
+
+/// The thread lines of seed 003's mappings (MATA and plain).
+fn print_seed003_threads(shape: &Shape, ns: u32, n: u32, kernel: &str, max_threads: u32, registers: u32) {
+    if shape.ns != ns {
+        println!("N_S raised from {ns} to {}: {kernel} has {registers} registers per thread, so a block holds at most {max_threads} threads", shape.ns);
+    }
+    println!("threads: N_S = {} moves per thread, T_S = ⌈C/N_S⌉ = {} threads own the moves (warps 0..{})", shape.ns, shape.ts, shape.ts.div_ceil(32));
+    if shape.mapping == Mapping::Mata {
+        println!(
+            "         T_L-START = ⌈T_S/32⌉·32 = {}: threads {}..{} compute (r, x), {}..{} compute (y, s) in O(n) (warps {}..{}); no warp mixes both kinds",
+            shape.tl_start,
+            shape.tl_start,
+            shape.tl_start + n,
+            shape.tl_start + n,
+            shape.total,
+            shape.tl_start / 32,
+            shape.launched() / 32
+        );
+        println!("         T_TOTAL = T_L-START + 2n = {}, launched as {} threads", shape.total, shape.launched());
+    } else {
+        println!("         the moves touching the previous move are computed inline by their owners (O(n) in an O(1) warp); launched as {} threads", shape.launched());
+    }
+    println!("         lookup table first_pairs: {} × u16 (u·256 + v of move t·N_S) in global memory, read once per launch", shape.ts);
 }

@@ -25,7 +25,8 @@ commands:
         strides, padding, matrix placement, constant memory, and from ptxas -v the
         registers, spills, stack of each kernel and the resulting blocks per SM.
   dist  Build the release binary with the PTX embedded, and the GPU test binaries, into
-        dist/ (ignored by git), stripped, ready to carry to a GPU machine.
+        dist/ (ignored by git), stripped, and packed in dist/pack/bundle.tar.xz: carry
+        dist/pack and dist/qaplib to a GPU machine and run scripts/unpack-dist.sh there.
   ci    What CI runs: build-ptx (with the ptxas check), the README's test command, then the
         Python package installed from python/ and its pytest suite.
 ";
@@ -100,7 +101,13 @@ fn dist() -> Result<(), String> {
     for f in GPU_TESTS.iter().chain(&["qapgpu"]) {
         let _ = Command::new("strip").arg(dist.join(f)).status();
     }
-    eprintln!("dist/ holds qapgpu, qapgpu.ptx and the GPU tests {}", GPU_TESTS.join(", "));
+    // The same files in one xz tarball: the binaries embed the PTX and two cubins each, and
+    // together pass what one transfer to a device machine takes (64 MiB); packed, about 9.
+    let pack = dist.join("pack");
+    std::fs::create_dir_all(&pack).map_err(|e| e.to_string())?;
+    let files: Vec<&str> = GPU_TESTS.iter().copied().chain(["qapgpu", "qapgpu.ptx"]).collect();
+    run(Command::new("tar").current_dir(&dist).arg("cJf").arg(pack.join("bundle.tar.xz")).args(&files))?;
+    eprintln!("dist/ holds qapgpu, qapgpu.ptx and the GPU tests {}; dist/pack/bundle.tar.xz all of them (scripts/unpack-dist.sh)", GPU_TESTS.join(", "));
     Ok(())
 }
 

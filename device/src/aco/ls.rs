@@ -15,23 +15,38 @@
 //! holds the four combinations and picks one per launch.
 use core::slice;
 
-use qapgpu_common::ls::{Candidate, TABU_FREE, Tenure, authorized, move_class, stop_poll_interval};
-use qapgpu_common::delta::MoveCost;
+use qapgpu_common::ls::{Candidate, TABU_FREE, Tenure, TenureLaw, authorized, move_class, stop_poll_interval};
+use qapgpu_common::rng::Xoshiro128;
 use qapgpu_common::matrix::Matrix;
 use qapgpu_common::moves::{delta_full_in, delta_update, move_index, next_pair, touches, unpack_pair};
-use qapgpu_common::params::{AcoParams, LS_AB_SHARED, LS_DELTA_I32, LS_DELTA_SHARED, LS_MATA, LS_TABU, LS_TABU_SHARED, LS_TENURE_PER_MOVE};
+use qapgpu_common::params::{AcoParams, LS_AB_SHARED, LS_DELTA_I32, LS_DELTA_SHARED, LS_MATA, LS_TABU, LS_TABU_SHARED, LS_TENURE_PER_MOVE, LS_TENURE_UNIFORM};
 
 use crate::block::{block_argmin, block_copy, block_copy_bytes};
 use crate::intrinsics::*;
-use crate::matrices::{DevElem, Shared, View};
+use crate::matrices::{DevCost, DevElem, Shared, View};
 use crate::rngs::{load_rng, store_rng};
 use crate::stop::{request_stop, stop_requested};
+
+/// A search body: MATA and plain here (`Mata`), the split mapping in `split.rs`.
+pub(super) trait Search {
+    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: Matrix<E>>(p: &AcoParams, a: &M, b: &M);
+}
+
+/// Seed 003's mappings (MATA and plain), as the module docs describe.
+pub(super) struct Mata;
+
+impl Search for Mata {
+    #[inline(always)]
+    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: Matrix<E>>(p: &AcoParams, a: &M, b: &M) {
+        unsafe { search::<E, D, WALK, M>(p, a, b) }
+    }
+}
 
 /// One block's search; `WALK`: the `ts` family's walk that goes on from launch to launch
 /// (its own kernels, so that the seed-003 kernels keep their registers). Picks the
 /// matrices' memory and the move-cost type the host's layout chose (`layout::LsLayout`).
 #[inline(always)]
-unsafe fn run<E: DevElem, const WALK: bool>(p: &AcoParams) {
+pub(super) unsafe fn run<S: Search, E: DevElem, const WALK: bool>(p: &AcoParams) {
     let n = p.n as usize;
     let narrow = p.flags & LS_DELTA_I32 != 0;
     if p.flags & LS_AB_SHARED != 0 {
@@ -44,70 +59,161 @@ unsafe fn run<E: DevElem, const WALK: bool>(p: &AcoParams) {
         }
         let at = |off: u32| View::<E, Shared>::shared(shared_base() + off as u64, n);
         let (a, b) = (at(p.layout.a), at(p.layout.b));
-        if narrow { unsafe { search::<E, i32, WALK, _>(p, &a, &b) } } else { unsafe { search::<E, i64, WALK, _>(p, &a, &b) } }
+        if narrow { unsafe { S::search::<E, i32, WALK, _>(p, &a, &b) } } else { unsafe { S::search::<E, i64, WALK, _>(p, &a, &b) } }
     } else {
         let (a, b) = (View::<E, _>::global(p.a, n), View::<E, _>::global(p.b, n));
-        if narrow { unsafe { search::<E, i32, WALK, _>(p, &a, &b) } } else { unsafe { search::<E, i64, WALK, _>(p, &a, &b) } }
+        if narrow { unsafe { S::search::<E, i32, WALK, _>(p, &a, &b) } } else { unsafe { S::search::<E, i64, WALK, _>(p, &a, &b) } }
+    }
+}
+
+/// The tenure rule the host set (`ls::Tenure`).
+#[inline(always)]
+pub(super) fn tenure_rule(p: &AcoParams) -> Tenure {
+    let law = if p.flags & LS_TENURE_UNIFORM != 0 { TenureLaw::Uniform } else { TenureLaw::Cubic };
+    Tenure { list_size: p.tabu_list_size, per_move: p.flags & LS_TENURE_PER_MOVE != 0, law }
+}
+
+/// A block's unit (ant or walk) as its search starts, read by `Unit::begin`.
+pub(super) struct Unit {
+    pub blk: usize,
+    pub n: usize,
+    pub tabu_search: bool,
+    /// A `ts` walk (tabu search going on from launch to launch).
+    pub walk: bool,
+    pub cant: *mut u8,
+    pub ant: *mut u8,
+    /// The c-ant's (walk's current) cost, and the unit's best ant's.
+    pub cost: i64,
+    pub ant_cost: i64,
+    /// A walk's best so far is its unit's best ant, unless the walk stands lower.
+    pub from_ant: bool,
+    /// Iterations the walk has done before this launch.
+    pub done: u32,
+    /// The tabu matrix the search works on (shared or global memory).
+    pub tabu: *mut i32,
+    pub perm: *mut u8,
+    pub best: *mut u8,
+}
+
+impl Unit {
+    /// Reads block `blk`'s unit and loads its permutation (and best and tabu matrix) into
+    /// the search's memory. Pitfall: the caller's next barrier publishes what it wrote.
+    #[inline(always)]
+    pub unsafe fn begin(p: &AcoParams, walk_kernel: bool) -> Unit {
+        let (tid, blk) = (thread_idx_x(), block_idx_x() as usize);
+        let n = p.n as usize;
+        let tabu_search = p.flags & LS_TABU != 0;
+        let smem = shared_generic();
+        let lay = &p.layout;
+        let (perm, best) = unsafe { (smem.add(lay.perm as usize), smem.add(lay.best as usize)) };
+        let tabu = unsafe {
+            if p.flags & LS_TABU_SHARED != 0 {
+                smem.add(lay.tabu as usize) as *mut i32
+            } else {
+                (p.tabu as *mut i32).add(blk * n * n)
+            }
+        };
+        let cant = unsafe { (p.cants as *mut u8).add(blk * p.stride as usize) };
+        let ant = unsafe { (p.ants as *mut u8).add(blk * p.stride as usize) };
+        let walk = walk_kernel && tabu_search;
+        let cost = unsafe { *(p.cant_costs as *const i64).add(blk) };
+        let ant_cost = unsafe { *(p.ant_costs as *const i64).add(blk) };
+        let from_ant = walk && ant_cost <= cost;
+        let done = if walk { unsafe { *(p.walks as *const u32).add(blk) } } else { 0 };
+        unsafe {
+            block_copy_bytes(perm, cant, n);
+            if tabu_search {
+                // The start is the best so far until a move beats it (a search that never
+                // improves, e.g. on an all-zero instance, returns it unchanged).
+                block_copy_bytes(best, if from_ant { ant } else { cant }, n);
+                let kept = (p.tabu as *const i32).add(blk * n * n);
+                let mut i = tid as usize;
+                while i < n * n {
+                    // A walk's own matrix (fresh before its first move), copied in when the
+                    // search works in shared memory.
+                    *tabu.add(i) = if !walk || done == 0 { TABU_FREE } else if tabu != kept as *mut i32 { *kept.add(i) } else { *tabu.add(i) };
+                    i += block_dim_x() as usize;
+                }
+            }
+        }
+        Unit { blk, n, tabu_search, walk, cant, ant, cost, ant_cost, from_ant, done, tabu, perm, best }
+    }
+
+    /// The best cost a search starts from.
+    #[inline(always)]
+    pub fn start_best(&self) -> i64 {
+        if self.from_ant { self.ant_cost } else { self.cost }
+    }
+
+    /// Writes the search's end back: a walk's current solution and tabu matrix, step 8 of
+    /// Fig. 2 (the result replaces its unit's best ant when as good or better), the costs,
+    /// the iteration counts and the RNG. `cur`: the search's current cost, `best_cost`:
+    /// its best (the tabu search's) — the result is `best` for a tabu search, else `perm`.
+    /// Pitfall: contains barriers; every thread calls it after a barrier that follows the
+    /// search's last write to `perm` and `best`.
+    #[inline(always)]
+    pub unsafe fn finish(&self, p: &AcoParams, cur: i64, best_cost: i64, iterations: u32, rng: &Xoshiro128) {
+        let (tid, blk, n) = (thread_idx_x(), self.blk, self.n);
+        let (result, result_cost) = if self.tabu_search { (self.best, best_cost) } else { (self.perm, cur) };
+        unsafe {
+            // A walk leaves where it stands (and its tabu matrix) for the next launch.
+            block_copy_bytes(self.cant, if self.walk { self.perm } else { result }, n);
+            let kept = (p.tabu as *mut i32).add(blk * n * n);
+            if self.walk && self.tabu != kept {
+                let mut i = tid as usize;
+                while i < n * n {
+                    *kept.add(i) = *self.tabu.add(i);
+                    i += block_dim_x() as usize;
+                }
+            }
+            // Step 8 of Fig. 2: the c-ant replaces its unit's best when it is as good or better.
+            let ant_cost = (p.ant_costs as *mut i64).add(blk);
+            if result_cost <= *ant_cost {
+                block_copy_bytes(self.ant, result, n);
+            }
+            sync_threads();
+            if tid == 0 {
+                if result_cost <= *ant_cost {
+                    *ant_cost = result_cost;
+                }
+                *(p.cant_costs as *mut i64).add(blk) = if self.walk { cur } else { result_cost };
+                *(p.ls_iters as *mut u32).add(blk) = iterations;
+                if self.walk {
+                    let done = (p.walks as *mut u32).add(blk);
+                    *done = (*done).wrapping_add(iterations);
+                }
+                store_rng(p.rng as *mut u32, blk, p.m as usize, rng);
+            }
+        }
     }
 }
 
 /// The search itself, with move costs in `D` and the matrices read through `M`.
 #[inline(always)]
-unsafe fn search<E: DevElem, D: MoveCost, const WALK: bool, M: Matrix<E>>(p: &AcoParams, a: &M, b: &M) {
-    let (tid, blk) = (thread_idx_x(), block_idx_x() as usize);
+unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: Matrix<E>>(p: &AcoParams, a: &M, b: &M) {
+    let tid = thread_idx_x();
     let n = p.n as usize;
-    let tabu_search = p.flags & LS_TABU != 0;
     let mata = p.flags & LS_MATA != 0;
-    let smem = shared_generic();
     let lay = &p.layout;
     let scratch = shared_base() + lay.scratch as u64;
-    let (perm_ptr, best_ptr) = unsafe { (smem.add(lay.perm as usize), smem.add(lay.best as usize)) };
+    let unit = unsafe { Unit::begin(p, WALK) };
+    let (tabu_search, walk, tabu, perm_ptr, best_ptr) = (unit.tabu_search, unit.walk, unit.tabu, unit.perm, unit.best);
     let delta = unsafe {
         if p.flags & LS_DELTA_SHARED != 0 {
-            smem.add(lay.delta as usize) as *mut D
+            shared_generic().add(lay.delta as usize) as *mut D
         } else {
-            (p.delta as *mut D).add(blk * p.moves as usize)
+            (p.delta as *mut D).add(unit.blk * p.moves as usize)
         }
     };
-    let tabu = unsafe {
-        if p.flags & LS_TABU_SHARED != 0 {
-            smem.add(lay.tabu as usize) as *mut i32
-        } else {
-            (p.tabu as *mut i32).add(blk * n * n)
-        }
-    };
-    let cant = unsafe { (p.cants as *mut u8).add(blk * p.stride as usize) };
-    let ant = unsafe { (p.ants as *mut u8).add(blk * p.stride as usize) };
-    let walk = WALK && tabu_search;
-    let cost = unsafe { *(p.cant_costs as *const i64).add(blk) };
-    let ant_cost = unsafe { *(p.ant_costs as *const i64).add(blk) };
-    // A walk's best so far is its unit's best ant, unless the walk stands lower.
-    let from_ant = walk && ant_cost <= cost;
-    let done = if walk { unsafe { *(p.walks as *const u32).add(blk) } } else { 0 };
+    let (cost, done) = (unit.cost, unit.done);
     let aspiration = if walk { p.aspiration as i32 } else { 0 };
     let poll = stop_poll_interval(n);
-    unsafe {
-        block_copy_bytes(perm_ptr, cant, n);
-        if tabu_search {
-            // The start is the best so far until a move beats it (a search that never
-            // improves, e.g. on an all-zero instance, returns it unchanged).
-            block_copy_bytes(best_ptr, if from_ant { ant } else { cant }, n);
-            let kept = (p.tabu as *const i32).add(blk * n * n);
-            let mut i = tid as usize;
-            while i < n * n {
-                // A walk's own matrix (fresh before its first move), copied in when the
-                // search works in shared memory.
-                *tabu.add(i) = if !walk || done == 0 { TABU_FREE } else if tabu != kept as *mut i32 { *kept.add(i) } else { *tabu.add(i) };
-                i += block_dim_x() as usize;
-            }
-        }
-    }
     let owner = tid < p.ts;
     let first = if owner { unsafe { *(p.first_pairs as *const u16).add(tid as usize) as u32 } } else { 0 };
     let k0 = tid * p.ns;
     let owned = if owner { (p.moves - k0).min(p.ns) } else { 0 };
-    let mut rng = unsafe { load_rng(p.rng as *const u32, blk, p.m as usize) };
-    let (mut cur, mut best_cost) = (cost, if from_ant { ant_cost } else { cost });
+    let mut rng = unsafe { load_rng(p.rng as *const u32, unit.blk, p.m as usize) };
+    let (mut cur, mut best_cost) = (cost, unit.start_best());
     let (mut r, mut s, mut fresh) = (0u32, 0u32, true);
     let mut iterations = p.ls_iterations;
     sync_threads();
@@ -157,6 +263,7 @@ unsafe fn search<E: DevElem, D: MoveCost, const WALK: bool, M: Matrix<E>>(p: &Ac
                 ts: p.ts,
                 tl_start: p.tl_start,
                 total: p.tl_start + 2 * p.n,
+                lanes: 1,
             };
             if let Some((u, v)) = shape.long_move(tid, r, s) {
                 let d: D = delta_full_in(a, b, perm, u as usize, v as usize);
@@ -174,8 +281,7 @@ unsafe fn search<E: DevElem, D: MoveCost, const WALK: bool, M: Matrix<E>>(p: &Ac
         if tid == 0 {
             unsafe {
                 if tabu_search {
-                    let rule = Tenure { list_size: p.tabu_list_size, per_move: p.flags & LS_TENURE_PER_MOVE != 0 };
-                    let (tr, ts) = rule.draw(&mut rng);
+                    let (tr, ts) = tenure_rule(p).draw(&mut rng);
                     *tabu.add(r as usize * n + *perm_ptr.add(r as usize) as usize) = now + tr;
                     *tabu.add(s as usize * n + *perm_ptr.add(s as usize) as usize) = now + ts;
                 }
@@ -203,38 +309,8 @@ unsafe fn search<E: DevElem, D: MoveCost, const WALK: bool, M: Matrix<E>>(p: &Ac
             break;
         }
     }
-    let (result, result_cost) = if tabu_search { (best_ptr, best_cost) } else { (perm_ptr, cur) };
     sync_threads();
-    unsafe {
-        // A walk leaves where it stands (and its tabu matrix) for the next launch.
-        block_copy_bytes(cant, if walk { perm_ptr } else { result }, n);
-        let kept = (p.tabu as *mut i32).add(blk * n * n);
-        if walk && tabu != kept {
-            let mut i = tid as usize;
-            while i < n * n {
-                *kept.add(i) = *tabu.add(i);
-                i += block_dim_x() as usize;
-            }
-        }
-        // Step 8 of Fig. 2: the c-ant replaces its unit's best when it is as good or better.
-        let ant_cost = (p.ant_costs as *mut i64).add(blk);
-        if result_cost <= *ant_cost {
-            block_copy_bytes((p.ants as *mut u8).add(blk * p.stride as usize), result, n);
-        }
-        sync_threads();
-        if tid == 0 {
-            if result_cost <= *ant_cost {
-                *ant_cost = result_cost;
-            }
-            *(p.cant_costs as *mut i64).add(blk) = if walk { cur } else { result_cost };
-            *(p.ls_iters as *mut u32).add(blk) = iterations;
-            if walk {
-                let done = (p.walks as *mut u32).add(blk);
-                *done = (*done).wrapping_add(iterations);
-            }
-            store_rng(p.rng as *mut u32, blk, p.m as usize, &rng);
-        }
-    }
+    unsafe { unit.finish(p, cur, best_cost, iterations, &rng) };
 }
 
 macro_rules! ls_kernel {
@@ -251,7 +327,7 @@ macro_rules! ls_kernel {
         /// Block = ant; threads map to moves as the module docs say.
         #[unsafe(no_mangle)]
         pub unsafe extern "ptx-kernel" fn $name(p: *const AcoParams) {
-            unsafe { run::<$t, false>(&*p) }
+            unsafe { run::<Mata, $t, false>(&*p) }
         }
     };
 }
@@ -274,7 +350,7 @@ macro_rules! walk_kernel {
         /// Block = walk; threads map to moves as the module docs say.
         #[unsafe(no_mangle)]
         pub unsafe extern "ptx-kernel" fn $name(p: *const AcoParams) {
-            unsafe { run::<$t, true>(&*p) }
+            unsafe { run::<Mata, $t, true>(&*p) }
         }
     };
 }

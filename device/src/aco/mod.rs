@@ -15,6 +15,7 @@ use crate::matrices::{DevElem, View};
 use crate::rngs::{load_rng, store_rng};
 
 mod ls;
+mod split;
 
 #[inline(always)]
 fn global_thread() -> usize {

@@ -15,10 +15,13 @@
 //!   moves and a tenure drawn per tabu entry. tai80b's optimum in 0.27 s (Table 4's colony
 //!   0.67 s), tai100b's in 0.34 s (0.96 s), 0.2 % above tai150b's in 1.6 s (8.7 s).
 //!
+//! Both run the split layout (`Layout::Split`), which makes the same moves as seed 003's
+//! MATA sooner, except structured data above n = `STRUCTURED_SPLIT_N`.
+//!
 //! n = 2 goes to `ga-independent` (the local searches need n ≥ 3). Settings the user gave
 //! are kept (`tune` fills only unset ones).
 use super::Options;
-use super::aco::Class;
+use super::aco::{Class, Layout};
 use crate::io::Instance;
 
 /// Largest n for which `ts` is chosen.
@@ -36,6 +39,10 @@ pub const UNIFORM_WAVE_N: usize = 64;
 /// 0.04–0.08 points lower within 1 s than Table 4's n on tai80a and tai100a, and lower than
 /// the whole wave (BENCHMARKS.md, "Within 1 s per instance").
 pub const UNIFORM_ANTS_FACTOR: u32 = 2;
+/// Largest n of structured data that runs the split layout (tai80b and tai100b reached their
+/// optimum 20–26 % sooner with it, the same 264-ant colony as MATA's; tai150b's split wave
+/// of 264 ants took 2.5 times as long as MATA's 132 to 0.2 %).
+pub const STRUCTURED_SPLIT_N: usize = 128;
 /// IT_TS on structured data, in n: short searches, so that pheromone and donors recombine
 /// the ants' bests four times as often as with Table 4's 4n (n beat 2n and 4n on tai80b,
 /// tai100b and tai150b).
@@ -81,6 +88,13 @@ pub fn tune(inst: &Instance, opts: &Options) -> Options {
     }
     let n = inst.n as u32;
     let x = &mut tuned.aco;
+    // The split layout runs the same searches sooner (BENCHMARKS.md, "The split layout"),
+    // but it also fits more ants per SM: a one-wave colony of structured data grows with it,
+    // which cost tai150b time (264 ants against MATA's 132). So MATA there.
+    let uniform = max_dominance(inst) < LOW_DOMINANCE;
+    if uniform || inst.n <= STRUCTURED_SPLIT_N {
+        x.layout.get_or_insert(Layout::Split);
+    }
     if max_dominance(inst) < LOW_DOMINANCE {
         x.class.get_or_insert(Class::Random);
         x.ls_iterations.get_or_insert(UNIFORM_LS_FACTOR * n);

@@ -1,7 +1,7 @@
 //! Time to the best-known value for several algorithms on the same instances, with the
 //! same runs, limits and seeds (the issue's "time to the optimum against the project's
 //! other algorithms").
-use super::{RunRecord, Table, fmt, load, mean_sd, runs_all};
+use super::{RunRecord, Table, fmt_secs, load, mean_sd, runs_all};
 use crate::algo::{Backend, Options};
 use anyhow::Result;
 use std::time::Duration;
@@ -26,9 +26,9 @@ pub fn protocol(backends: &[Backend], base: &Options, names: &[String], algos: &
                 algo.clone(),
                 recs.len().to_string(),
                 ok.len().to_string(),
-                fmt(m),
-                fmt(s),
-                fmt(super::median(&ok)),
+                fmt_secs(m),
+                fmt_secs(s),
+                fmt_secs(super::median(&ok)),
                 recs.iter().map(|r| r.cost).max().map_or("–".into(), |c| c.to_string()),
             ]);
         }

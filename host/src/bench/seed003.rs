@@ -71,14 +71,17 @@ impl Column {
         match self {
             Column::Gpu(Layout::Mata) => "GPU MATA",
             Column::Gpu(Layout::Plain) => "GPU non-MATA",
+            Column::Gpu(Layout::Split) => "GPU split",
             Column::Cpu => "CPU twin",
         }
     }
-    fn index(self) -> usize {
+    /// The paper's column (the split layout is ours: none).
+    fn index(self) -> Option<usize> {
         match self {
-            Column::Gpu(Layout::Mata) => 0,
-            Column::Gpu(Layout::Plain) => 1,
-            Column::Cpu => 2,
+            Column::Gpu(Layout::Mata) => Some(0),
+            Column::Gpu(Layout::Plain) => Some(1),
+            Column::Gpu(Layout::Split) => None,
+            Column::Cpu => Some(2),
         }
     }
 }
@@ -120,7 +123,7 @@ pub fn protocol(backends: &[Backend], base: &Options, fixed: bool, names: &[Stri
                     opts.aco.class = Some(Class::of(name));
                     opts.aco.max_ls_iterations = it_total;
                     if let Column::Gpu(l) = col {
-                        opts.aco.layout = l;
+                        opts.aco.layout = Some(l);
                     }
                     opts.multi = d.model;
                     let recs = runs_all(&backends[..d.count], &inst, &opts, n_runs, limit)?;
@@ -136,9 +139,9 @@ pub fn protocol(backends: &[Backend], base: &Options, fixed: bool, names: &[Stri
                     let paper = if d.count > 1 {
                         None // the seeds publish one GPU only
                     } else if fixed {
-                        PAPER_T5.iter().find(|r| r.0 == name.as_str()).filter(|_| ls == LsKind::Tabu).map(|r| [r.1, r.2, r.4][col.index()])
+                        PAPER_T5.iter().find(|r| r.0 == name.as_str()).filter(|_| ls == LsKind::Tabu).zip(col.index()).map(|(r, i)| [r.1, r.2, r.4][i])
                     } else {
-                        PAPER_T6.iter().find(|r| r.0 == name.as_str()).map(|r| if ls == LsKind::Tabu { r.2 } else { r.3 }[col.index()])
+                        PAPER_T6.iter().find(|r| r.0 == name.as_str()).zip(col.index()).map(|(r, i)| if ls == LsKind::Tabu { r.2 } else { r.3 }[i])
                     };
                     let censored = !fixed && ok.len() < recs.len();
                     t.push(vec![

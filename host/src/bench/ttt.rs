@@ -4,7 +4,7 @@
 //! (i − ½)/R), one SVG per instance; with `--cpu-baseline`, the multi-start tabu search on
 //! every CPU core beside them, the user's alternative without a GPU. Each instance also
 //! gets a convergence plot: every run's best cost (as % above the best known) against time.
-use super::{RunRecord, Table, fmt, load, mean_sd, median, runs_traced, within};
+use super::{RunRecord, Table, fmt_secs, load, mean_sd, median, runs_traced, within};
 use crate::algo::{Backend, Options};
 use anyhow::{Context, Result};
 use plotters::prelude::*;
@@ -146,7 +146,7 @@ pub fn protocol(backends: &[Backend], cpu: Option<&Backend>, base: &Options, nam
             let mut ok = RunRecord::successes(&recs);
             ok.sort_by(f64::total_cmp);
             let (m, s) = mean_sd(&ok);
-            t.push(vec![name.clone(), target.to_string(), algo.clone(), eng.into(), format!("{}/{}", ok.len(), recs.len()), fmt(m), fmt(s), fmt(median(&ok)), svg.clone()]);
+            t.push(vec![name.clone(), target.to_string(), algo.clone(), eng.into(), format!("{}/{}", ok.len(), recs.len()), fmt_secs(m), fmt_secs(s), fmt_secs(median(&ok)), svg.clone()]);
             series.push(Series { label: format!("{algo} ({eng})"), times: ok, runs: recs.len() });
             curves.push(Curves { label: format!("{algo} ({eng})"), runs: recs.into_iter().map(|r| r.trace).collect() });
         }

@@ -8,6 +8,7 @@ use crate::problems::Kind;
 use crate::problems::clique::Direction;
 use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Args, ValueEnum};
+use qapgpu_common::ls::TenureLaw;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -147,9 +148,10 @@ impl GaArgs {
 /// Seed 003's settings; unset ones come from its Table 4 for the instance's class.
 #[derive(Args, Clone)]
 pub struct AcoArgs {
-    /// Thread mapping of the local search's move costs.
-    #[arg(long, value_enum, default_value = "mata")]
-    layout: Layout,
+    /// Thread mapping of the local search's move costs (default: mata, seed 003's; split
+    /// for ts and memetic).
+    #[arg(long, value_enum)]
+    layout: Option<Layout>,
     /// Instance class for Table 4's defaults (default: iv for taiNNb, i otherwise).
     #[arg(long, value_enum)]
     class: Option<Class>,
@@ -172,6 +174,10 @@ pub struct AcoArgs {
     /// aco-ts) or one per tabu entry (Taillard's code, the default of ts and memetic).
     #[arg(long, value_enum)]
     tenure: Option<TenureDraw>,
+    /// The tenure's distribution: T·r³ (seed 003, the default of aco-ts) or uniform in
+    /// [0.9·T, 1.1·T] (Taillard's Ro-TS code, the default of ts and memetic, with T = n).
+    #[arg(long, value_enum)]
+    tenure_law: Option<TenureLawArg>,
     /// MMAS's p_best, which sets τ_min. Default 0.005.
     #[arg(long)]
     p_best: Option<f64>,
@@ -182,6 +188,10 @@ pub struct AcoArgs {
     /// N_S: O(1) moves per thread. Default ⌈n/4⌉.
     #[arg(long)]
     ns: Option<u32>,
+    /// Threads per block of the split layout, rounded up to a warp (default: half a thread
+    /// per move, 64 to 512).
+    #[arg(long)]
+    split_threads: Option<u32>,
     /// IT_TOTAL: stop after this many local-search iterations in all (Table 5 uses n·50000).
     #[arg(long)]
     max_ls_iterations: Option<u64>,
@@ -202,9 +212,14 @@ impl AcoArgs {
             ls_iterations: self.ls_iterations,
             tabu_list: self.tabu_list,
             tenure_per_move: self.tenure.map(|t| t == TenureDraw::Move),
+            tenure_law: self.tenure_law.map(|l| match l {
+                TenureLawArg::Cubic => TenureLaw::Cubic,
+                TenureLawArg::Uniform => TenureLaw::Uniform,
+            }),
             p_best: self.p_best,
             one_wave: self.one_wave.then_some(true),
             ns: self.ns,
+            split_threads: self.split_threads,
             max_ls_iterations: self.max_ls_iterations,
             wide_delta: self.wide_delta,
         }
@@ -218,6 +233,15 @@ pub enum TenureDraw {
     Entry,
     /// One draw for both entries of the move.
     Move,
+}
+
+/// `--tenure-law`: the distribution of a tenure draw (`ls::TenureLaw`).
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TenureLawArg {
+    /// T·r³, r uniform in [0, 1).
+    Cubic,
+    /// Uniform integer in [0.9·T, 1.1·T].
+    Uniform,
 }
 
 /// `--ls` of the cellular GA.

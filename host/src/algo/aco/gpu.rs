@@ -1,7 +1,7 @@
 //! The GPU engine of seed 003: the ACO kernels (`device::aco`, `device::ls`) driven through
 //! cudarc, one launch per step of Fig. 2. Only the best-so-far (one `AcoBest`) crosses to
 //! the host each iteration.
-use super::{AcoConfig, AcoEngine, AcoSnapshot, LsStats};
+use super::{AcoConfig, AcoEngine, AcoSnapshot, Layout, LsStats};
 use crate::gpu::{Gpu, bytes_of, device_matrices, from_bytes};
 use crate::io::Instance;
 use crate::site::Site;
@@ -11,9 +11,9 @@ use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
 use qapgpu_common::aco::Bounds;
 use qapgpu_common::delta::DeltaWidth;
 use qapgpu_common::layout::{LsLayout, Placement, blocks_per_sm};
-use qapgpu_common::ls::LsKind;
+use qapgpu_common::ls::{LsKind, TenureLaw};
 use qapgpu_common::mata::Shape;
-use qapgpu_common::params::{AcoBest, AcoParams, LS_TENURE_PER_MOVE};
+use qapgpu_common::params::{AcoBest, AcoParams, LS_TENURE_PER_MOVE, LS_TENURE_UNIFORM};
 use std::time::Instant;
 
 struct Buffers {
@@ -64,12 +64,13 @@ impl AcoGpu {
         let mut cfg = cfg.clone();
         anyhow::ensure!(cfg.ants >= 1, "the colony needs at least one ant");
         let w = inst.width.name();
+        let split = cfg.layout == Layout::Split;
         let load = |name: String| gpu.module.load_function(&name).with_context(|| format!("kernel {name} missing from the PTX"));
         let k = Kernels {
             init: load(format!("aco_init_{w}"))?,
             construct: load(format!("aco_construct_{w}"))?,
-            local_search: load(format!("aco_local_search_{w}"))?,
-            walk: load(format!("ts_walk_{w}"))?,
+            local_search: load(if split { format!("aco_split_search_{w}") } else { format!("aco_local_search_{w}") })?,
+            walk: load(if split { format!("ts_split_walk_{w}") } else { format!("ts_walk_{w}") })?,
             best: load("aco_best".into())?,
             tau_init: load("aco_tau_init".into())?,
             evaporate: load("aco_evaporate".into())?,
@@ -80,16 +81,21 @@ impl AcoGpu {
         let ls_kernel = if cfg.walk { &k.walk } else { &k.local_search };
         let max_threads = ls_kernel.get_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)? as u32;
         let registers = ls_kernel.get_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_NUM_REGS)? as u32;
-        let shape = Shape::fit(inst.n as u32, cfg.ns, cfg.layout.mapping(), max_threads).map_err(|e| anyhow!("{}: {e}", inst.name))?;
+        let mut shape = Shape::fit(inst.n as u32, cfg.ns, cfg.layout.mapping(), max_threads).map_err(|e| anyhow!("{}: {e}", inst.name))?;
+        if let (Layout::Split, Some(t)) = (cfg.layout, cfg.split_threads) {
+            anyhow::ensure!((1..=max_threads).contains(&t), "--split-threads {t}: the split kernel runs 1 to {max_threads} threads per block");
+            shape = Shape::split(inst.n as u32, t);
+        }
         anyhow::ensure!(!cfg.walk || cfg.ls == LsKind::Tabu, "walks are tabu searches");
         let layout = ls_layout(&gpu, inst, &cfg, shape, registers);
-        if cfg.one_wave {
-            cfg.ants = cfg.ants.min(resident_blocks(&gpu, &layout, registers));
-        }
-        let (n, m) = (inst.n, cfg.ants as usize);
+        anyhow::ensure!(layout.runnable(), "{}: the split layout needs its Δ table ({} bytes) in shared memory, more than this GPU gives a block; use --layout mata", inst.name, layout.delta.bytes);
         for f in [&k.local_search, &k.walk] {
             f.set_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, layout.dynamic_shared as i32)?;
         }
+        if cfg.one_wave {
+            cfg.ants = cfg.ants.min(resident_blocks(&gpu, ls_kernel, &layout, registers));
+        }
+        let (n, m) = (inst.n, cfg.ants as usize);
         let stride = n.div_ceil(16) * 16;
         let s = &gpu.stream;
         let (a_bytes, b_bytes) = device_matrices(inst);
@@ -145,7 +151,10 @@ impl AcoGpu {
             moves: shape.moves,
             ts: shape.ts,
             tl_start: shape.tl_start,
-            flags: layout.flags() | if cfg.tenure_per_move { LS_TENURE_PER_MOVE } else { 0 },
+            lanes: shape.lanes,
+            flags: layout.flags()
+                | if cfg.tenure_per_move { LS_TENURE_PER_MOVE } else { 0 }
+                | if cfg.tenure_law == TenureLaw::Uniform { LS_TENURE_UNIFORM } else { 0 },
             gamma_threshold: cfg.gamma_threshold(),
             rho: cfg.rho as f32,
             tau_init: 0.0,
@@ -193,9 +202,15 @@ fn where_(p: Placement) -> &'static str {
     if p == Placement::Shared { "shared" } else { "global" }
 }
 
-/// Blocks of `layout` that `gpu` runs at once (every SM full): one wave.
-pub fn resident_blocks(gpu: &Gpu, layout: &LsLayout, registers: u32) -> u32 {
-    let (per_sm, _) = blocks_per_sm(&gpu.limits, layout.shape.launched(), layout.dynamic_shared, registers);
+/// Blocks of `layout` that `gpu` runs at once (every SM full): one wave. The driver's
+/// occupancy count for `kernel` decides (it knows the partitioned register file, static
+/// shared memory and the block's own limits); the `layout` model where the driver gives
+/// none.
+pub fn resident_blocks(gpu: &Gpu, kernel: &CudaFunction, layout: &LsLayout, registers: u32) -> u32 {
+    let threads = layout.shape.launched();
+    let per_sm = kernel
+        .occupancy_max_active_blocks_per_multiprocessor(threads, layout.dynamic_shared as usize, None)
+        .unwrap_or_else(|_| blocks_per_sm(&gpu.limits, threads, layout.dynamic_shared, registers).0);
     per_sm.max(1) * gpu.sms
 }
 

@@ -14,7 +14,7 @@ use anyhow::{Result, bail};
 use std::sync::Arc;
 use qapgpu_common::aco::Bounds;
 use qapgpu_common::ga::probability_threshold;
-use qapgpu_common::ls::{LsKind, NO_TARGET, Tenure};
+use qapgpu_common::ls::{LsKind, NO_TARGET, Tenure, TenureLaw};
 use qapgpu_common::mata::{Mapping, default_ns};
 
 pub const TABU: Family = Family {
@@ -35,7 +35,8 @@ pub const TWO_OPT: Family = Family {
 /// unset ones come from Table 4 for the instance's class.
 #[derive(Clone, Debug, Default)]
 pub struct AcoOptions {
-    pub layout: Layout,
+    /// None: the family's (MATA for aco-ts and aco-2opt, split for ts).
+    pub layout: Option<Layout>,
     /// None: class iv for taiNNb, class i otherwise.
     pub class: Option<Class>,
     pub ants: Option<u32>,
@@ -45,11 +46,15 @@ pub struct AcoOptions {
     pub tabu_list: Option<u32>,
     /// One tenure draw per move for both tabu entries (else one per entry).
     pub tenure_per_move: Option<bool>,
+    /// The tenure's distribution (`ls::TenureLaw`; None: the family's default).
+    pub tenure_law: Option<TenureLaw>,
     /// MMAS's p_best for τ_min.
     pub p_best: Option<f64>,
     /// m at most the ants the device runs at once (`AcoConfig::one_wave`).
     pub one_wave: Option<bool>,
     pub ns: Option<u32>,
+    /// Threads per block of the split layout (None: `mata::split_threads`).
+    pub split_threads: Option<u32>,
     /// IT_TOTAL: stop after this many local-search iterations in all.
     pub max_ls_iterations: Option<u64>,
     /// Move costs in i64 on the GPU even where i32 is proven to hold them (for comparison).
@@ -90,6 +95,9 @@ pub enum Layout {
     Mata,
     /// The paper's non-MATA: the same N_S moves per thread, O(n) ones computed inline.
     Plain,
+    /// Ours: every O(n) move split over a group of threads, O(1) moves from per-facility
+    /// terms, two barriers an iteration (`device::aco::split`); the default of `ts`.
+    Split,
 }
 
 impl Layout {
@@ -97,12 +105,14 @@ impl Layout {
         match self {
             Layout::Mata => Mapping::Mata,
             Layout::Plain => Mapping::Plain,
+            Layout::Split => Mapping::Split,
         }
     }
     pub fn name(self) -> &'static str {
         match self {
             Layout::Mata => "mata",
             Layout::Plain => "plain",
+            Layout::Split => "split",
         }
     }
 }
@@ -143,12 +153,16 @@ pub struct AcoConfig {
     pub tabu_list_size: u32,
     /// Both tabu entries of a move get one tenure draw (`ls::Tenure::per_move`).
     pub tenure_per_move: bool,
+    /// T·r³ (seed 003) or uniform in [0.9·T, 1.1·T] (Taillard's code).
+    pub tenure_law: TenureLaw,
     /// m is cut to the ants the device runs at once: the blocks that fit on every SM
     /// together on a GPU, one per thread on the CPU. A colony larger than one wave waits for
     /// its last wave every iteration (m = 4n = 400 at n = 100 is 1.5 waves on an H200).
     pub one_wave: bool,
     /// N_S: O(1) moves per thread.
     pub ns: u32,
+    /// Split layout: threads per block (None: `mata::split_threads`).
+    pub split_threads: Option<u32>,
     /// MMAS's p_best for τ_min.
     pub p_best: f64,
     pub seed: u64,
@@ -182,8 +196,10 @@ impl AcoConfig {
             // §4.2's "taboo list size T_list-size × r³", one draw per iteration: at Table 5's
             // budget it ends closer to the paper's errors than a draw per entry (BENCHMARKS.md).
             tenure_per_move: true,
+            tenure_law: TenureLaw::Cubic,
             one_wave: false,
             ns: default_ns(n),
+            split_threads: None,
             p_best: 0.005,
             seed: 1,
             target: NO_TARGET,
@@ -199,7 +215,7 @@ impl AcoConfig {
         let class = x.class.unwrap_or_else(|| Class::of(&inst.name));
         let cfg = AcoConfig::paper(ls, inst.n as u32, class);
         AcoConfig {
-            layout: x.layout,
+            layout: x.layout.unwrap_or(cfg.layout),
             seed: opts.seed,
             ants: x.ants.unwrap_or(cfg.ants),
             rho: x.rho.unwrap_or(cfg.rho),
@@ -207,9 +223,11 @@ impl AcoConfig {
             ls_iterations: x.ls_iterations.unwrap_or(cfg.ls_iterations),
             tabu_list_size: x.tabu_list.unwrap_or(cfg.tabu_list_size),
             tenure_per_move: x.tenure_per_move.unwrap_or(cfg.tenure_per_move),
+            tenure_law: x.tenure_law.unwrap_or(cfg.tenure_law),
             p_best: x.p_best.unwrap_or(cfg.p_best),
             one_wave: x.one_wave.unwrap_or(cfg.one_wave),
             ns: x.ns.unwrap_or(cfg.ns),
+            split_threads: x.split_threads,
             target: opts.target.unwrap_or(NO_TARGET),
             wide_delta: x.wide_delta,
             ..cfg
@@ -218,12 +236,16 @@ impl AcoConfig {
 
     /// The local search's tenure rule.
     pub fn tenure(&self) -> Tenure {
-        Tenure { list_size: self.tabu_list_size, per_move: self.tenure_per_move }
+        Tenure { list_size: self.tabu_list_size, per_move: self.tenure_per_move, law: self.tenure_law }
     }
 
     /// The tenure rule in words, for reports.
-    pub fn tenure_rule(&self) -> &'static str {
-        if self.tenure_per_move { "one tenure per move" } else { "one tenure per entry" }
+    pub fn tenure_rule(&self) -> String {
+        let law = match self.tenure_law {
+            TenureLaw::Cubic => format!("tenure T·r³ with T = {}", self.tabu_list_size),
+            TenureLaw::Uniform => format!("tenure uniform in [{}, {}]", self.tabu_list_size * 9 / 10, self.tabu_list_size * 11 / 10),
+        };
+        format!("{law}, {}", if self.tenure_per_move { "one draw per move" } else { "one draw per entry" })
     }
 
     pub fn gamma_threshold(&self) -> u32 {

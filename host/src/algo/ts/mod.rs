@@ -15,8 +15,8 @@ use crate::run::stop::StopWord;
 use crate::run::{Advance, Counters, Solver, SolverInfo};
 use anyhow::{Result, anyhow};
 use cudarc::driver::sys::CUfunction_attribute;
-use qapgpu_common::ls::LsKind;
-use qapgpu_common::mata::Shape;
+use qapgpu_common::ls::{LsKind, TenureLaw};
+use qapgpu_common::mata::{MAX_THREADS, Shape, walk_split_threads};
 use std::sync::Arc;
 
 pub const TS: Family = Family {
@@ -35,12 +35,24 @@ pub const LAUNCH_ITERATIONS: u32 = 2048;
 /// [0, 1), one draw per entry), and an assignment unused for this many n² iterations is
 /// aspired.
 pub const TENURE_FACTOR: u32 = 8;
+pub const TENURE_LAW: TenureLaw = TenureLaw::Cubic;
 pub const ASPIRATION_FACTOR: u32 = 5;
 
-/// The walk kernel's thread mapping on `gpu`: `cfg`'s, or the plain one where MATA's 2n
-/// extra threads do not fit the kernel's threads per block (n = 256 on sm_90).
+/// The walk kernel's thread mapping on `gpu`: `cfg`'s; MATA where the split layout's tables
+/// do not fit a block's shared memory (n = 256 with i64 move costs); the plain one where
+/// MATA's 2n extra threads do not fit the kernel's threads per block (n = 256 on sm_90).
 pub fn walk_mapping(gpu: &Gpu, inst: &Instance, cfg: &mut AcoConfig) -> Result<()> {
     let n = inst.n as u32;
+    if cfg.layout == Layout::Split {
+        let kernel = gpu.module.load_function(&format!("ts_split_walk_{}", inst.width.name()))?;
+        let max_threads = kernel.get_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)? as u32;
+        let registers = kernel.get_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_NUM_REGS)? as u32;
+        let shape = Shape::fit(n, cfg.ns, cfg.layout.mapping(), max_threads).map_err(|e| anyhow!("n = {n}: {e}"))?;
+        if aco::gpu::ls_layout(gpu, inst, cfg, shape, registers).runnable() {
+            return Ok(());
+        }
+        cfg.layout = Layout::Mata;
+    }
     let kernel = gpu.module.load_function(&format!("ts_walk_{}", inst.width.name()))?;
     let max_threads = kernel.get_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)? as u32;
     if Shape::fit(n, cfg.ns, cfg.layout.mapping(), max_threads).is_err() {
@@ -59,6 +71,8 @@ fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn S
 pub fn walk_engine(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn AcoEngine>> {
     let mut cfg = AcoConfig::from_options(LsKind::Tabu, inst, opts);
     cfg.walk = true;
+    cfg.layout = opts.aco.layout.unwrap_or(Layout::Split);
+    cfg.split_threads = opts.aco.split_threads.or(Some(walk_split_threads(inst.n as u32, MAX_THREADS)));
     cfg.ls_iterations = opts.aco.ls_iterations.unwrap_or(LAUNCH_ITERATIONS);
     // Taillard's Ro-TS settings: tenures r³·8n, long-term aspiration after 5n² iterations.
     let n = inst.n as u32;
@@ -66,6 +80,7 @@ pub fn walk_engine(backend: &Backend, inst: &Instance, opts: &Options) -> Result
     cfg.aspiration = ASPIRATION_FACTOR * n * n;
     // Taillard's code draws each entry's tenure.
     cfg.tenure_per_move = opts.aco.tenure_per_move.unwrap_or(false);
+    cfg.tenure_law = opts.aco.tenure_law.unwrap_or(TENURE_LAW);
     match backend {
         Backend::Gpu(g) => {
             walk_mapping(g, inst, &mut cfg)?;

@@ -1,0 +1,340 @@
+//! The split thread mapping of the local search (`mata::Mapping::Split`, ours; seed 003's
+//! MATA and plain mappings are in `ls.rs`). The same searches — robust tabu search with or
+//! without Taillard's aspiration, 2-opt — choose the same moves, move for move, as
+//! `ls::tabu_walk`, `ls::tabu_search` and `ls::two_opt` on the CPU; only the work of an
+//! iteration is spread differently, so that no thread computes a whole O(n) move.
+//!
+//! # Thread mapping
+//! Block k improves c-ant k (or runs walk k) with T threads (`mata::Shape::split`). An
+//! iteration has two phases and two barriers:
+//! 1. The move chosen last, (r, s), is applied: thread 0 draws the tenures, writes the tabu
+//!    matrix and swaps φ; thread t writes the rows x ≡ t (mod T) of Eq. 5's per-facility
+//!    terms for the new φ (`moves::facility_terms`) and, when the move gave a new best,
+//!    bytes x of the best permutation. Barrier.
+//! 2. Every move is priced. The O(n) moves (every move in a launch's first iteration, else
+//!    the 2n − 3 that touch (r, s), `mata::touching_move`) go to groups of `lanes`
+//!    consecutive threads of one warp: thread g of a group adds the terms k ≡ g (mod lanes)
+//!    of Eq. 4 and shuffles sum them. Thread t prices the other moves k ≡ t (mod T) from
+//!    two rows of terms in O(1). Each thread keeps its best `Candidate`; lane 0 of each warp
+//!    writes its warp's best, with φ of its two facilities, to a slot. The second barrier
+//!    also carries the stop poll; then every thread reads the slots and picks the same move.
+//!
+//! The swap is applied at the start of the next iteration (or after the last), so no thread
+//! reads φ(r) or φ(s) while thread 0 writes them: the winner's φ(r), φ(s) travel in its slot.
+use qapgpu_common::layout::LS_SCRATCH_PER_WARP;
+use qapgpu_common::ls::{ASPIRED, Candidate, move_class, stop_poll_interval};
+use qapgpu_common::mata::touching_move;
+use qapgpu_common::matrix::Matrix;
+use qapgpu_common::moves::{delta_base_in, delta_term_in, delta_update_terms_in, facility_terms, move_index, touches, unpack_pair};
+use qapgpu_common::params::AcoParams;
+
+use super::ls::{Search, Unit, run, tenure_rule};
+use crate::block::warp_argmin;
+use crate::intrinsics::*;
+use crate::matrices::{DevCost, DevElem};
+use crate::rngs::load_rng;
+use crate::stop::{request_stop, stop_requested};
+
+/// The split mapping, as the module docs describe.
+struct Split;
+
+impl Search for Split {
+    #[inline(always)]
+    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: Matrix<E>>(p: &AcoParams, a: &M, b: &M) {
+        unsafe { search::<E, D, WALK, M>(p, a, b) }
+    }
+}
+
+/// Shared-window addresses of the block's tables (`layout::LsLayout`).
+#[derive(Clone, Copy)]
+struct Tables {
+    perm: u64,
+    best: u64,
+    slots: u64,
+    pairs: u64,
+    terms: u64,
+    delta: u64,
+}
+
+impl Tables {
+    #[inline(always)]
+    unsafe fn phi(&self, x: u32) -> u32 {
+        unsafe { ld_shared_u8(self.perm + x as u64) }
+    }
+
+    #[inline(always)]
+    unsafe fn pair(&self, k: u32) -> (u32, u32) {
+        unpack_pair(unsafe { ld_shared_u16(self.pairs + 2 * k as u64) })
+    }
+
+    #[inline(always)]
+    unsafe fn terms<D: DevCost>(&self, x: u32) -> [D; 4] {
+        let at = self.terms + 4 * D::BYTES * x as u64;
+        unsafe { [D::ld_shared(at), D::ld_shared(at + D::BYTES), D::ld_shared(at + 2 * D::BYTES), D::ld_shared(at + 3 * D::BYTES)] }
+    }
+
+    #[inline(always)]
+    unsafe fn set_terms<D: DevCost>(&self, x: u32, t: [D; 4]) {
+        let at = self.terms + 4 * D::BYTES * x as u64;
+        for (i, v) in t.into_iter().enumerate() {
+            unsafe { D::st_shared(at + i as u64 * D::BYTES, v) };
+        }
+    }
+
+    /// The block's winner from the `warps` slots, in every thread: lane w of each warp reads
+    /// slot w, and the warp reduces them with shuffles (fewer instructions than every thread
+    /// reading every slot). Pitfall: every lane of every warp calls it.
+    #[inline(always)]
+    unsafe fn winner(&self, warps: u32) -> (Candidate, u32) {
+        let lane = thread_idx_x() % 32;
+        let (mut c, mut phis) = (Candidate::NONE, 0);
+        if lane < warps {
+            let slot = self.slots + (lane * LS_SCRATCH_PER_WARP) as u64;
+            unsafe {
+                c = Candidate { delta: ld_shared_i64(slot), tag: ld_shared_u32(slot + 8) };
+                phis = ld_shared_u32(slot + 12);
+            }
+        }
+        let mut off = warps.next_power_of_two() / 2;
+        while off > 0 {
+            let o = Candidate { delta: shfl_down_i64(c.delta, off), tag: shfl_down_u32(c.tag, off) };
+            let o_phis = shfl_down_u32(phis, off);
+            if o.better(&c) {
+                (c, phis) = (o, o_phis);
+            }
+            off >>= 1;
+        }
+        (Candidate { delta: shfl_idx_i64(c.delta, 0), tag: shfl_idx_u32(c.tag, 0) }, shfl_idx_u32(phis, 0))
+    }
+
+    #[inline(always)]
+    fn delta_at<D: DevCost>(&self, k: u32) -> u64 {
+        self.delta + D::BYTES * k as u64
+    }
+}
+
+/// The move chosen last and what applying it needs.
+#[derive(Clone, Copy)]
+struct Pending {
+    r: u32,
+    s: u32,
+    /// φ(r), φ(s) before the swap.
+    pr: u32,
+    ps: u32,
+    /// The iteration that chose it (its tabu entries count from there).
+    at: i32,
+    /// It gave the search a new best.
+    improved: bool,
+}
+
+#[inline(always)]
+unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: Matrix<E>>(p: &AcoParams, a: &M, b: &M) {
+    let (tid, threads) = (thread_idx_x(), block_dim_x());
+    let (n, nu) = (p.n as usize, p.n);
+    let lay = &p.layout;
+    let sb = shared_base();
+    let at = |off: u32| sb + off as u64;
+    let t = Tables { perm: at(lay.perm), best: at(lay.best), slots: at(lay.scratch), pairs: at(lay.pairs), terms: at(lay.terms), delta: at(lay.delta) };
+    let unit = unsafe { Unit::begin(p, WALK) };
+    let (tabu_search, tabu) = (unit.tabu_search, unit.tabu);
+    let aspiration = if unit.walk { p.aspiration as i32 } else { 0 };
+    let poll = stop_poll_interval(n) as u32;
+    let mut k = tid;
+    while k < p.moves {
+        unsafe { st_shared_u16(t.pairs + 2 * k as u64, *(p.first_pairs as *const u16).add(k as usize) as u32) };
+        k += threads;
+    }
+    let mut rng = unsafe { load_rng(p.rng as *const u32, unit.blk, p.m as usize) };
+    let rule = tenure_rule(p);
+    let (mut cur, mut best_cost) = (unit.cost, unit.start_best());
+    let lanes = p.lanes;
+    let g = tid % lanes;
+    // The move chosen last (None before the first), and whether it awaits phase 1.
+    let mut last: Option<Pending> = None;
+    let mut pending = false;
+    let mut iterations = p.ls_iterations;
+    sync_threads();
+
+    // Phase 1: applies `m`; `terms`: also writes Eq. 5's terms for the next scan.
+    // Pitfall: no barrier inside; the caller's next one publishes the writes.
+    let apply = |m: Pending, terms: bool, rng: &mut qapgpu_common::rng::Xoshiro128| {
+        let mut x = tid;
+        while x < nu {
+            let px = if x == m.r { m.ps } else if x == m.s { m.pr } else { unsafe { t.phi(x) } };
+            if terms {
+                let row: [D; 4] = facility_terms(a, b, m.r as usize, m.s as usize, x as usize, px as usize, m.ps as usize, m.pr as usize);
+                unsafe { t.set_terms(x, row) };
+            }
+            if m.improved {
+                unsafe { st_shared_u8(t.best + x as u64, px) };
+            }
+            x += threads;
+        }
+        if tid == 0 {
+            unsafe {
+                if tabu_search {
+                    let (tr, ts) = rule.draw(rng);
+                    *tabu.add(m.r as usize * n + m.pr as usize) = m.at + tr;
+                    *tabu.add(m.s as usize * n + m.ps as usize) = m.at + ts;
+                }
+                st_shared_u8(t.perm + m.r as u64, m.ps);
+                st_shared_u8(t.perm + m.s as u64, m.pr);
+            }
+        }
+    };
+
+    let mut it = 0;
+    while it < p.ls_iterations {
+        // Tabu entries hold absolute iteration numbers: a walk counts on from `done`.
+        let now = if unit.walk { (unit.done as i32).wrapping_add(it as i32) } else { it as i32 };
+        if let (Some(m), true) = (last, pending) {
+            apply(m, true, &mut rng);
+            pending = false;
+            sync_threads();
+        }
+
+        // Phase 2: every move's cost and the warp's best candidate.
+        let mut pick = Candidate::NONE;
+        let mut consider = |d: i64, u: u32, v: u32| {
+            let class = if tabu_search {
+                let (pu, pv) = unsafe { (t.phi(u), t.phi(v)) };
+                let until = unsafe { (*tabu.add(u as usize * n + pv as usize), *tabu.add(v as usize * n + pu as usize)) };
+                move_class(until.0, until.1, now, cur + d < best_cost, aspiration)
+            } else {
+                ASPIRED
+            };
+            let c = Candidate::ranked(d, u, v, class);
+            if c.better(&pick) {
+                pick = c;
+            }
+        };
+        let long = if last.is_none() { p.moves } else { 2 * nu - 3 };
+        let rounds = (long * lanes).div_ceil(threads);
+        for round in 0..rounds {
+            let m = (round * threads + tid) / lanes;
+            let active = m < long;
+            let (u, v) = match last {
+                _ if !active => (1, 0),
+                None => unsafe { t.pair(m) },
+                Some(l) => touching_move(nu, l.r, l.s, m),
+            };
+            let mut d = D::default();
+            if active {
+                let (pu, pv) = unsafe { (t.phi(u) as usize, t.phi(v) as usize) };
+                let (uu, vv) = (u as usize, v as usize);
+                if g == 0 {
+                    d = delta_base_in(a, b, uu, vv, pu, pv);
+                }
+                let mut k = g;
+                while k < nu {
+                    if k != u && k != v {
+                        let pk = unsafe { t.phi(k) } as usize;
+                        d = d.add(delta_term_in(a, b, uu, vv, pu, pv, k as usize, pk));
+                    }
+                    k += lanes;
+                }
+            }
+            // Every lane runs the shuffles (full mask); lane g = 0 ends with the group's sum.
+            let mut off = lanes / 2;
+            while off > 0 {
+                d = d.add(d.shfl_down(off));
+                off >>= 1;
+            }
+            if active && g == 0 {
+                unsafe { D::st_shared(t.delta_at::<D>(move_index(u, v)), d) };
+                consider(d.to_i64(), u, v);
+            }
+        }
+        if let Some(l) = last {
+            let mut k = tid;
+            while k < p.moves {
+                let (u, v) = unsafe { t.pair(k) };
+                if !touches(u, v, l.r, l.s) {
+                    let (tu, tv) = unsafe { (t.terms::<D>(u), t.terms::<D>(v)) };
+                    let slot = t.delta_at::<D>(k);
+                    let d = delta_update_terms_in(unsafe { D::ld_shared(slot) }, &tu, &tv);
+                    unsafe { D::st_shared(slot, d) };
+                    consider(d.to_i64(), u, v);
+                }
+                k += threads;
+            }
+        }
+        let pick = warp_argmin(pick);
+        if tid % 32 == 0 {
+            let slot = t.slots + ((tid / 32) * LS_SCRATCH_PER_WARP) as u64;
+            // φ of the warp's two facilities, read before anyone swaps them (phase 1).
+            let (u, v) = pick.pair();
+            let phis = if pick.tag == Candidate::NONE.tag { 0 } else { unsafe { t.phi(u) | t.phi(v) << 8 } };
+            unsafe {
+                st_shared_i64(slot, pick.delta);
+                st_shared_u32(slot + 8, pick.tag);
+                st_shared_u32(slot + 12, phis);
+            }
+        }
+        // Publishes the slots, and whether the host asked to stop.
+        let stop = sync_threads_or(tid == 0 && it % poll == poll - 1 && stop_requested(p.stop));
+        let (win, phis) = unsafe { t.winner(threads / 32) };
+        // The move and every decision below are the same in every thread (uniform branches).
+        if !tabu_search && win.delta >= 0 {
+            iterations = it + 1;
+            break;
+        }
+        let (r, s) = win.pair();
+        cur += win.delta;
+        let improved = tabu_search && cur < best_cost;
+        if improved {
+            best_cost = cur;
+        }
+        last = Some(Pending { r, s, pr: phis & 0xFF, ps: phis >> 8, at: now, improved });
+        pending = true;
+        // The run's target: this block is done, and the others stop at their next poll.
+        let reached = if tabu_search { best_cost } else { cur } <= p.target;
+        if reached && tid == 0 {
+            request_stop(p.stop);
+        }
+        if stop || reached {
+            iterations = it + 1;
+            break;
+        }
+        it += 1;
+    }
+    if let (Some(m), true) = (last, pending) {
+        apply(m, false, &mut rng);
+    }
+    sync_threads();
+    unsafe { unit.finish(p, cur, best_cost, iterations, &rng) };
+}
+
+macro_rules! split_kernels {
+    ($t:ty, $search:ident, $walk:ident) => {
+        /// `aco_local_search_*` with the split mapping: the local search of every c-ant, then
+        /// step 8 of cAS.
+        ///
+        /// # Safety
+        /// As `aco_local_search_*`, with `p.layout` a split plan (`LS_SPLIT`: pairs, terms and
+        /// Δ in shared memory), `p.first_pairs` holding all C packed pairs and `p.lanes` a
+        /// power of two up to 32; launch with block = T (a multiple of 32).
+        ///
+        /// # Thread mapping
+        /// Block = ant; threads map to moves as the module docs say.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "ptx-kernel" fn $search(p: *const AcoParams) {
+            unsafe { run::<Split, $t, false>(&*p) }
+        }
+
+        /// `ts_walk_*` with the split mapping: `p.ls_iterations` more moves of every walk.
+        ///
+        /// # Safety
+        /// As `ts_walk_*` and the split requirements of the search kernel above.
+        ///
+        /// # Thread mapping
+        /// Block = walk; threads map to moves as the module docs say.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "ptx-kernel" fn $walk(p: *const AcoParams) {
+            unsafe { run::<Split, $t, true>(&*p) }
+        }
+    };
+}
+split_kernels!(u16, aco_split_search_u16, ts_split_walk_u16);
+split_kernels!(u32, aco_split_search_u32, ts_split_walk_u32);
+split_kernels!(i32, aco_split_search_i32, ts_split_walk_i32);
