@@ -148,3 +148,11 @@ pub fn delta_term_in<D: MoveCost, E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b:
     let bi = |i: usize, j: usize| D::of(b.at(i, j));
     (ai(k, u).sub(ai(k, v))).mul(bi(pk, pv).sub(bi(pk, pu))).add((ai(u, k).sub(ai(v, k))).mul(bi(pv, pk).sub(bi(pu, pk))))
 }
+
+/// `delta_base_in` less the terms `delta_term_in` would give k = u and k = v: with it, Δ is
+/// this plus the terms of every k, a sum with no test on k (the split kernel's O(n) loop).
+#[inline(always)]
+pub fn delta_offset_in<D: MoveCost, E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, u: usize, v: usize, pu: usize, pv: usize) -> D {
+    let own = delta_term_in::<D, E, A, B>(a, b, u, v, pu, pv, u, pu).add(delta_term_in(a, b, u, v, pu, pv, v, pv));
+    delta_base_in::<D, E, A, B>(a, b, u, v, pu, pv).sub(own)
+}

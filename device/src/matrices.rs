@@ -103,6 +103,37 @@ view_matrix!(Const, ld_const);
 view_matrix!(Shared, ld_shared);
 view_matrix!(Global, ld_global_nc);
 
+/// A matrix whose entries a kernel reads by address (`View` over shared or global memory):
+/// entry (i, j) is at `base() + (i·n + j)·size_of::<E>()`, so a loop can step along a row
+/// or a column by adding a stride instead of recomputing i·n + j.
+pub trait DevMatrix<E: DevElem>: Matrix<E> {
+    fn base(&self) -> u64;
+    /// The entry at `addr`. Pitfall: `addr` must be inside this matrix.
+    unsafe fn load(&self, addr: u64) -> E;
+}
+
+impl<E: DevElem> DevMatrix<E> for View<E, Shared> {
+    #[inline(always)]
+    fn base(&self) -> u64 {
+        self.base
+    }
+    #[inline(always)]
+    unsafe fn load(&self, addr: u64) -> E {
+        unsafe { E::ld_shared(addr) }
+    }
+}
+
+impl<E: DevElem> DevMatrix<E> for View<E, Global> {
+    #[inline(always)]
+    fn base(&self) -> u64 {
+        self.base
+    }
+    #[inline(always)]
+    unsafe fn load(&self, addr: u64) -> E {
+        unsafe { E::ld_global_nc(addr) }
+    }
+}
+
 /// A move cost (`MoveCost`: i32 or i64) in shared memory and across a warp.
 pub trait DevCost: qapgpu_common::delta::MoveCost {
     const BYTES: u64;

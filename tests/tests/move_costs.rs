@@ -5,7 +5,7 @@ use qapgpu::io::Instance;
 use qapgpu_common::delta::{DeltaWidth, move_cost_bound};
 use qapgpu_common::elem::{Elem, ElemWidth};
 use qapgpu_common::matrix::Dense;
-use qapgpu_common::moves::{delta_base_in, delta_full, delta_full_in, delta_term_in, delta_update, delta_update_terms_in, facility_terms, move_count, move_pair};
+use qapgpu_common::moves::{delta_base_in, delta_offset_in, delta_full, delta_full_in, delta_term_in, delta_update, delta_update_terms_in, facility_terms, move_count, move_pair};
 use qapgpu_tests::{near_limit, negatives, small};
 
 /// `move_cost_bound` written out as its docs state it, term by term.
@@ -49,6 +49,12 @@ fn check<E: Elem>(inst: &Instance, a: &[E], b: &[E], p: &[u8], r: usize, s: usiz
         let (pu, pv) = (p[u] as usize, p[v] as usize);
         let split = (0..n).filter(|&k| k != u && k != v).fold(delta_base_in::<i64, _, _, _>(&a, &b, u, v, pu, pv), |d, k| d + delta_term_in::<i64, _, _, _>(&a, &b, u, v, pu, pv, k, p[k] as usize));
         assert_eq!(split, wide, "{}: Eq. 4 as base and terms for ({u}, {v})", inst.name);
+        let every_k = (0..n).fold(delta_offset_in::<i64, _, _, _>(&a, &b, u, v, pu, pv), |d, k| d + delta_term_in::<i64, _, _, _>(&a, &b, u, v, pu, pv, k, p[k] as usize));
+        assert_eq!(every_k, wide, "{}: Eq. 4 as offset and every facility's term for ({u}, {v})", inst.name);
+        if narrow {
+            let every_k = (0..n).fold(delta_offset_in::<i32, _, _, _>(&a, &b, u, v, pu, pv), |d: i32, k| d.wrapping_add(delta_term_in::<i32, _, _, _>(&a, &b, u, v, pu, pv, k, p[k] as usize)));
+            assert_eq!(every_k as i64, wide, "{}: the same in i32 for ({u}, {v})", inst.name);
+        }
         if ![u, v].contains(&r) && ![u, v].contains(&s) {
             let row = |x: usize| facility_terms::<i64, _, _, _>(&a, &b, r, s, x, after[x] as usize, after[r] as usize, after[s] as usize);
             assert_eq!(delta_update_terms_in(wide, &row(u), &row(v)), next, "{}: Eq. 5 from terms for ({u}, {v})", inst.name);

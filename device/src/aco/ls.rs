@@ -23,13 +23,13 @@ use qapgpu_common::params::{AcoParams, LS_AB_SHARED, LS_DELTA_I32, LS_DELTA_SHAR
 
 use crate::block::{block_argmin, block_copy, block_copy_bytes};
 use crate::intrinsics::*;
-use crate::matrices::{DevCost, DevElem, Shared, View};
+use crate::matrices::{DevCost, DevElem, DevMatrix, Shared, View};
 use crate::rngs::{load_rng, store_rng};
 use crate::stop::{request_stop, stop_requested};
 
 /// A search body: MATA and plain here (`Mata`), the split mapping in `split.rs`.
 pub(super) trait Search {
-    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: Matrix<E>>(p: &AcoParams, a: &M, b: &M);
+    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M);
 }
 
 /// Seed 003's mappings (MATA and plain), as the module docs describe.
@@ -37,7 +37,7 @@ pub(super) struct Mata;
 
 impl Search for Mata {
     #[inline(always)]
-    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: Matrix<E>>(p: &AcoParams, a: &M, b: &M) {
+    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M) {
         unsafe { search::<E, D, WALK, M>(p, a, b) }
     }
 }

@@ -24,14 +24,13 @@
 use qapgpu_common::layout::LS_SCRATCH_PER_WARP;
 use qapgpu_common::ls::{ASPIRED, Candidate, move_class, stop_poll_interval};
 use qapgpu_common::mata::touching_move;
-use qapgpu_common::matrix::Matrix;
-use qapgpu_common::moves::{delta_base_in, delta_term_in, delta_update_terms_in, facility_terms, move_index, touches, unpack_pair};
+use qapgpu_common::moves::{delta_offset_in, delta_update_terms_in, facility_terms, move_index, touches, unpack_pair};
 use qapgpu_common::params::AcoParams;
 
 use super::ls::{Search, Unit, run, tenure_rule};
 use crate::block::warp_argmin;
 use crate::intrinsics::*;
-use crate::matrices::{DevCost, DevElem};
+use crate::matrices::{DevCost, DevElem, DevMatrix};
 use crate::rngs::load_rng;
 use crate::stop::{request_stop, stop_requested};
 
@@ -40,7 +39,7 @@ struct Split;
 
 impl Search for Split {
     #[inline(always)]
-    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: Matrix<E>>(p: &AcoParams, a: &M, b: &M) {
+    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M) {
         unsafe { search::<E, D, WALK, M>(p, a, b) }
     }
 }
@@ -127,8 +126,43 @@ struct Pending {
     improved: bool,
 }
 
+/// The terms of Eq. 4 for the swap (u, v) (φ(u) = pu, φ(v) = pv) of every facility
+/// k ≡ g (mod lanes), k = u and k = v included (`moves::delta_offset_in` takes those two
+/// out): `moves::delta_term_in` with the four A entries and two B rows walked by address.
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
-unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: Matrix<E>>(p: &AcoParams, a: &M, b: &M) {
+unsafe fn group_terms<E: DevElem, D: DevCost, M: DevMatrix<E>>(a: &M, b: &M, t: &Tables, n: u32, (u, v): (u32, u32), (pu, pv): (u32, u32), g: u32, lanes: u32) -> D {
+    let es = core::mem::size_of::<E>() as u64;
+    let row = n as u64 * es;
+    let (ab, bb) = (a.base(), b.base());
+    // a(k, u) and a(k, v) down columns u and v; a(u, k) and a(v, k) along rows u and v.
+    let mut col = ab + g as u64 * row;
+    let (cu, cv) = (u as u64 * es, v as u64 * es);
+    let (ru, rv) = (ab + u as u64 * row, ab + v as u64 * row);
+    let mut along = g as u64 * es;
+    // b(φk, pv) − b(φk, pu) in columns pv and pu; b(pv, φk) − b(pu, φk) in rows pv and pu.
+    let (bcu, bcv) = (bb + pu as u64 * es, bb + pv as u64 * es);
+    let (bru, brv) = (bb + pu as u64 * row, bb + pv as u64 * row);
+    let (down, across) = (lanes as u64 * row, lanes as u64 * es);
+    let mut d = D::default();
+    let mut k = g;
+    while k < n {
+        let pk = unsafe { t.phi(k) } as u64;
+        let e = |m: &M, addr: u64| D::of(unsafe { m.load(addr) });
+        let flow_in = e(a, col + cu).sub(e(a, col + cv));
+        let dist_in = e(b, bcv + pk * row).sub(e(b, bcu + pk * row));
+        let flow_out = e(a, ru + along).sub(e(a, rv + along));
+        let dist_out = e(b, brv + pk * es).sub(e(b, bru + pk * es));
+        d = d.add(flow_in.mul(dist_in)).add(flow_out.mul(dist_out));
+        col += down;
+        along += across;
+        k += lanes;
+    }
+    d
+}
+
+#[inline(always)]
+unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M) {
     let (tid, threads) = (thread_idx_x(), block_dim_x());
     let (n, nu) = (p.n as usize, p.n);
     let lay = &p.layout;
@@ -220,19 +254,11 @@ unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: Matrix<E>>(p: &Aco
             };
             let mut d = D::default();
             if active {
-                let (pu, pv) = unsafe { (t.phi(u) as usize, t.phi(v) as usize) };
-                let (uu, vv) = (u as usize, v as usize);
+                let (pu, pv) = unsafe { (t.phi(u), t.phi(v)) };
                 if g == 0 {
-                    d = delta_base_in(a, b, uu, vv, pu, pv);
+                    d = delta_offset_in(a, b, u as usize, v as usize, pu as usize, pv as usize);
                 }
-                let mut k = g;
-                while k < nu {
-                    if k != u && k != v {
-                        let pk = unsafe { t.phi(k) } as usize;
-                        d = d.add(delta_term_in(a, b, uu, vv, pu, pv, k as usize, pk));
-                    }
-                    k += lanes;
-                }
+                d = d.add(unsafe { group_terms(a, b, &t, nu, (u, v), (pu, pv), g, lanes) });
             }
             // Every lane runs the shuffles (full mask); lane g = 0 ends with the group's sum.
             let mut off = lanes / 2;
