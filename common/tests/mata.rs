@@ -133,3 +133,19 @@ fn split_shapes() {
     assert_eq!((walk_split_threads(35, 1024), split_lanes(35, 160)), (160, 2));
     assert_eq!(split_threads(100, 1024), 512);
 }
+
+/// Blocks per SM count whole warps per register-file partition, as the driver does: the
+/// MATA walks of tai35b (104 registers, 192 threads) fit two blocks an H100 SM, not three
+/// (Nsight Compute's "Block Limit Registers" for that launch), and the split walks (64
+/// registers, 160 threads) six.
+#[test]
+fn blocks_per_sm_count_register_partitions() {
+    use qapgpu_common::layout::{blocks_per_sm, limits, max_threads_for_registers, warps_for_registers};
+    let h100 = limits(90).unwrap();
+    assert_eq!(warps_for_registers(&h100, 104), 16);
+    assert_eq!(blocks_per_sm(&h100, 192, 0, 104), (2, "registers"));
+    assert_eq!(blocks_per_sm(&h100, 160, 0, 64), (6, "registers"));
+    assert_eq!(blocks_per_sm(&h100, 640, 0, 72).0, 1);
+    assert_eq!(max_threads_for_registers(&h100, 72), 896);
+    assert_eq!(max_threads_for_registers(&h100, 32), 1024);
+}
