@@ -34,7 +34,7 @@ case "${1:-}" in
            cmp auto-a1 --engine gpu --algos auto --gap 1 --instances tai40a,tai50a,tai60a,tai80a,tai100a
            cmp auto-b006 --engine gpu --algos auto --gap 0.06 --instances tai50b
            T=12 cmp auto-b150 --engine gpu --algos auto --gap 0.2 --instances tai150b ;;
-  layout)  for i in tai25b tai40a tai60b tai100b; do ./qapgpu solve $i --algo ts --engine gpu --seed 1 --time-limit 1 --quiet | grep -E "^(instance|layout)"; done ;;
+  layout)  for i in tai25b tai40a tai60b tai100b tai150b; do ./qapgpu solve $i --algo ts --engine gpu --seed 1 --time-limit 1 --quiet | grep -E "^(instance|layout)"; done ;;
   cpu)     cmp ts-cpu --engine cpu --algos ts --instances tai25b,kra30a,kra30b,tai30b,tai35b,ste36b,tai40b
            cmp ts-cpu-a1 --engine cpu --algos ts --gap 1 --instances tai40a,tai50a,tai60a ;;
   *) echo "usage: $0 gpu-opt|gpu-gap|cpu|ttt|gaps|memetic|layout|auto"; exit 2 ;;

@@ -81,11 +81,7 @@ impl AcoGpu {
         let ls_kernel = if cfg.walk { &k.walk } else { &k.local_search };
         let max_threads = ls_kernel.get_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)? as u32;
         let registers = ls_kernel.get_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_NUM_REGS)? as u32;
-        let mut shape = Shape::fit(inst.n as u32, cfg.ns, cfg.layout.mapping(), max_threads).map_err(|e| anyhow!("{}: {e}", inst.name))?;
-        if let (Layout::Split, Some(t)) = (cfg.layout, cfg.split_threads) {
-            anyhow::ensure!((1..=max_threads).contains(&t), "--split-threads {t}: the split kernel runs 1 to {max_threads} threads per block");
-            shape = Shape::split(inst.n as u32, t);
-        }
+        let shape = ls_shape(&cfg, inst.n as u32, max_threads).map_err(|e| anyhow!("{}: {e}", inst.name))?;
         anyhow::ensure!(!cfg.walk || cfg.ls == LsKind::Tabu, "walks are tabu searches");
         let layout = ls_layout(&gpu, inst, &cfg, shape, registers);
         anyhow::ensure!(layout.runnable(), "{}: the split layout needs its Δ table ({} bytes) in shared memory, more than this GPU gives a block; use --layout mata", inst.name, layout.delta.bytes);
@@ -186,6 +182,19 @@ impl AcoGpu {
     fn per_cell(&self) -> LaunchConfig {
         LaunchConfig { grid_dim: (self.n as u32, 1, 1), block_dim: (self.n as u32, 1, 1), shared_mem_bytes: 0 }
     }
+}
+
+/// The local search's block shape for `cfg` on a kernel of at most `max_threads` threads
+/// per block: the mapping's own (`Shape::fit`), or the split block `--split-threads` asked.
+pub fn ls_shape(cfg: &AcoConfig, n: u32, max_threads: u32) -> Result<Shape> {
+    let shape = Shape::fit(n, cfg.ns, cfg.layout.mapping(), max_threads).map_err(|e| anyhow!("{e}"))?;
+    Ok(match (cfg.layout, cfg.split_threads) {
+        (Layout::Split, Some(t)) => {
+            anyhow::ensure!((1..=max_threads).contains(&t), "--split-threads {t}: the split kernel runs 1 to {max_threads} threads per block");
+            Shape::split(n, t)
+        }
+        _ => shape,
+    })
 }
 
 /// The local-search kernel's memory plan for `shape` on `gpu` (`LsLayout`): move costs in

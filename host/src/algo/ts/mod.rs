@@ -16,7 +16,8 @@ use crate::run::{Advance, Counters, Solver, SolverInfo};
 use anyhow::{Result, anyhow};
 use cudarc::driver::sys::CUfunction_attribute;
 use qapgpu_common::ls::{LsKind, TenureLaw};
-use qapgpu_common::mata::{MAX_THREADS, Shape, walk_split_threads};
+use qapgpu_common::layout::{LsLayout, Placement};
+use qapgpu_common::mata::{MAX_THREADS, walk_split_threads};
 use std::sync::Arc;
 
 pub const TS: Family = Family {
@@ -39,25 +40,32 @@ pub const TENURE_LAW: TenureLaw = TenureLaw::Cubic;
 pub const ASPIRATION_FACTOR: u32 = 5;
 
 /// The walk kernel's thread mapping on `gpu`: `cfg`'s; MATA where the split layout's tables
-/// do not fit a block's shared memory (n = 256 with i64 move costs); the plain one where
-/// MATA's 2n extra threads do not fit the kernel's threads per block (n = 256 on sm_90).
-pub fn walk_mapping(gpu: &Gpu, inst: &Instance, cfg: &mut AcoConfig) -> Result<()> {
+/// do not fit a block's shared memory (n = 256 with i64 move costs), or, unless the user
+/// chose the layout (`chosen`), where they push A and B out of shared memory and MATA's plan
+/// keeps them (tai150b: 5.0e10 move costs a second with MATA, 4.1e10 split); the plain one
+/// where MATA's 2n extra threads do not fit the kernel's threads per block (n = 256 on sm_90).
+pub fn walk_mapping(gpu: &Gpu, inst: &Instance, cfg: &mut AcoConfig, chosen: bool) -> Result<()> {
     let n = inst.n as u32;
-    if cfg.layout == Layout::Split {
-        let kernel = gpu.module.load_function(&format!("ts_split_walk_{}", inst.width.name()))?;
+    // The plan the engine would make (None: no block shape fits the kernel).
+    let plan = |cfg: &AcoConfig, kernel: &str| -> Result<Option<LsLayout>> {
+        let kernel = gpu.module.load_function(&format!("{kernel}_{}", inst.width.name()))?;
         let max_threads = kernel.get_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)? as u32;
         let registers = kernel.get_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_NUM_REGS)? as u32;
-        let shape = Shape::fit(n, cfg.ns, cfg.layout.mapping(), max_threads).map_err(|e| anyhow!("n = {n}: {e}"))?;
-        if aco::gpu::ls_layout(gpu, inst, cfg, shape, registers).runnable() {
+        Ok(aco::gpu::ls_shape(cfg, n, max_threads).ok().map(|shape| aco::gpu::ls_layout(gpu, inst, cfg, shape, registers)))
+    };
+    if cfg.layout == Layout::Split {
+        let split = plan(cfg, "ts_split_walk")?.ok_or_else(|| anyhow!("n = {n}: no split shape"))?;
+        let mata = plan(&AcoConfig { layout: Layout::Mata, ..cfg.clone() }, "ts_walk")?;
+        let ab_shared = |p: &LsLayout| p.ab_placement == Placement::Shared;
+        let mata_keeps_ab = !chosen && !ab_shared(&split) && mata.as_ref().is_some_and(ab_shared);
+        if split.runnable() && !mata_keeps_ab {
             return Ok(());
         }
         cfg.layout = Layout::Mata;
     }
-    let kernel = gpu.module.load_function(&format!("ts_walk_{}", inst.width.name()))?;
-    let max_threads = kernel.get_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)? as u32;
-    if Shape::fit(n, cfg.ns, cfg.layout.mapping(), max_threads).is_err() {
+    if plan(cfg, "ts_walk")?.is_none() {
         cfg.layout = Layout::Plain;
-        Shape::fit(n, cfg.ns, cfg.layout.mapping(), max_threads).map_err(|e| anyhow!("n = {n}: {e}"))?;
+        plan(cfg, "ts_walk")?.ok_or_else(|| anyhow!("n = {n}: no thread mapping fits the walk kernel"))?;
     }
     Ok(())
 }
@@ -83,7 +91,7 @@ pub fn walk_engine(backend: &Backend, inst: &Instance, opts: &Options) -> Result
     cfg.tenure_law = opts.aco.tenure_law.unwrap_or(TENURE_LAW);
     match backend {
         Backend::Gpu(g) => {
-            walk_mapping(g, inst, &mut cfg)?;
+            walk_mapping(g, inst, &mut cfg, opts.aco.layout.is_some())?;
             // By default the GPU filled: as many walks as its SMs hold at once, one wave
             // (`AcoConfig::one_wave`, applied by the engine from the layout it plans).
             if opts.aco.ants.is_none() {
