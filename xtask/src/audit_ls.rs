@@ -92,6 +92,9 @@ pub fn audit(args: &[String], n: u32, arch: &str, elem: ElemWidth) -> Result<(),
         row("terms", lay.terms, format!("{n} × 4 × {}: Eq. 5's factors per facility after the last move", delta.name()));
     }
     let elsewhere = |what: &str, bytes: u32| println!("  {what} ({bytes} B per ant) does not fit: in global memory, {bytes} B × m ants");
+    if !lay.runnable() {
+        println!("  (the split kernel keeps Δ in shared memory: it cannot run this plan, and the host takes MATA)");
+    }
     match lay.delta_placement {
         Placement::Shared => row("Δ table", lay.delta, format!("{c} × {} move costs, numbered as seed 003's Fig. 4; read and written by every move each iteration", delta.name())),
         _ => elsewhere("Δ table", lay.delta.bytes),
