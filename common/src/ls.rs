@@ -69,6 +69,27 @@ impl Candidate {
     }
 }
 
+/// A candidate whose Δ fits an i32, packed in one u64 whose unsigned order is
+/// `Candidate::better`'s: the class in bits 63..62, Δ + 2³¹ in bits 47..16, the packed pair
+/// (`moves::pack_pair`) in bits 15..0. An argmin then compares and shuffles one word.
+/// `NARROW_NONE` is `Candidate::NONE`'s.
+pub const NARROW_NONE: u64 = u64::MAX;
+
+#[inline(always)]
+pub const fn narrow_key(class: u32, delta: i32, u: u32, v: u32) -> u64 {
+    ((class as u64) << 62) | (((delta as u32 ^ 0x8000_0000) as u64) << 16) | pack_pair(u, v) as u64
+}
+
+/// The `Candidate` of a `narrow_key`.
+#[inline(always)]
+pub const fn from_narrow(key: u64) -> Candidate {
+    if key == NARROW_NONE {
+        return Candidate::NONE;
+    }
+    let delta = ((key >> 16) as u32 ^ 0x8000_0000) as i32 as i64;
+    Candidate { delta, tag: (key & 0xFFFF) as u32 | ((key >> 62) as u32) << 30 }
+}
+
 /// Tabu entries are the iteration until which a (facility, location) assignment is taboo;
 /// a never-used entry holds this.
 pub const TABU_FREE: i32 = -1;

@@ -3,6 +3,7 @@
 use core::arch::{asm, global_asm};
 use core::marker::PhantomData;
 use qapgpu_common::elem::Elem;
+use qapgpu_common::ls::{Candidate, NARROW_NONE, from_narrow, narrow_key};
 use qapgpu_common::matrix::Matrix;
 
 // Matrix A when it fits (layout::CONST_A_CAPACITY bytes); the host fills it through
@@ -143,6 +144,17 @@ pub trait DevCost: qapgpu_common::delta::MoveCost {
     unsafe fn st_shared(addr: u64, v: Self);
     /// `__shfl_down_sync` over the full warp. Pitfall: as `intrinsics::shfl_down_u32`.
     fn shfl_down(self, off: u32) -> Self;
+
+    /// How a thread keeps its best move in an argmin: one u64 where Δ is an i32
+    /// (`ls::narrow_key`, one compare and two shuffles a step), else a `Candidate`.
+    type Key: Copy;
+    const NONE: Self::Key;
+    fn key(class: u32, d: Self, u: u32, v: u32) -> Self::Key;
+    /// `Candidate::better` on keys.
+    fn less(a: &Self::Key, b: &Self::Key) -> bool;
+    /// Pitfall: as `shfl_down`.
+    fn shfl_down_key(k: Self::Key, off: u32) -> Self::Key;
+    fn candidate(k: Self::Key) -> Candidate;
 }
 
 impl DevCost for i32 {
@@ -159,6 +171,24 @@ impl DevCost for i32 {
     fn shfl_down(self, off: u32) -> i32 {
         crate::intrinsics::shfl_down_u32(self as u32, off) as i32
     }
+    type Key = u64;
+    const NONE: u64 = NARROW_NONE;
+    #[inline(always)]
+    fn key(class: u32, d: i32, u: u32, v: u32) -> u64 {
+        narrow_key(class, d, u, v)
+    }
+    #[inline(always)]
+    fn less(a: &u64, b: &u64) -> bool {
+        a < b
+    }
+    #[inline(always)]
+    fn shfl_down_key(k: u64, off: u32) -> u64 {
+        crate::intrinsics::shfl_down_i64(k as i64, off) as u64
+    }
+    #[inline(always)]
+    fn candidate(k: u64) -> Candidate {
+        from_narrow(k)
+    }
 }
 
 impl DevCost for i64 {
@@ -174,5 +204,23 @@ impl DevCost for i64 {
     #[inline(always)]
     fn shfl_down(self, off: u32) -> i64 {
         crate::intrinsics::shfl_down_i64(self, off)
+    }
+    type Key = Candidate;
+    const NONE: Candidate = Candidate::NONE;
+    #[inline(always)]
+    fn key(class: u32, d: i64, u: u32, v: u32) -> Candidate {
+        Candidate::ranked(d, u, v, class)
+    }
+    #[inline(always)]
+    fn less(a: &Candidate, b: &Candidate) -> bool {
+        a.better(b)
+    }
+    #[inline(always)]
+    fn shfl_down_key(k: Candidate, off: u32) -> Candidate {
+        Candidate { delta: crate::intrinsics::shfl_down_i64(k.delta, off), tag: crate::intrinsics::shfl_down_u32(k.tag, off) }
+    }
+    #[inline(always)]
+    fn candidate(k: Candidate) -> Candidate {
+        k
     }
 }

@@ -229,3 +229,30 @@ fn tenure_rules_draw_once_or_twice() {
     b.next();
     assert_eq!(a.next(), b.next(), "two numbers per move");
 }
+
+/// The split kernel's packed keys (`ls::narrow_key`) order moves as `Candidate::better`
+/// does, and unpack to the same candidate, for every class and Δ an i32 holds.
+#[test]
+fn narrow_keys_order_as_candidates() {
+    use qapgpu_common::ls::{Candidate, NARROW_NONE, from_narrow, narrow_key};
+    let deltas = [i32::MIN, i32::MIN + 1, -70_000, -5, -1, 0, 1, 7, 65_536, i32::MAX - 1, i32::MAX];
+    let pairs = [(1, 0), (2, 1), (35, 0), (35, 34), (255, 254)];
+    let mut all = vec![];
+    for class in 0..3 {
+        for &d in &deltas {
+            for &(u, v) in &pairs {
+                let c = Candidate::ranked(d as i64, u, v, class);
+                let k = narrow_key(class, d, u, v);
+                assert_eq!(from_narrow(k), c);
+                all.push((c, k));
+            }
+        }
+    }
+    all.push((Candidate::NONE, NARROW_NONE));
+    assert_eq!(from_narrow(NARROW_NONE), Candidate::NONE);
+    for (a, ka) in &all {
+        for (b, kb) in &all {
+            assert_eq!(a.better(b), ka < kb, "{a:?} against {b:?}");
+        }
+    }
+}

@@ -28,7 +28,6 @@ use qapgpu_common::moves::{delta_offset_in, delta_update_terms_in, facility_term
 use qapgpu_common::params::AcoParams;
 
 use super::ls::{Search, Unit, run, tenure_rule};
-use crate::block::warp_argmin;
 use crate::intrinsics::*;
 use crate::matrices::{DevCost, DevElem, DevMatrix};
 use crate::rngs::load_rng;
@@ -228,17 +227,17 @@ unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: DevMatrix<E>>(p: &
         }
 
         // Phase 2: every move's cost and the warp's best candidate.
-        let mut pick = Candidate::NONE;
-        let mut consider = |d: i64, u: u32, v: u32| {
+        let mut pick = D::NONE;
+        let mut consider = |d: D, u: u32, v: u32| {
             let class = if tabu_search {
                 let (pu, pv) = unsafe { (t.phi(u), t.phi(v)) };
                 let until = unsafe { (*tabu.add(u as usize * n + pv as usize), *tabu.add(v as usize * n + pu as usize)) };
-                move_class(until.0, until.1, now, cur + d < best_cost, aspiration)
+                move_class(until.0, until.1, now, cur + d.to_i64() < best_cost, aspiration)
             } else {
                 ASPIRED
             };
-            let c = Candidate::ranked(d, u, v, class);
-            if c.better(&pick) {
+            let c = D::key(class, d, u, v);
+            if D::less(&c, &pick) {
                 pick = c;
             }
         };
@@ -268,7 +267,7 @@ unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: DevMatrix<E>>(p: &
             }
             if active && g == 0 {
                 unsafe { D::st_shared(t.delta_at::<D>(move_index(u, v)), d) };
-                consider(d.to_i64(), u, v);
+                consider(d, u, v);
             }
         }
         if let Some(l) = last {
@@ -280,12 +279,20 @@ unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: DevMatrix<E>>(p: &
                     let slot = t.delta_at::<D>(k);
                     let d = delta_update_terms_in(unsafe { D::ld_shared(slot) }, &tu, &tv);
                     unsafe { D::st_shared(slot, d) };
-                    consider(d.to_i64(), u, v);
+                    consider(d, u, v);
                 }
                 k += threads;
             }
         }
-        let pick = warp_argmin(pick);
+        let mut off = 16;
+        while off > 0 {
+            let o = D::shfl_down_key(pick, off);
+            if D::less(&o, &pick) {
+                pick = o;
+            }
+            off >>= 1;
+        }
+        let pick = D::candidate(pick);
         if tid % 32 == 0 {
             let slot = t.slots + ((tid / 32) * LS_SCRATCH_PER_WARP) as u64;
             // φ of the warp's two facilities, read before anyone swaps them (phase 1).
