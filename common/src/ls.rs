@@ -185,8 +185,8 @@ pub const NO_TARGET: i64 = i64::MIN;
 
 /// Robust tabu search from `p` (cost `cost`) for `iterations` moves; the best solution
 /// met goes to `best`. Draws the tenures of each move from `rng` (`Tenure::draw`). `stop` is asked after every
-/// move; when it says true the search ends there with its best so far. (The kernel polls
-/// the host's stop word every `STOP_POLL_ITERATIONS` moves, a poll being a bus read: the
+/// move; when it says true the search ends there with its best so far. (The seed-003
+/// kernels poll the host's stop word every `STOP_POLL_ITERATIONS` moves, the split ones every move, a poll being a bus read: the
 /// two agree move for move until a stop, which ends the run.) The search also ends as
 /// soon as its best reaches `target` (`NO_TARGET`: never).
 #[allow(clippy::too_many_arguments)]

@@ -12,6 +12,16 @@ pub fn stop_requested(word: u64) -> bool {
     word != 0 && unsafe { core::ptr::read_volatile(word as *const u32) } != 0
 }
 
+/// Issues the volatile read of `word` now and returns it for a later test (`!= 0`: stop):
+/// a kernel that reads it at the start of an iteration's work and tests it at the
+/// iteration's barrier hides the read's latency and can poll every iteration.
+/// Pitfall: as `stop_requested`; the value is as old as the read.
+#[inline(always)]
+pub fn read_stop(word: u64) -> u32 {
+    // SAFETY: as in `stop_requested`.
+    if word == 0 { 0 } else { unsafe { core::ptr::read_volatile(word as *const u32) } }
+}
+
 /// Asks every block polling `word` to stop (a block that reached the run's target does).
 /// Pitfall: a volatile store, so that it is not merged with or moved past other stores;
 /// the host's own writes only happen between runs.

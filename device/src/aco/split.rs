@@ -17,12 +17,13 @@
 //!    of Eq. 4 and shuffles sum them. Thread t prices the other moves k ≡ t (mod T) from
 //!    two rows of terms in O(1). Each thread keeps its best `Candidate`; lane 0 of each warp
 //!    writes its warp's best, with φ of its two facilities, to a slot. The second barrier
-//!    also carries the stop poll; then every thread reads the slots and picks the same move.
+//!    also carries the stop poll (every iteration: thread 0 reads the stop word as phase 2
+//!    begins); then every thread reads the slots and picks the same move.
 //!
 //! The swap is applied at the start of the next iteration (or after the last), so no thread
 //! reads φ(r) or φ(s) while thread 0 writes them: the winner's φ(r), φ(s) travel in its slot.
 use qapgpu_common::layout::LS_SCRATCH_PER_WARP;
-use qapgpu_common::ls::{ASPIRED, Candidate, move_class, stop_poll_interval};
+use qapgpu_common::ls::{ASPIRED, Candidate, move_class};
 use qapgpu_common::mata::touching_move;
 use qapgpu_common::moves::{delta_offset_in, delta_update_terms_in, facility_terms, move_index, touches, unpack_pair};
 use qapgpu_common::params::AcoParams;
@@ -31,7 +32,7 @@ use super::ls::{Search, Unit, run, tenure_rule};
 use crate::intrinsics::*;
 use crate::matrices::{DevCost, DevElem, DevMatrix};
 use crate::rngs::load_rng;
-use crate::stop::{request_stop, stop_requested};
+use crate::stop::{read_stop, request_stop};
 
 /// The split mapping, as the module docs describe.
 struct Split;
@@ -171,7 +172,6 @@ unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: DevMatrix<E>>(p: &
     let unit = unsafe { Unit::begin(p, WALK) };
     let (tabu_search, tabu) = (unit.tabu_search, unit.tabu);
     let aspiration = if unit.walk { p.aspiration as i32 } else { 0 };
-    let poll = stop_poll_interval(n) as u32;
     let mut k = tid;
     while k < p.moves {
         unsafe { st_shared_u16(t.pairs + 2 * k as u64, *(p.first_pairs as *const u16).add(k as usize) as u32) };
@@ -226,7 +226,10 @@ unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: DevMatrix<E>>(p: &
             sync_threads();
         }
 
-        // Phase 2: every move's cost and the warp's best candidate.
+        // Phase 2: every move's cost and the warp's best candidate. Thread 0 reads the stop
+        // word first and tests it at the barrier, so the read costs no wait and every
+        // iteration polls (a block that reaches the target stops the others within one).
+        let stop_word = if tid == 0 { read_stop(p.stop) } else { 0 };
         let mut pick = D::NONE;
         let mut consider = |d: D, u: u32, v: u32| {
             let class = if tabu_search {
@@ -305,7 +308,7 @@ unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: DevMatrix<E>>(p: &
             }
         }
         // Publishes the slots, and whether the host asked to stop.
-        let stop = sync_threads_or(tid == 0 && it % poll == poll - 1 && stop_requested(p.stop));
+        let stop = sync_threads_or(stop_word != 0);
         let (win, phis) = unsafe { t.winner(threads / 32) };
         // The move and every decision below are the same in every thread (uniform branches).
         if !tabu_search && win.delta >= 0 {
