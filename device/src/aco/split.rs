@@ -15,8 +15,9 @@
 //!    the 2n − 3 that touch (r, s), `mata::touching_move`) go to groups of `lanes`
 //!    consecutive threads of one warp: thread g of a group adds the terms k ≡ g (mod lanes)
 //!    of Eq. 4 and shuffles sum them. Thread t prices the other moves k ≡ t (mod T) from
-//!    two rows of terms in O(1). Each thread keeps its best `Candidate`; lane 0 of each warp
-//!    writes its warp's best, with φ of its two facilities, to a slot. The second barrier
+//!    two rows of terms in O(1). Each thread keeps its best move as a key (`DevCost::Key`: one
+//!    u64 where Δ is an i32, ordered as `Candidate::better`); a shuffle argmin leaves the
+//!    warp's best in lane 0, which writes it, with φ of its two facilities, to a slot. The second barrier
 //!    also carries the stop poll (every iteration: thread 0 reads the stop word as phase 2
 //!    begins); then every thread reads the slots and picks the same move.
 //!
