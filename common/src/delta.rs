@@ -87,21 +87,17 @@ fn max_spread(n: usize, m: &[i64]) -> u128 {
 /// A move cost's integer type (i64 or i32), with the wrapping ring operations the Δ
 /// formulas use.
 pub trait MoveCost: Copy + Default + PartialEq + Send + Sync + 'static {
-    const WIDTH: DeltaWidth;
     /// A matrix entry, reduced modulo 2^bits.
     fn of<E: Elem>(e: E) -> Self;
     fn add(self, o: Self) -> Self;
     fn sub(self, o: Self) -> Self;
     fn mul(self, o: Self) -> Self;
     fn to_i64(self) -> i64;
-    /// Pitfall: truncates; only for values the bound says fit.
-    fn from_i64(x: i64) -> Self;
 }
 
 macro_rules! move_cost {
-    ($t:ty, $width:expr) => {
+    ($t:ty) => {
         impl MoveCost for $t {
-            const WIDTH: DeltaWidth = $width;
             #[inline(always)]
             fn of<E: Elem>(e: E) -> $t {
                 e.to_i64() as $t
@@ -122,12 +118,8 @@ macro_rules! move_cost {
             fn to_i64(self) -> i64 {
                 self as i64
             }
-            #[inline(always)]
-            fn from_i64(x: i64) -> $t {
-                x as $t
-            }
         }
     };
 }
-move_cost!(i64, DeltaWidth::I64);
-move_cost!(i32, DeltaWidth::I32);
+move_cost!(i64);
+move_cost!(i32);

@@ -117,10 +117,16 @@ pub enum TenureLaw {
     Uniform,
 }
 
-/// A uniform tenure in [⌊0.9·T⌋, ⌊1.1·T⌋] (`TenureLaw::Uniform`).
+/// The range [⌊0.9·T⌋, ⌊1.1·T⌋] of `TenureLaw::Uniform` for T = `list_size`.
+#[inline(always)]
+pub const fn uniform_tenure_range(list_size: u32) -> (u32, u32) {
+    (list_size * 9 / 10, list_size * 11 / 10)
+}
+
+/// A uniform tenure in `uniform_tenure_range` (`TenureLaw::Uniform`).
 #[inline(always)]
 pub fn uniform_tenure(rng: &mut Xoshiro128, list_size: u32) -> i32 {
-    let (lo, hi) = (list_size * 9 / 10, list_size * 11 / 10);
+    let (lo, hi) = uniform_tenure_range(list_size);
     (lo + rng.below(hi - lo + 1)) as i32
 }
 

@@ -5,27 +5,29 @@ use qapgpu_common::layout::LS_SCRATCH_PER_WARP;
 use qapgpu_common::ls::Candidate;
 
 use crate::intrinsics::*;
+use crate::matrices::DevCost;
 
-/// The warp's smallest candidate, in lane 0 (the other lanes get partial results).
+/// The warp's smallest move key (`DevCost::Key`: a `Candidate` for i64 move costs, a packed
+/// u64 for i32), in lane 0 (the other lanes get partial results).
 /// Pitfall: every lane of the warp must call it (full-mask shuffles).
 #[inline(always)]
-pub fn warp_argmin(mut c: Candidate) -> Candidate {
+pub fn warp_argmin<D: DevCost>(mut k: D::Key) -> D::Key {
     let mut off = 16;
     while off > 0 {
-        let o = Candidate { delta: shfl_down_i64(c.delta, off), tag: shfl_down_u32(c.tag, off) };
-        if o.better(&c) {
-            c = o;
+        let o = D::shfl_down_key(k, off);
+        if D::less(&o, &k) {
+            k = o;
         }
         off >>= 1;
     }
-    c
+    k
 }
 
 /// The block-wide smallest candidate; every thread returns the same one.
 /// Pitfall: contains barriers, so every thread of the block must call it.
 #[inline(always)]
 pub unsafe fn block_argmin(c: Candidate, scratch: u64) -> Candidate {
-    let c = warp_argmin(c);
+    let c = warp_argmin::<i64>(c);
     let tid = thread_idx_x();
     let slot = |w: u32| scratch + (w * LS_SCRATCH_PER_WARP) as u64;
     unsafe {

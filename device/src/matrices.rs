@@ -88,23 +88,7 @@ impl<E> View<E, Global> {
     }
 }
 
-macro_rules! view_matrix {
-    ($space:ty, $load:ident) => {
-        impl<E: DevElem> Matrix<E> for View<E, $space> {
-            #[inline(always)]
-            fn at(&self, i: usize, j: usize) -> E {
-                let addr = self.base + ((i * self.n + j) * core::mem::size_of::<E>()) as u64;
-                // SAFETY: callers index inside the n×n matrix that the host placed there.
-                unsafe { E::$load(addr) }
-            }
-        }
-    };
-}
-view_matrix!(Const, ld_const);
-view_matrix!(Shared, ld_shared);
-view_matrix!(Global, ld_global_nc);
-
-/// A matrix whose entries a kernel reads by address (`View` over shared or global memory):
+/// A matrix whose entries a kernel reads by address (`View` over any of the three memories):
 /// entry (i, j) is at `base() + (i·n + j)·size_of::<E>()`, so a loop can step along a row
 /// or a column by adding a stride instead of recomputing i·n + j.
 pub trait DevMatrix<E: DevElem>: Matrix<E> {
@@ -113,27 +97,32 @@ pub trait DevMatrix<E: DevElem>: Matrix<E> {
     unsafe fn load(&self, addr: u64) -> E;
 }
 
-impl<E: DevElem> DevMatrix<E> for View<E, Shared> {
-    #[inline(always)]
-    fn base(&self) -> u64 {
-        self.base
-    }
-    #[inline(always)]
-    unsafe fn load(&self, addr: u64) -> E {
-        unsafe { E::ld_shared(addr) }
-    }
-}
+macro_rules! view_matrix {
+    ($space:ty, $load:ident) => {
+        impl<E: DevElem> Matrix<E> for View<E, $space> {
+            #[inline(always)]
+            fn at(&self, i: usize, j: usize) -> E {
+                let addr = self.base + ((i * self.n + j) * core::mem::size_of::<E>()) as u64;
+                // SAFETY: callers index inside the n×n matrix that the host placed there.
+                unsafe { self.load(addr) }
+            }
+        }
 
-impl<E: DevElem> DevMatrix<E> for View<E, Global> {
-    #[inline(always)]
-    fn base(&self) -> u64 {
-        self.base
-    }
-    #[inline(always)]
-    unsafe fn load(&self, addr: u64) -> E {
-        unsafe { E::ld_global_nc(addr) }
-    }
+        impl<E: DevElem> DevMatrix<E> for View<E, $space> {
+            #[inline(always)]
+            fn base(&self) -> u64 {
+                self.base
+            }
+            #[inline(always)]
+            unsafe fn load(&self, addr: u64) -> E {
+                unsafe { E::$load(addr) }
+            }
+        }
+    };
 }
+view_matrix!(Const, ld_const);
+view_matrix!(Shared, ld_shared);
+view_matrix!(Global, ld_global_nc);
 
 /// A move cost (`MoveCost`: i32 or i64) in shared memory and across a warp.
 pub trait DevCost: qapgpu_common::delta::MoveCost {

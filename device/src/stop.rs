@@ -8,8 +8,7 @@
 /// answer to the others through a barrier (`sync_threads_or`).
 #[inline(always)]
 pub fn stop_requested(word: u64) -> bool {
-    // SAFETY: the host keeps the word allocated for every launch it passes it to.
-    word != 0 && unsafe { core::ptr::read_volatile(word as *const u32) } != 0
+    read_stop(word) != 0
 }
 
 /// Issues the volatile read of `word` now and returns it for a later test (`!= 0`: stop):
@@ -18,7 +17,7 @@ pub fn stop_requested(word: u64) -> bool {
 /// Pitfall: as `stop_requested`; the value is as old as the read.
 #[inline(always)]
 pub fn read_stop(word: u64) -> u32 {
-    // SAFETY: as in `stop_requested`.
+    // SAFETY: the host keeps the word allocated for every launch it passes it to.
     if word == 0 { 0 } else { unsafe { core::ptr::read_volatile(word as *const u32) } }
 }
 

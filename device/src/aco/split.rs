@@ -30,6 +30,7 @@ use qapgpu_common::moves::{delta_offset_in, delta_update_terms_in, facility_term
 use qapgpu_common::params::AcoParams;
 
 use super::ls::{Search, Unit, run, tenure_rule};
+use crate::block::warp_argmin;
 use crate::intrinsics::*;
 use crate::matrices::{DevCost, DevElem, DevMatrix};
 use crate::rngs::load_rng;
@@ -288,15 +289,7 @@ unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: DevMatrix<E>>(p: &
                 k += threads;
             }
         }
-        let mut off = 16;
-        while off > 0 {
-            let o = D::shfl_down_key(pick, off);
-            if D::less(&o, &pick) {
-                pick = o;
-            }
-            off >>= 1;
-        }
-        let pick = D::candidate(pick);
+        let pick = D::candidate(warp_argmin::<D>(pick));
         if tid % 32 == 0 {
             let slot = t.slots + ((tid / 32) * LS_SCRATCH_PER_WARP) as u64;
             // φ of the warp's two facilities, read before anyone swaps them (phase 1).

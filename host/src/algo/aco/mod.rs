@@ -14,7 +14,7 @@ use anyhow::{Result, bail};
 use std::sync::Arc;
 use qapgpu_common::aco::Bounds;
 use qapgpu_common::ga::probability_threshold;
-use qapgpu_common::ls::{LsKind, NO_TARGET, Tenure, TenureLaw};
+use qapgpu_common::ls::{LsKind, NO_TARGET, Tenure, TenureLaw, uniform_tenure_range};
 use qapgpu_common::mata::{Mapping, default_ns};
 
 pub const TABU: Family = Family {
@@ -243,7 +243,10 @@ impl AcoConfig {
     pub fn tenure_rule(&self) -> String {
         let law = match self.tenure_law {
             TenureLaw::Cubic => format!("tenure T·r³ with T = {}", self.tabu_list_size),
-            TenureLaw::Uniform => format!("tenure uniform in [{}, {}]", self.tabu_list_size * 9 / 10, self.tabu_list_size * 11 / 10),
+            TenureLaw::Uniform => {
+                let (lo, hi) = uniform_tenure_range(self.tabu_list_size);
+                format!("tenure uniform in [{lo}, {hi}]")
+            }
         };
         format!("{law}, {}", if self.tenure_per_move { "one draw per move" } else { "one draw per entry" })
     }
