@@ -256,9 +256,12 @@ pub struct LsLayout {
     pub a: Region,
     pub b: Region,
     pub tabu: Region,
-    /// The split mapping's move pairs and Eq. 5 terms (always shared; empty otherwise).
+    /// The split family's move pairs, the split mapping's Eq. 5 terms and the sums
+    /// mapping's table H (always shared; empty otherwise). The sums mapping has no Δ table
+    /// (`delta` empty).
     pub pairs: Region,
     pub terms: Region,
+    pub sums: Region,
     pub delta_placement: Placement,
     pub ab_placement: Placement,
     pub tabu_placement: Placement,
@@ -278,12 +281,14 @@ impl LsLayout {
         // Whether `bytes` more at `at` fit a block and keep the blocks per SM.
         let keeps_occupancy = |at: u32, bytes: u32| fits(at + bytes) && by_shared(at + bytes) >= by_shared(at).min(max_blocks);
 
-        // The split mapping's tables come first: its O(1) moves read them every iteration.
-        let split = shape.mapping == crate::mata::Mapping::Split;
-        let pairs = Region { offset: align(scratch.end(), 16), bytes: if split { 2 * shape.moves } else { 0 } };
+        // The split family's tables come first: its moves read them every iteration. The
+        // sums mapping keeps no Δ table: its table of sums holds what every move needs.
+        let (split, sums) = (shape.mapping == crate::mata::Mapping::Split, shape.mapping == crate::mata::Mapping::Sums);
+        let pairs = Region { offset: align(scratch.end(), 16), bytes: if split || sums { 2 * shape.moves } else { 0 } };
         let terms = Region { offset: align(pairs.end(), 16), bytes: if split { 4 * n * delta_width.bytes() } else { 0 } };
-        let base = align(terms.end(), 16);
-        let delta_bytes = shape.moves * delta_width.bytes();
+        let sum_table = Region { offset: align(terms.end(), 16), bytes: if sums { n * n * delta_width.bytes() } else { 0 } };
+        let base = align(sum_table.end(), 16);
+        let delta_bytes = if sums { 0 } else { shape.moves * delta_width.bytes() };
         let delta_shared = fits(base + delta_bytes);
         let delta = Region { offset: if delta_shared { base } else { 0 }, bytes: delta_bytes };
         let mut end = if delta_shared { align(delta.end(), 16) } else { base };
@@ -320,6 +325,7 @@ impl LsLayout {
             tabu,
             pairs,
             terms,
+            sums: sum_table,
             delta_placement: place(delta_shared),
             ab_placement: place(ab_shared),
             tabu_placement: if tabu_search { place(tabu_shared) } else { Placement::Global },
@@ -338,6 +344,7 @@ impl LsLayout {
             b: self.b.offset,
             pairs: self.pairs.offset,
             terms: self.terms.offset,
+            sums: self.sums.offset,
             total: self.dynamic_shared,
         }
     }
@@ -354,6 +361,7 @@ impl LsLayout {
         match self.shape.mapping {
             crate::mata::Mapping::Mata => f |= LS_MATA,
             crate::mata::Mapping::Split => f |= LS_SPLIT,
+            crate::mata::Mapping::Sums => f |= LS_SUMS,
             crate::mata::Mapping::Plain => {}
         }
         if self.delta_placement == Placement::Shared {
@@ -368,10 +376,10 @@ impl LsLayout {
         f
     }
 
-    /// Whether the kernels can run this plan: the split mapping keeps its Δ table in shared
-    /// memory (at n = 256 an i64 table does not fit; the host then takes MATA).
+    /// Whether the kernels can run this plan: the split family keeps its tables in shared
+    /// memory (at n = 256 an i64 Δ table does not fit; the host then takes MATA).
     pub fn runnable(&self) -> bool {
-        self.shape.mapping != crate::mata::Mapping::Split || self.delta_placement == Placement::Shared
+        !self.shape.mapping.split_family() || self.delta_placement == Placement::Shared
     }
 
     /// Bytes of global memory each ant's Δ table needs (0 when it is in shared memory).

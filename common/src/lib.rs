@@ -22,6 +22,7 @@ pub mod params;
 pub mod planted;
 pub mod rng;
 pub mod shuffle;
+pub mod sums;
 
 /// Largest problem size: a gene is a `u8`, as in the papers' shared-memory populations.
 pub const MAX_N: usize = 256;

@@ -15,6 +15,10 @@
 //!   them with shuffles. An iteration costs about (2n² + C·c₁)/T instructions per thread
 //!   instead of MATA's n·c₂ for the slowest thread.
 //!
+//! * **Sums** (ours, `device::aco::sums`): the split mapping's iteration with every move
+//!   priced in O(1) from the table of `crate::sums` (A or B symmetric), which T ≥ n threads
+//!   bring up to date after each swap: about (n² + C·c₃)/T instructions per thread.
+//!
 //! The first iteration of a search has no previous move: every owner computes its moves in
 //! O(n). A thread finds its first pair in a lookup table (`first_pair`), then walks with
 //! `moves::next_pair`.
@@ -29,6 +33,16 @@ pub enum Mapping {
     Mata,
     Plain,
     Split,
+    /// Ours (`device::aco::sums`, `crate::sums`): every move in O(1) from a table of sums.
+    Sums,
+}
+
+impl Mapping {
+    /// The split family (`device::aco::split::drive`): a block of any T threads, the move
+    /// pairs and the pricer's tables in shared memory.
+    pub const fn split_family(self) -> bool {
+        matches!(self, Mapping::Split | Mapping::Sums)
+    }
 }
 
 /// Thread counts of one block for problem size n and N_S moves per thread.
@@ -83,8 +97,8 @@ impl Shape {
             return Err(ShapeError::BadNs(ns));
         }
         let moves = move_count(n);
-        if mapping == Mapping::Split {
-            return Ok(Shape::split(n, split_threads(n, MAX_THREADS)));
+        if mapping.split_family() {
+            return Ok(Shape::split_family(n, split_threads(n, MAX_THREADS), mapping));
         }
         let ts = moves.div_ceil(ns);
         let (tl_start, total) = match mapping {
@@ -92,7 +106,7 @@ impl Shape {
                 let start = ts.div_ceil(WARP) * WARP;
                 (start, start + 2 * n)
             }
-            Mapping::Plain | Mapping::Split => (ts, ts),
+            Mapping::Plain | Mapping::Split | Mapping::Sums => (ts, ts),
         };
         if total > MAX_THREADS {
             return Err(ShapeError::TooManyThreads { threads: total, ns });
@@ -104,9 +118,18 @@ impl Shape {
     /// the group size that costs a thread the fewest term evaluations per iteration
     /// (`split_lanes`). Its lookup table holds every move (T_S = C, N_S = 1). `3 ≤ n ≤ 256`.
     pub fn split(n: u32, threads: u32) -> Shape {
+        Shape::split_family(n, threads, Mapping::Split)
+    }
+
+    /// `split`'s shape for either mapping of the split family; the sums mapping takes at
+    /// least n threads (one per location of its table) and no lanes.
+    pub fn split_family(n: u32, threads: u32, mapping: Mapping) -> Shape {
+        let sums = mapping == Mapping::Sums;
+        let threads = if sums { threads.max(n) } else { threads };
         let total = (threads.div_ceil(WARP) * WARP).clamp(WARP, MAX_THREADS);
         let moves = move_count(n);
-        Shape { n, ns: 1, mapping: Mapping::Split, moves, ts: moves, tl_start: 0, total, lanes: split_lanes(n, total) }
+        let lanes = if sums { 1 } else { split_lanes(n, total) };
+        Shape { n, ns: 1, mapping, moves, ts: moves, tl_start: 0, total, lanes }
     }
 
     /// The paper's shape with N_S = `ns`, or with the smallest larger N_S whose block (T_TOTAL
@@ -114,9 +137,9 @@ impl Shape {
     /// below 1024 threads.
     pub fn fit(n: u32, ns: u32, mapping: Mapping, max_threads: u32) -> Result<Shape, ShapeError> {
         let limit = if max_threads < MAX_THREADS { max_threads } else { MAX_THREADS };
-        if mapping == Mapping::Split {
+        if mapping.split_family() {
             Shape::new(n, 1, mapping)?;
-            return Ok(Shape::split(n, split_threads(n, limit)));
+            return Ok(Shape::split_family(n, split_threads(n, limit), mapping));
         }
         let mut ns = ns;
         loop {

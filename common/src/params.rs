@@ -116,6 +116,12 @@ pub const LS_DELTA_I32: u32 = 64;
 pub const LS_TENURE_UNIFORM: u32 = 128;
 /// The split thread mapping (`mata::Mapping::Split`, the `*_split_*` kernels).
 pub const LS_SPLIT: u32 = 256;
+/// The sums mapping (`mata::Mapping::Sums`, the `*_sums_*` kernels).
+pub const LS_SUMS: u32 = 512;
+/// The sums mapping's instance has zero diagonals (`sums::zero_diagonal_offset` applies).
+pub const LS_ZERO_DIAGONAL: u32 = 1024;
+/// The sums mapping's `sums::Side` is B (else A).
+pub const LS_SUMS_SIDE_B: u32 = 2048;
 
 /// Offsets into a local-search block's dynamic shared memory, from `layout::LsLayout`.
 #[repr(C)]
@@ -133,6 +139,8 @@ pub struct LsSharedLayout {
     /// terms after the last move (`[D; 4]` per facility, `moves::swap_terms`).
     pub pairs: u32,
     pub terms: u32,
+    /// The sums mapping: the table H (`[D; n²]`, `sums`).
+    pub sums: u32,
     pub total: u32,
 }
 

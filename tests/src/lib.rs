@@ -65,3 +65,37 @@ pub fn near_limit() -> Instance {
     let b = (0..n * n).map(|k| big - ((k * 104729) % 997) as i64).collect();
     Instance::new("near-limit12", n, a, b).unwrap()
 }
+
+/// `inst` with the matrix of `side` made symmetric, (m + mᵀ)/2 rounded down (diagonal kept),
+/// so that the sums mapping (`sums::Side`) applies to it.
+pub fn symmetrised(inst: &Instance, side: qapgpu_common::sums::Side) -> Instance {
+    let n = inst.n;
+    let sym = |m: &[i64]| (0..n * n).map(|k| (m[k] + m[(k % n) * n + k / n]).div_euclid(2)).collect::<Vec<i64>>();
+    let (a, b) = match side {
+        qapgpu_common::sums::Side::A => (sym(&inst.a), inst.b.clone()),
+        qapgpu_common::sums::Side::B => (inst.a.clone(), sym(&inst.b)),
+    };
+    Instance::new(format!("{}-sym-{side:?}", inst.name), n, a, b).unwrap()
+}
+
+/// An instance with entries `base_a + x` in A and `base_b + x` in B, x below the matrix's
+/// `span`, from a seed (xorshift).
+pub fn offset_instance(n: usize, base_a: i64, span_a: i64, base_b: i64, span_b: i64, seed: u64) -> Instance {
+    let mut x = seed | 1;
+    let mut next = |span: i64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % span.max(1) as u64) as i64
+    };
+    let a = (0..n * n).map(|_| base_a + next(span_a)).collect();
+    let b = (0..n * n).map(|_| base_b + next(span_b)).collect();
+    Instance::new(format!("offset{n}"), n, a, b).unwrap()
+}
+
+/// `inst` with zeros on both diagonals.
+pub fn zero_diagonals(inst: &Instance) -> Instance {
+    let n = inst.n;
+    let clear = |m: &[i64]| m.iter().enumerate().map(|(k, &v)| if k % (n + 1) == 0 { 0 } else { v }).collect();
+    Instance::new(format!("{}-zero-diagonals", inst.name), n, clear(&inst.a), clear(&inst.b)).unwrap()
+}

@@ -10,7 +10,17 @@ use qapgpu::io::qaplib;
 use qapgpu_common::delta::DeltaWidth;
 use qapgpu_common::layout::Placement;
 use qapgpu_common::ls::{LsKind, TenureLaw};
-use qapgpu_tests::{gpu, near_limit, negatives, small, zeros};
+use qapgpu_common::sums::Side;
+use qapgpu_tests::{gpu, near_limit, negatives, small, symmetrised, zeros};
+
+/// Every layout that runs on `inst`: the sums one needs a symmetric side.
+fn layouts(inst: &Instance) -> Vec<Layout> {
+    let mut all = vec![Layout::Mata, Layout::Plain, Layout::Split];
+    if inst.sums_side().is_some() {
+        all.push(Layout::Sums);
+    }
+    all
+}
 
 
 fn load(name: &str) -> Instance {
@@ -65,9 +75,11 @@ fn twin_with(g: &Gpu, inst: &Instance, ls: LsKind, layout: Layout, ants: u32, ls
 #[test]
 fn small_instances_every_width_mapping_and_search() {
     let Some(g) = gpu() else { return };
-    for inst in [load("nug12"), load("els19"), negatives()] {
+    // The symmetrised copies put the sums mapping's table on either side, with and without
+    // zero diagonals (neg17's diagonal is not zero).
+    for inst in [load("nug12"), load("els19"), negatives(), symmetrised(&negatives(), Side::A), symmetrised(&negatives(), Side::B)] {
         for ls in [LsKind::Tabu, LsKind::TwoOpt] {
-            for layout in [Layout::Mata, Layout::Plain, Layout::Split] {
+            for layout in layouts(&inst) {
                 twin(&g, &inst, ls, layout, 8, 3 * inst.n as u32, 3);
             }
         }
@@ -87,6 +99,10 @@ fn paper_sized_instances() {
     twin(&g, &load("tai40a"), LsKind::Tabu, Layout::Split, 40, 200, 2);
     twin(&g, &load("tai50b"), LsKind::TwoOpt, Layout::Split, 24, 200, 2);
     twin(&g, &load("tai150b"), LsKind::Tabu, Layout::Split, 6, 60, 1);
+    // The sums mapping: tai40a's symmetric A and B, tai50b's symmetric A only.
+    twin(&g, &load("tai40a"), LsKind::Tabu, Layout::Sums, 40, 200, 2);
+    twin(&g, &load("tai50b"), LsKind::TwoOpt, Layout::Sums, 24, 200, 2);
+    twin(&g, &load("tai50b"), LsKind::Tabu, Layout::Sums, 24, 100, 2);
 }
 
 #[test]
@@ -107,6 +123,15 @@ fn n_256_uses_global_memory_and_a_larger_ns() {
     // engine says so instead of launching.
     let e = twin(&g, &inst, LsKind::Tabu, Layout::Split, 3, 40, 1);
     assert_eq!(e.layout.delta_placement, Placement::Shared);
+    // Sums: the planted instance's matrices are not symmetric; its symmetrised copy's
+    // i32 table (256 KB) does not fit a block, and the engine says so instead of launching.
+    let sym = symmetrised(&inst, Side::A);
+    let mut cfg = AcoConfig::paper(LsKind::Tabu, 256, Class::Random);
+    cfg.layout = Layout::Sums;
+    let err = AcoGpu::new(g.clone(), &inst, &cfg).err().expect("no symmetric side");
+    assert!(err.to_string().contains("--layout split"), "{err}");
+    let err = AcoGpu::new(g.clone(), &sym, &cfg).err().expect("a 256 KB table cannot fit a block");
+    assert!(err.to_string().contains("--layout mata"), "{err}");
     let mut cfg = AcoConfig::paper(LsKind::Tabu, 256, Class::Random);
     (cfg.layout, cfg.wide_delta) = (Layout::Split, true);
     let err = AcoGpu::new(g.clone(), &inst, &cfg).err().expect("an i64 split plan at n = 256 cannot run");
@@ -120,7 +145,7 @@ fn move_costs_in_i32_or_i64_with_the_matrices_in_either_memory() {
     // global memory at n = 150 with i64 costs (Δ and A, B do not fit beside each other).
     let (tai40a, tai150b, wide) = (load("tai40a"), load("tai150b"), small(12, 60_000));
     for (inst, forced) in [(&tai40a, false), (&tai40a, true), (&tai150b, false), (&tai150b, true), (&wide, false)] {
-        for layout in [Layout::Mata, Layout::Plain, Layout::Split] {
+        for layout in layouts(inst) {
             let e = twin_with(&g, inst, LsKind::Tabu, layout, 12, 3 * inst.n as u32, 2, forced);
             let expect = if forced { DeltaWidth::I64 } else { inst.delta_width() };
             assert_eq!(e.layout.delta_width, expect, "{}", inst.name);
@@ -153,9 +178,9 @@ fn degenerate_instances_match_their_cpu_twin() {
     let Some(g) = gpu() else { return };
     // All-zero flows: no move ever improves, so a tabu search returns its start. n = 3: the
     // smallest neighbourhood. Costs near 2⁶³.
-    for inst in [zeros(12), small(3, 50), near_limit()] {
+    for inst in [zeros(12), small(3, 50), near_limit(), symmetrised(&near_limit(), Side::B), symmetrised(&small(3, 50), Side::A)] {
         for ls in [LsKind::Tabu, LsKind::TwoOpt] {
-            for layout in [Layout::Mata, Layout::Plain, Layout::Split] {
+            for layout in layouts(&inst) {
                 twin(&g, &inst, ls, layout, 6, 4 * inst.n as u32, 3);
             }
         }
@@ -201,17 +226,19 @@ fn walks_go_on_across_launches_as_on_the_cpu() {
     let Some(g) = gpu() else { return };
     // Short aspiration so that it acts within the test; tabu in shared memory (n = 12, 25)
     // and in global memory (tai150b); every element width.
-    for inst in [load("nug12"), load("tai25b"), negatives()] {
-        for layout in [Layout::Mata, Layout::Plain, Layout::Split] {
+    for inst in [load("nug12"), load("tai25b"), negatives(), symmetrised(&negatives(), Side::B)] {
+        for layout in layouts(&inst) {
             twin_walks(&g, &inst, layout, 12, 5 * inst.n as u32, 4, 3 * inst.n as u32);
         }
         twin_walks_with(&g, &inst, Layout::Split, 12, 5 * inst.n as u32, 4, 3 * inst.n as u32, TenureLaw::Uniform);
     }
+    twin_walks_with(&g, &load("tai35b"), Layout::Sums, 12, 200, 3, 100, TenureLaw::Uniform);
     twin_walks(&g, &load("tai150b"), Layout::Mata, 3, 40, 3, 60);
     twin_walks(&g, &load("tai150b"), Layout::Split, 3, 40, 3, 60);
+    twin_walks(&g, &load("tai150b"), Layout::Sums, 3, 40, 3, 60);
     // All-zero flows, n = 3, costs near 2⁶³.
-    for inst in [zeros(12), small(3, 50), near_limit()] {
-        for layout in [Layout::Mata, Layout::Split] {
+    for inst in [zeros(12), small(3, 50), near_limit(), symmetrised(&near_limit(), Side::A)] {
+        for layout in layouts(&inst).into_iter().filter(|&l| l != Layout::Plain) {
             twin_walks(&g, &inst, layout, 6, 4 * inst.n as u32, 3, 2 * inst.n as u32);
         }
     }

@@ -6,7 +6,7 @@ use qapgpu_common::delta::{DeltaWidth, move_cost_bound};
 use qapgpu_common::elem::{Elem, ElemWidth};
 use qapgpu_common::matrix::Dense;
 use qapgpu_common::moves::{delta_base_in, delta_offset_in, delta_full, delta_full_in, delta_term_in, delta_update, delta_update_terms_in, facility_terms, move_count, move_pair};
-use qapgpu_tests::{near_limit, negatives, small};
+use qapgpu_tests::{near_limit, negatives, offset_instance, small};
 
 /// `move_cost_bound` written out as its docs state it, term by term.
 fn reference_bound(n: usize, a: &[i64], b: &[i64]) -> u128 {
@@ -78,20 +78,6 @@ fn check_instance(inst: &Instance, p: &[u8], r: usize, s: usize) {
         ElemWidth::U32 => { let (a, b) = inst.typed::<u32>(); check(inst, &a, &b, p, r, s) }
         ElemWidth::I32 => { let (a, b) = inst.typed::<i32>(); check(inst, &a, &b, p, r, s) }
     }
-}
-
-/// An instance with entries `base + x`, x below `span`, from a seed.
-fn offset_instance(n: usize, base_a: i64, span_a: i64, base_b: i64, span_b: i64, seed: u64) -> Instance {
-    let mut x = seed | 1;
-    let mut next = |span: i64| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        (x % span.max(1) as u64) as i64
-    };
-    let a = (0..n * n).map(|_| base_a + next(span_a)).collect();
-    let b = (0..n * n).map(|_| base_b + next(span_b)).collect();
-    Instance::new(format!("offset{n}"), n, a, b).unwrap()
 }
 
 proptest! {

@@ -1,5 +1,5 @@
 //! `cargo xtask audit --kernel ls`: where every byte of the local-search kernel goes (seed
-//! 003's MATA and plain mappings, or our split one) for one n and one GPU, and how its
+//! 003's MATA and plain mappings, or our split and sums ones) for one n and one GPU, and how its
 //! threads map to moves.
 use crate::ptx::{find_ptxas, ptxas_report};
 use crate::{flag, root};
@@ -22,7 +22,8 @@ pub fn audit(args: &[String], n: u32, arch: &str, elem: ElemWidth) -> Result<(),
         "mata" => Mapping::Mata,
         "plain" => Mapping::Plain,
         "split" => Mapping::Split,
-        x => return Err(format!("--layout {x}: expected mata, plain or split")),
+        "sums" => Mapping::Sums,
+        x => return Err(format!("--layout {x}: expected mata, plain, split or sums")),
     };
     let ns: u32 = match flag(args, "--ns") {
         Some(x) => x.parse().map_err(|_| "--ns takes an integer")?,
@@ -30,7 +31,11 @@ pub fn audit(args: &[String], n: u32, arch: &str, elem: ElemWidth) -> Result<(),
     };
     // Registers decide the largest block, hence whether N_S must grow (as the host does).
     let ptx = root().join("target/ptx/qapgpu.ptx");
-    let kernel = if mapping == Mapping::Split { format!("aco_split_search_{width}") } else { format!("aco_local_search_{width}") };
+    let kernel = match mapping {
+        Mapping::Split => format!("aco_split_search_{width}"),
+        Mapping::Sums => format!("aco_sums_search_{width}"),
+        Mapping::Mata | Mapping::Plain => format!("aco_local_search_{width}"),
+    };
     let report = match find_ptxas() {
         Some(ptxas) if ptx.is_file() => Some(ptxas_report(&ptxas, &ptx, arch)?),
         _ => None,
@@ -39,7 +44,7 @@ pub fn audit(args: &[String], n: u32, arch: &str, elem: ElemWidth) -> Result<(),
     let max_threads = k.as_ref().map_or(1024, |k| layout::max_threads_for_registers(&lim, k.registers));
     let mut shape = Shape::fit(n, ns, mapping, max_threads).map_err(|e| e.to_string())?;
     if let Some(t) = flag(args, "--split-threads") {
-        shape = Shape::split(n, t.parse().map_err(|_| "--split-threads takes an integer")?);
+        shape = Shape::split_family(n, t.parse().map_err(|_| "--split-threads takes an integer")?, mapping);
     }
     // The host takes i32 move costs where the instance allows (`delta::move_cost_bound`).
     let delta = match flag(args, "--delta").unwrap_or("i32") {
@@ -58,9 +63,14 @@ pub fn audit(args: &[String], n: u32, arch: &str, elem: ElemWidth) -> Result<(),
             Mapping::Mata => "MATA",
             Mapping::Plain => "plain (non-MATA)",
             Mapping::Split => "split",
+            Mapping::Sums => "sums",
         }
     );
-    println!("one block = one ant; C = n(n−1)/2 = {c} moves, {} of them O(1) and {} O(n) after each move", (n - 2) * (n - 3) / 2, 2 * n - 3);
+    if mapping == Mapping::Sums {
+        println!("one block = one ant; C = n(n−1)/2 = {c} moves, every one O(1) from the table H after a launch's first iteration");
+    } else {
+        println!("one block = one ant; C = n(n−1)/2 = {c} moves, {} of them O(1) and {} O(n) after each move", (n - 2) * (n - 3) / 2, 2 * n - 3);
+    }
     if mapping == Mapping::Split {
         let long = 2 * n - 3;
         println!("threads: T = {} per block; thread t prices the O(1) moves k ≡ t (mod T) from Eq. 5's per-facility terms ({} rounds)", shape.total, c.div_ceil(shape.total));
@@ -72,6 +82,15 @@ pub fn audit(args: &[String], n: u32, arch: &str, elem: ElemWidth) -> Result<(),
             shape.lanes,
             n.div_ceil(shape.lanes),
             (c * shape.lanes).div_ceil(shape.total)
+        );
+        println!("         lookup table: all {c} pairs × u16, copied into shared memory at the start of each launch");
+    } else if mapping == Mapping::Sums {
+        let groups = shape.total / n;
+        println!("threads: T = {} per block; thread t prices the moves k ≡ t (mod T) from 4 entries of H and the move's offset ({} rounds)", shape.total, c.div_ceil(shape.total));
+        println!(
+            "         table H: thread t owns location t mod n in row group t div n ({groups} groups, {} threads idle): {} entries each, O(n) at a launch's start, one multiply-add after a move",
+            shape.total - groups * n,
+            n.div_ceil(groups)
         );
         println!("         lookup table: all {c} pairs × u16, copied into shared memory at the start of each launch");
     } else {
@@ -91,11 +110,16 @@ pub fn audit(args: &[String], n: u32, arch: &str, elem: ElemWidth) -> Result<(),
         row("pairs", lay.pairs, format!("{c} × u16: move k's (u, v)"));
         row("terms", lay.terms, format!("{n} × 4 × {}: Eq. 5's factors per facility after the last move", delta.name()));
     }
+    if mapping == Mapping::Sums {
+        row("pairs", lay.pairs, format!("{c} × u16: move k's (u, v)"));
+        row("H", lay.sums, format!("{n}×{n} {}: H(i, l) = Σ_k α_ki β_(φk l), facility-major", delta.name()));
+    }
     let elsewhere = |what: &str, bytes: u32| println!("  {what} ({bytes} B per ant) does not fit: in global memory, {bytes} B × m ants");
     if !lay.runnable() {
-        println!("  (the split kernel keeps Δ in shared memory: it cannot run this plan, and the host takes MATA)");
+        println!("  (the split family keeps its tables in shared memory: it cannot run this plan, and the host takes MATA)");
     }
     match lay.delta_placement {
+        _ if mapping == Mapping::Sums => {}
         Placement::Shared => row("Δ table", lay.delta, format!("{c} × {} move costs, numbered as seed 003's Fig. 4; read and written by every move each iteration", delta.name())),
         _ => elsewhere("Δ table", lay.delta.bytes),
     }

@@ -16,6 +16,7 @@ use crate::rngs::{load_rng, store_rng};
 
 mod ls;
 mod split;
+mod sums;
 
 #[inline(always)]
 fn global_thread() -> usize {

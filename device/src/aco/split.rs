@@ -4,6 +4,10 @@
 //! `ls::tabu_walk`, `ls::tabu_search` and `ls::two_opt` on the CPU; only the work of an
 //! iteration is spread differently, so that no thread computes a whole O(n) move.
 //!
+//! The iteration itself (`drive`: the tabu matrix, φ, the argmin, the stop poll) is the
+//! split family's and serves the sums mapping too (`sums.rs`); a `Pricer` says how the
+//! moves are priced, here `SplitPricer`.
+//!
 //! # Thread mapping
 //! Block k improves c-ant k (or runs walk k) with T threads (`mata::Shape::split`). An
 //! iteration has two phases and two barriers:
@@ -23,6 +27,8 @@
 //!
 //! The swap is applied at the start of the next iteration (or after the last), so no thread
 //! reads φ(r) or φ(s) while thread 0 writes them: the winner's φ(r), φ(s) travel in its slot.
+use core::marker::PhantomData;
+
 use qapgpu_common::layout::LS_SCRATCH_PER_WARP;
 use qapgpu_common::ls::{ASPIRED, Candidate, move_class};
 use qapgpu_common::mata::touching_move;
@@ -48,23 +54,32 @@ impl Search for Split {
 
 /// Shared-window addresses of the block's tables (`layout::LsLayout`).
 #[derive(Clone, Copy)]
-struct Tables {
-    perm: u64,
-    best: u64,
-    slots: u64,
-    pairs: u64,
-    terms: u64,
-    delta: u64,
+pub(super) struct Tables {
+    pub perm: u64,
+    pub best: u64,
+    pub slots: u64,
+    pub pairs: u64,
+    pub terms: u64,
+    pub delta: u64,
+    /// The sums mapping's table H (`sums.rs`).
+    pub sums: u64,
 }
 
 impl Tables {
     #[inline(always)]
-    unsafe fn phi(&self, x: u32) -> u32 {
+    fn of(p: &AcoParams) -> Tables {
+        let (lay, sb) = (&p.layout, shared_base());
+        let at = |off: u32| sb + off as u64;
+        Tables { perm: at(lay.perm), best: at(lay.best), slots: at(lay.scratch), pairs: at(lay.pairs), terms: at(lay.terms), delta: at(lay.delta), sums: at(lay.sums) }
+    }
+
+    #[inline(always)]
+    pub unsafe fn phi(&self, x: u32) -> u32 {
         unsafe { ld_shared_u8(self.perm + x as u64) }
     }
 
     #[inline(always)]
-    unsafe fn pair(&self, k: u32) -> (u32, u32) {
+    pub unsafe fn pair(&self, k: u32) -> (u32, u32) {
         unpack_pair(unsafe { ld_shared_u16(self.pairs + 2 * k as u64) })
     }
 
@@ -116,16 +131,16 @@ impl Tables {
 
 /// The move chosen last and what applying it needs.
 #[derive(Clone, Copy)]
-struct Pending {
-    r: u32,
-    s: u32,
+pub(super) struct Pending {
+    pub r: u32,
+    pub s: u32,
     /// φ(r), φ(s) before the swap.
-    pr: u32,
-    ps: u32,
+    pub pr: u32,
+    pub ps: u32,
     /// The iteration that chose it (its tabu entries count from there).
-    at: i32,
+    pub at: i32,
     /// It gave the search a new best.
-    improved: bool,
+    pub improved: bool,
 }
 
 /// The terms of Eq. 4 for the swap (u, v) (φ(u) = pu, φ(v) = pv) of every facility
@@ -163,14 +178,112 @@ unsafe fn group_terms<E: DevElem, D: DevCost, M: DevMatrix<E>>(a: &M, b: &M, t: 
     d
 }
 
+/// How a search of the split family prices its moves; `drive` does everything else (the
+/// tabu matrix, φ, the argmin, the stop poll), so the split and sums mappings choose the
+/// same moves by construction wherever they price them the same.
+pub(super) trait Pricer<D: DevCost> {
+    /// Once, after the barrier that publishes the unit's φ; the driver's next barrier
+    /// publishes what it writes.
+    unsafe fn start(&self, t: &Tables);
+    /// Facility x's share of applying `m` (x ≡ tid mod T, `px` = φ(x) after the swap).
+    unsafe fn facility(&self, t: &Tables, m: &Pending, x: u32, px: u32);
+    /// The rest of applying `m`. Pitfall: no barrier inside; the driver's next one
+    /// publishes the writes.
+    unsafe fn update(&self, t: &Tables, m: &Pending);
+    /// Calls `consider(Δ, u, v)` for this thread's share of the moves, every move of the
+    /// neighbourhood once per block. `last`: the move applied since the previous call (None
+    /// at a search's start). Pitfall: every thread calls it (it may shuffle).
+    unsafe fn price(&self, t: &Tables, last: Option<Pending>, consider: &mut impl FnMut(D, u32, u32));
+}
+
+/// The split mapping's pricing: O(n) moves over groups of lanes, O(1) moves from Eq. 5's
+/// per-facility terms and the Δ table (module docs).
+struct SplitPricer<'m, E, M> {
+    elem: PhantomData<E>,
+    a: &'m M,
+    b: &'m M,
+    n: u32,
+    moves: u32,
+    lanes: u32,
+}
+
+impl<E: DevElem, D: DevCost, M: DevMatrix<E>> Pricer<D> for SplitPricer<'_, E, M> {
+    #[inline(always)]
+    unsafe fn start(&self, _: &Tables) {}
+
+    #[inline(always)]
+    unsafe fn facility(&self, t: &Tables, m: &Pending, x: u32, px: u32) {
+        let row: [D; 4] = facility_terms(self.a, self.b, m.r as usize, m.s as usize, x as usize, px as usize, m.ps as usize, m.pr as usize);
+        unsafe { t.set_terms(x, row) };
+    }
+
+    #[inline(always)]
+    unsafe fn update(&self, _: &Tables, _: &Pending) {}
+
+    #[inline(always)]
+    unsafe fn price(&self, t: &Tables, last: Option<Pending>, consider: &mut impl FnMut(D, u32, u32)) {
+        let (tid, threads) = (thread_idx_x(), block_dim_x());
+        let (a, b, nu, lanes) = (self.a, self.b, self.n, self.lanes);
+        let g = tid % lanes;
+        let long = if last.is_none() { self.moves } else { 2 * nu - 3 };
+        let rounds = (long * lanes).div_ceil(threads);
+        for round in 0..rounds {
+            let m = (round * threads + tid) / lanes;
+            let active = m < long;
+            let (u, v) = match last {
+                _ if !active => (1, 0),
+                None => unsafe { t.pair(m) },
+                Some(l) => touching_move(nu, l.r, l.s, m),
+            };
+            let mut d = D::default();
+            if active {
+                let (pu, pv) = unsafe { (t.phi(u), t.phi(v)) };
+                if g == 0 {
+                    d = delta_offset_in(a, b, u as usize, v as usize, pu as usize, pv as usize);
+                }
+                d = d.add(unsafe { group_terms(a, b, t, nu, (u, v), (pu, pv), g, lanes) });
+            }
+            // Every lane runs the shuffles (full mask); lane g = 0 ends with the group's sum.
+            let mut off = lanes / 2;
+            while off > 0 {
+                d = d.add(d.shfl_down(off));
+                off >>= 1;
+            }
+            if active && g == 0 {
+                unsafe { D::st_shared(t.delta_at::<D>(move_index(u, v)), d) };
+                consider(d, u, v);
+            }
+        }
+        if let Some(l) = last {
+            let mut k = tid;
+            while k < self.moves {
+                let (u, v) = unsafe { t.pair(k) };
+                if !touches(u, v, l.r, l.s) {
+                    let (tu, tv) = unsafe { (t.terms::<D>(u), t.terms::<D>(v)) };
+                    let slot = t.delta_at::<D>(k);
+                    let d = delta_update_terms_in(unsafe { D::ld_shared(slot) }, &tu, &tv);
+                    unsafe { D::st_shared(slot, d) };
+                    consider(d, u, v);
+                }
+                k += threads;
+            }
+        }
+    }
+}
+
 #[inline(always)]
 unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M) {
+    let pricer = SplitPricer { elem: PhantomData, a, b, n: p.n, moves: p.moves, lanes: p.lanes };
+    unsafe { drive::<D, WALK, _>(p, &pricer) }
+}
+
+/// One block's search of the split family: the iteration of the module docs, with the
+/// moves priced by `pricer`.
+#[inline(always)]
+pub(super) unsafe fn drive<D: DevCost, const WALK: bool, P: Pricer<D>>(p: &AcoParams, pricer: &P) {
     let (tid, threads) = (thread_idx_x(), block_dim_x());
     let (n, nu) = (p.n as usize, p.n);
-    let lay = &p.layout;
-    let sb = shared_base();
-    let at = |off: u32| sb + off as u64;
-    let t = Tables { perm: at(lay.perm), best: at(lay.best), slots: at(lay.scratch), pairs: at(lay.pairs), terms: at(lay.terms), delta: at(lay.delta) };
+    let t = Tables::of(p);
     let unit = unsafe { Unit::begin(p, WALK) };
     let (tabu_search, tabu) = (unit.tabu_search, unit.tabu);
     let aspiration = if unit.walk { p.aspiration as i32 } else { 0 };
@@ -182,28 +295,30 @@ unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: DevMatrix<E>>(p: &
     let mut rng = unsafe { load_rng(p.rng as *const u32, unit.blk, p.m as usize) };
     let rule = tenure_rule(p);
     let (mut cur, mut best_cost) = (unit.cost, unit.start_best());
-    let lanes = p.lanes;
-    let g = tid % lanes;
     // The move chosen last (None before the first), and whether it awaits phase 1.
     let mut last: Option<Pending> = None;
     let mut pending = false;
     let mut iterations = p.ls_iterations;
     sync_threads();
+    unsafe { pricer.start(&t) };
+    sync_threads();
 
-    // Phase 1: applies `m`; `terms`: also writes Eq. 5's terms for the next scan.
+    // Phase 1: applies `m`; `price`: also the pricer's share for the next scan.
     // Pitfall: no barrier inside; the caller's next one publishes the writes.
-    let apply = |m: Pending, terms: bool, rng: &mut qapgpu_common::rng::Xoshiro128| {
+    let apply = |m: Pending, price: bool, rng: &mut qapgpu_common::rng::Xoshiro128| {
         let mut x = tid;
         while x < nu {
             let px = if x == m.r { m.ps } else if x == m.s { m.pr } else { unsafe { t.phi(x) } };
-            if terms {
-                let row: [D; 4] = facility_terms(a, b, m.r as usize, m.s as usize, x as usize, px as usize, m.ps as usize, m.pr as usize);
-                unsafe { t.set_terms(x, row) };
+            if price {
+                unsafe { pricer.facility(&t, &m, x, px) };
             }
             if m.improved {
                 unsafe { st_shared_u8(t.best + x as u64, px) };
             }
             x += threads;
+        }
+        if price {
+            unsafe { pricer.update(&t, &m) };
         }
         if tid == 0 {
             unsafe {
@@ -233,62 +348,27 @@ unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: DevMatrix<E>>(p: &
         // iteration polls (a block that reaches the target stops the others within one).
         let stop_word = if tid == 0 { read_stop(p.stop) } else { 0 };
         let mut pick = D::NONE;
+        // A move gives a new best when cur + Δ < best_cost, i.e. Δ < room (both are costs, so
+        // neither side overflows).
+        let room = best_cost - cur;
         let mut consider = |d: D, u: u32, v: u32| {
-            let class = if tabu_search {
+            // ASPIRED is the best class, and every new best has it (`move_class`): a move
+            // that cannot beat the pick as ASPIRED is dropped, and a new best is ranked,
+            // before its tabu entries are read (the same choice, fewer loads).
+            let best_case = D::key(ASPIRED, d, u, v);
+            if !D::less(&best_case, &pick) {
+                return;
+            }
+            pick = if !tabu_search || d.to_i64() < room {
+                best_case
+            } else {
                 let (pu, pv) = unsafe { (t.phi(u), t.phi(v)) };
                 let until = unsafe { (*tabu.add(u as usize * n + pv as usize), *tabu.add(v as usize * n + pu as usize)) };
-                move_class(until.0, until.1, now, cur + d.to_i64() < best_cost, aspiration)
-            } else {
-                ASPIRED
+                let c = D::key(move_class(until.0, until.1, now, false, aspiration), d, u, v);
+                if D::less(&c, &pick) { c } else { pick }
             };
-            let c = D::key(class, d, u, v);
-            if D::less(&c, &pick) {
-                pick = c;
-            }
         };
-        let long = if last.is_none() { p.moves } else { 2 * nu - 3 };
-        let rounds = (long * lanes).div_ceil(threads);
-        for round in 0..rounds {
-            let m = (round * threads + tid) / lanes;
-            let active = m < long;
-            let (u, v) = match last {
-                _ if !active => (1, 0),
-                None => unsafe { t.pair(m) },
-                Some(l) => touching_move(nu, l.r, l.s, m),
-            };
-            let mut d = D::default();
-            if active {
-                let (pu, pv) = unsafe { (t.phi(u), t.phi(v)) };
-                if g == 0 {
-                    d = delta_offset_in(a, b, u as usize, v as usize, pu as usize, pv as usize);
-                }
-                d = d.add(unsafe { group_terms(a, b, &t, nu, (u, v), (pu, pv), g, lanes) });
-            }
-            // Every lane runs the shuffles (full mask); lane g = 0 ends with the group's sum.
-            let mut off = lanes / 2;
-            while off > 0 {
-                d = d.add(d.shfl_down(off));
-                off >>= 1;
-            }
-            if active && g == 0 {
-                unsafe { D::st_shared(t.delta_at::<D>(move_index(u, v)), d) };
-                consider(d, u, v);
-            }
-        }
-        if let Some(l) = last {
-            let mut k = tid;
-            while k < p.moves {
-                let (u, v) = unsafe { t.pair(k) };
-                if !touches(u, v, l.r, l.s) {
-                    let (tu, tv) = unsafe { (t.terms::<D>(u), t.terms::<D>(v)) };
-                    let slot = t.delta_at::<D>(k);
-                    let d = delta_update_terms_in(unsafe { D::ld_shared(slot) }, &tu, &tv);
-                    unsafe { D::st_shared(slot, d) };
-                    consider(d, u, v);
-                }
-                k += threads;
-            }
-        }
+        unsafe { pricer.price(&t, last, &mut consider) };
         let pick = D::candidate(warp_argmin::<D>(pick));
         if tid % 32 == 0 {
             let slot = t.slots + ((tid / 32) * LS_SCRATCH_PER_WARP) as u64;

@@ -15,8 +15,9 @@
 //!   moves and a tenure drawn per tabu entry. tai80b's optimum in 0.27 s (Table 4's colony
 //!   0.67 s), tai100b's in 0.34 s (0.96 s), 0.2 % above tai150b's in 1.6 s (8.7 s).
 //!
-//! Both run the split layout (`Layout::Split`), which makes the same moves as seed 003's
-//! MATA sooner, except structured data above n = `STRUCTURED_SPLIT_N`.
+//! Both run the sums layout (`Layout::Sums`; split where it does not apply or fit), which
+//! makes the same moves as seed 003's MATA sooner, except structured data above
+//! n = `STRUCTURED_SPLIT_N`.
 //!
 //! n = 2 goes to `ga-independent` (the local searches need n ≥ 3). Settings the user gave
 //! are kept (`tune` fills only unset ones).
@@ -88,12 +89,14 @@ pub fn tune(inst: &Instance, opts: &Options) -> Options {
     }
     let n = inst.n as u32;
     let x = &mut tuned.aco;
-    // The split layout runs the same searches sooner (BENCHMARKS.md, "The split layout"),
-    // but it also fits more ants per SM: a one-wave colony of structured data grows with it,
-    // which cost tai150b time (264 ants against MATA's 132). So MATA there.
+    // The sums layout runs the same searches soonest (BENCHMARKS.md, "The sums layout"),
+    // then split; both fit more ants per SM than MATA: a one-wave colony of structured data
+    // grows with them, which cost tai150b time (264 split ants against MATA's 132). So MATA
+    // there. Where sums does not apply or fit, the engine settles on split.
     let uniform = max_dominance(inst) < LOW_DOMINANCE;
-    if uniform || inst.n <= STRUCTURED_SPLIT_N {
-        x.layout.get_or_insert(Layout::Split);
+    if (uniform || inst.n <= STRUCTURED_SPLIT_N) && x.layout.is_none() {
+        x.layout = Some(Layout::Sums);
+        x.settle_layout = true;
     }
     if max_dominance(inst) < LOW_DOMINANCE {
         x.class.get_or_insert(Class::Random);

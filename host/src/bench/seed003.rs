@@ -72,6 +72,7 @@ impl Column {
             Column::Gpu(Layout::Mata) => "GPU MATA",
             Column::Gpu(Layout::Plain) => "GPU non-MATA",
             Column::Gpu(Layout::Split) => "GPU split",
+            Column::Gpu(Layout::Sums) => "GPU sums",
             Column::Cpu => "CPU twin",
         }
     }
@@ -80,7 +81,7 @@ impl Column {
         match self {
             Column::Gpu(Layout::Mata) => Some(0),
             Column::Gpu(Layout::Plain) => Some(1),
-            Column::Gpu(Layout::Split) => None,
+            Column::Gpu(Layout::Split | Layout::Sums) => None,
             Column::Cpu => Some(2),
         }
     }

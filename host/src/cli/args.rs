@@ -148,8 +148,9 @@ impl GaArgs {
 /// Seed 003's settings; unset ones come from its Table 4 for the instance's class.
 #[derive(Args, Clone)]
 pub struct AcoArgs {
-    /// Thread mapping of the local search's move costs (default: mata, seed 003's; split
-    /// for ts and memetic).
+    /// Thread mapping of the local search's move costs (default: mata, seed 003's; for ts,
+    /// memetic and auto's colonies sums where A or B is symmetric and its table fits, else
+    /// split).
     #[arg(long, value_enum)]
     layout: Option<Layout>,
     /// Instance class for Table 4's defaults (default: iv for taiNNb, i otherwise).
@@ -174,8 +175,8 @@ pub struct AcoArgs {
     /// aco-ts) or one per tabu entry (Taillard's code, the default of ts and memetic).
     #[arg(long, value_enum)]
     tenure: Option<TenureDraw>,
-    /// The tenure's distribution: T·r³ (seed 003, the default of aco-ts) or uniform in
-    /// [0.9·T, 1.1·T] (Taillard's Ro-TS code, the default of ts and memetic, with T = n).
+    /// The tenure's distribution: T·r³ (seed 003; the default, with T = 8n for ts and
+    /// memetic) or uniform in [0.9·T, 1.1·T] (Taillard's Ro-TS code, with T = n there).
     #[arg(long, value_enum)]
     tenure_law: Option<TenureLawArg>,
     /// MMAS's p_best, which sets τ_min. Default 0.005.
@@ -188,8 +189,8 @@ pub struct AcoArgs {
     /// N_S: O(1) moves per thread. Default ⌈n/4⌉.
     #[arg(long)]
     ns: Option<u32>,
-    /// Threads per block of the split layout, rounded up to a warp (default: half a thread
-    /// per move, 64 to 512).
+    /// Threads per block of the split and sums layouts, rounded up to a warp (default: half
+    /// a thread per move, a quarter for ts, 64 to 512; sums takes at least n).
     #[arg(long)]
     split_threads: Option<u32>,
     /// IT_TOTAL: stop after this many local-search iterations in all (Table 5 uses n·50000).
@@ -205,6 +206,7 @@ impl AcoArgs {
     fn options(&self) -> AcoOptions {
         AcoOptions {
             layout: self.layout,
+            settle_layout: false,
             class: self.class,
             ants: self.ants,
             rho: self.rho,

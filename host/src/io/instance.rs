@@ -2,6 +2,7 @@
 use qapgpu_common::cost::fits_i64;
 use qapgpu_common::delta::{DeltaWidth, move_cost_bound};
 use qapgpu_common::elem::{Elem, ElemWidth};
+use qapgpu_common::sums::Side;
 use std::fmt;
 
 /// Why an input cannot be used.
@@ -101,6 +102,17 @@ impl Instance {
         DeltaWidth::holding(move_cost_bound(self.n, &self.a, &self.b))
     }
 
+    /// Which matrix the sums mapping's table symmetrises (`sums::Side`): A where A is
+    /// symmetric, else B where B is; None where neither is (the mapping then does not apply).
+    pub fn sums_side(&self) -> Option<Side> {
+        Side::of(symmetric(self.n, &self.a), symmetric(self.n, &self.b))
+    }
+
+    /// Both diagonals are zero (the sums mapping's short offset, `sums::zero_diagonal_offset`).
+    pub fn zero_diagonals(&self) -> bool {
+        (0..self.n).all(|i| self.a[i * self.n + i] == 0 && self.b[i * self.n + i] == 0)
+    }
+
     /// The embedded default: a planted instance with a known optimum (see `common::planted`).
     /// Returns the instance, its optimum and an optimal permutation.
     pub fn planted(n: usize, seed: u64) -> (Instance, i64, Vec<u8>) {
@@ -123,4 +135,9 @@ impl Instance {
         let conv = |m: &[i64]| m.iter().map(|&x| E::try_from(x).ok().expect("width holds every entry")).collect();
         (conv(&self.a), conv(&self.b))
     }
+}
+
+/// m = mᵀ for the n×n row-major `m`.
+fn symmetric(n: usize, m: &[i64]) -> bool {
+    (0..n).all(|i| (0..i).all(|j| m[i * n + j] == m[j * n + i]))
 }

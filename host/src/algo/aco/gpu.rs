@@ -12,8 +12,9 @@ use qapgpu_common::aco::Bounds;
 use qapgpu_common::delta::DeltaWidth;
 use qapgpu_common::layout::{LsLayout, Placement, blocks_per_sm};
 use qapgpu_common::ls::{LsKind, TenureLaw};
-use qapgpu_common::mata::Shape;
-use qapgpu_common::params::{AcoBest, AcoParams, LS_TENURE_PER_MOVE, LS_TENURE_UNIFORM};
+use qapgpu_common::mata::{Mapping, Shape};
+use qapgpu_common::params::{AcoBest, AcoParams, LS_SUMS_SIDE_B, LS_TENURE_PER_MOVE, LS_TENURE_UNIFORM, LS_ZERO_DIAGONAL};
+use qapgpu_common::sums::Side;
 use std::time::Instant;
 
 struct Buffers {
@@ -64,13 +65,15 @@ impl AcoGpu {
         let mut cfg = cfg.clone();
         anyhow::ensure!(cfg.ants >= 1, "the colony needs at least one ant");
         let w = inst.width.name();
-        let split = cfg.layout == Layout::Split;
+        let sums_side = inst.sums_side();
+        anyhow::ensure!(cfg.layout != Layout::Sums || sums_side.is_some(), "{}: --layout sums needs A or B symmetric, and neither is; use --layout split", inst.name);
+        let (search, walk) = ls_kernels(cfg.layout);
         let load = |name: String| gpu.module.load_function(&name).with_context(|| format!("kernel {name} missing from the PTX"));
         let k = Kernels {
             init: load(format!("aco_init_{w}"))?,
             construct: load(format!("aco_construct_{w}"))?,
-            local_search: load(if split { format!("aco_split_search_{w}") } else { format!("aco_local_search_{w}") })?,
-            walk: load(if split { format!("ts_split_walk_{w}") } else { format!("ts_walk_{w}") })?,
+            local_search: load(format!("{search}_{w}"))?,
+            walk: load(format!("{walk}_{w}"))?,
             best: load("aco_best".into())?,
             tau_init: load("aco_tau_init".into())?,
             evaporate: load("aco_evaporate".into())?,
@@ -84,7 +87,7 @@ impl AcoGpu {
         let shape = ls_shape(&cfg, inst.n as u32, max_threads).map_err(|e| anyhow!("{}: {e}", inst.name))?;
         anyhow::ensure!(!cfg.walk || cfg.ls == LsKind::Tabu, "walks are tabu searches");
         let layout = ls_layout(&gpu, inst, &cfg, shape, registers);
-        anyhow::ensure!(layout.runnable(), "{}: the split layout needs its Δ table ({} bytes) in shared memory, more than this GPU gives a block; use --layout mata", inst.name, layout.delta.bytes);
+        anyhow::ensure!(layout.runnable(), "{}: the {} layout needs its tables ({} bytes) in shared memory, more than this GPU gives a block; use --layout mata", inst.name, cfg.layout.name(), layout.delta.bytes + layout.sums.bytes);
         for f in [&k.local_search, &k.walk] {
             f.set_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, layout.dynamic_shared as i32)?;
         }
@@ -150,7 +153,9 @@ impl AcoGpu {
             lanes: shape.lanes,
             flags: layout.flags()
                 | if cfg.tenure_per_move { LS_TENURE_PER_MOVE } else { 0 }
-                | if cfg.tenure_law == TenureLaw::Uniform { LS_TENURE_UNIFORM } else { 0 },
+                | if cfg.tenure_law == TenureLaw::Uniform { LS_TENURE_UNIFORM } else { 0 }
+                | if sums_side == Some(Side::B) { LS_SUMS_SIDE_B } else { 0 }
+                | if inst.zero_diagonals() { LS_ZERO_DIAGONAL } else { 0 },
             gamma_threshold: cfg.gamma_threshold(),
             rho: cfg.rho as f32,
             tau_init: 0.0,
@@ -184,14 +189,70 @@ impl AcoGpu {
     }
 }
 
+/// The layout `cfg` runs on `gpu` (its local search or, for `cfg.walk`, its walks): `cfg`'s
+/// own where it runs, else the fastest that does, in the order sums, split, MATA, plain.
+/// * Sums needs a symmetric side (`Instance::sums_side`) and its table in shared memory.
+/// * Split needs its Δ table in shared memory (not at n = 256 with i64 move costs); unless
+///   the user chose the layout (`chosen`), it also gives way to MATA where its plan pushes A
+///   and B out of shared memory and MATA's keeps them (tai150b: 5.0e10 move costs a second
+///   with MATA, 4.1e10 split). Sums, too, falls back to split there.
+/// * MATA gives way to plain where its 2n extra threads do not fit the kernel's threads per
+///   block (n = 256 on sm_90).
+///
+/// A layout the user chose (`chosen`) is kept where it can run at all; where it cannot, the
+/// engine says why.
+pub fn settle_layout(gpu: &Gpu, inst: &Instance, cfg: &mut AcoConfig, chosen: bool) -> Result<()> {
+    let n = inst.n as u32;
+    // The plan the engine would make (None: no block shape fits the kernel).
+    let plan = |cfg: &AcoConfig| -> Result<Option<LsLayout>> {
+        let (search, walk) = ls_kernels(cfg.layout);
+        let kernel = gpu.module.load_function(&format!("{}_{}", if cfg.walk { walk } else { search }, inst.width.name()))?;
+        let max_threads = kernel.get_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)? as u32;
+        let registers = kernel.get_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_NUM_REGS)? as u32;
+        Ok(ls_shape(cfg, n, max_threads).ok().map(|shape| ls_layout(gpu, inst, cfg, shape, registers)))
+    };
+    let ab_shared = |p: &LsLayout| p.ab_placement == Placement::Shared;
+    // MATA's plan keeps A and B in shared memory where `plan_ab` (the layout's) does not.
+    let mata_keeps_ab = |cfg: &AcoConfig, plan_ab: bool| -> Result<bool> { Ok(!chosen && !plan_ab && plan(&AcoConfig { layout: Layout::Mata, ..cfg.clone() })?.as_ref().is_some_and(ab_shared)) };
+    if cfg.layout == Layout::Sums {
+        let sums = if inst.sums_side().is_some() { plan(cfg)?.filter(LsLayout::runnable) } else { None };
+        match sums {
+            Some(p) if chosen || !mata_keeps_ab(cfg, ab_shared(&p))? => return Ok(()),
+            None if chosen => return Ok(()),
+            _ => cfg.layout = Layout::Split,
+        }
+    }
+    if cfg.layout == Layout::Split {
+        let split = plan(cfg)?.ok_or_else(|| anyhow!("n = {n}: no split shape"))?;
+        if split.runnable() && !mata_keeps_ab(cfg, ab_shared(&split))? {
+            return Ok(());
+        }
+        cfg.layout = Layout::Mata;
+    }
+    if plan(cfg)?.is_none() {
+        cfg.layout = Layout::Plain;
+        plan(cfg)?.ok_or_else(|| anyhow!("n = {n}: no thread mapping fits the local-search kernel"))?;
+    }
+    Ok(())
+}
+
+/// The names, less the element type, of the seed-003 search and `ts` walk kernels of `layout`.
+pub fn ls_kernels(layout: Layout) -> (&'static str, &'static str) {
+    match layout {
+        Layout::Mata | Layout::Plain => ("aco_local_search", "ts_walk"),
+        Layout::Split => ("aco_split_search", "ts_split_walk"),
+        Layout::Sums => ("aco_sums_search", "ts_sums_walk"),
+    }
+}
+
 /// The local search's block shape for `cfg` on a kernel of at most `max_threads` threads
 /// per block: the mapping's own (`Shape::fit`), or the split block `--split-threads` asked.
 pub fn ls_shape(cfg: &AcoConfig, n: u32, max_threads: u32) -> Result<Shape> {
     let shape = Shape::fit(n, cfg.ns, cfg.layout.mapping(), max_threads).map_err(|e| anyhow!("{e}"))?;
     Ok(match (cfg.layout, cfg.split_threads) {
-        (Layout::Split, Some(t)) => {
-            anyhow::ensure!((1..=max_threads).contains(&t), "--split-threads {t}: the split kernel runs 1 to {max_threads} threads per block");
-            Shape::split(n, t)
+        (Layout::Split | Layout::Sums, Some(t)) => {
+            anyhow::ensure!((1..=max_threads).contains(&t), "--split-threads {t}: the {} kernel runs 1 to {max_threads} threads per block", cfg.layout.name());
+            Shape::split_family(n, t, cfg.layout.mapping())
         }
         _ => shape,
     })
@@ -235,7 +296,8 @@ impl AcoEngine for AcoGpu {
     }
     fn memory(&self) -> String {
         let l = &self.layout;
-        let mut s = format!("; Δ {} in {} memory, A and B in {} memory", l.delta_width.name(), where_(l.delta_placement), where_(l.ab_placement));
+        let costs = if l.shape.mapping == Mapping::Sums { format!("table H {} in shared memory", l.delta_width.name()) } else { format!("Δ {} in {} memory", l.delta_width.name(), where_(l.delta_placement)) };
+        let mut s = format!("; {costs}, A and B in {} memory", where_(l.ab_placement));
         if l.tabu_search {
             s += &format!(", tabu matrix in {} memory", where_(l.tabu_placement));
         }

@@ -35,8 +35,11 @@ pub const TWO_OPT: Family = Family {
 /// unset ones come from Table 4 for the instance's class.
 #[derive(Clone, Debug, Default)]
 pub struct AcoOptions {
-    /// None: the family's (MATA for aco-ts and aco-2opt, split for ts).
+    /// None: the family's (MATA for aco-ts and aco-2opt, sums for ts).
     pub layout: Option<Layout>,
+    /// `layout` is a default (`auto`'s), not the user's: on a GPU, the engine takes the
+    /// fastest layout that runs there in its stead where it cannot (`gpu::settle_layout`).
+    pub settle_layout: bool,
     /// None: class iv for taiNNb, class i otherwise.
     pub class: Option<Class>,
     pub ants: Option<u32>,
@@ -96,8 +99,11 @@ pub enum Layout {
     /// The paper's non-MATA: the same N_S moves per thread, O(n) ones computed inline.
     Plain,
     /// Ours: every O(n) move split over a group of threads, O(1) moves from per-facility
-    /// terms, two barriers an iteration (`device::aco::split`); the default of `ts`.
+    /// terms, two barriers an iteration (`device::aco::split`).
     Split,
+    /// Ours: the split layout's iteration with every move in O(1) from an n×n table of sums
+    /// updated by one rank-1 change a move (`device::aco::sums`); needs A or B symmetric.
+    Sums,
 }
 
 impl Layout {
@@ -106,6 +112,7 @@ impl Layout {
             Layout::Mata => Mapping::Mata,
             Layout::Plain => Mapping::Plain,
             Layout::Split => Mapping::Split,
+            Layout::Sums => Mapping::Sums,
         }
     }
     pub fn name(self) -> &'static str {
@@ -113,6 +120,7 @@ impl Layout {
             Layout::Mata => "mata",
             Layout::Plain => "plain",
             Layout::Split => "split",
+            Layout::Sums => "sums",
         }
     }
 }
@@ -372,7 +380,10 @@ pub fn engine(backend: &Backend, inst: &Instance, cfg: &AcoConfig) -> Result<Box
 }
 
 fn build(backend: &Backend, inst: &Instance, opts: &Options, ls: LsKind) -> Result<Box<dyn Solver>> {
-    let cfg = AcoConfig::from_options(ls, inst, opts);
+    let mut cfg = AcoConfig::from_options(ls, inst, opts);
+    if let (Backend::Gpu(g), true) = (backend, opts.aco.settle_layout) {
+        gpu::settle_layout(g, inst, &mut cfg, false)?;
+    }
     Ok(Box::new(AcoSolver::new(engine(backend, inst, &cfg)?, inst.n, opts.target, opts.aco.max_ls_iterations)))
 }
 

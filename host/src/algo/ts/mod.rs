@@ -6,17 +6,15 @@
 //! the stop word and every walk stops at its next poll.
 //!
 //! The engines are the ACO family's (`algo::aco::{gpu, cpu}`) in walk mode
-//! (`AcoConfig::walk`): the same buffers, Δ tables and thread mappings (MATA).
+//! (`AcoConfig::walk`): the same buffers and thread mappings; by default the sums layout
+//! where it applies (`aco::gpu::settle_layout`).
 use super::aco::{self, AcoConfig, AcoEngine, Layout};
 use super::{Backend, Family, Options};
-use crate::gpu::Gpu;
 use crate::io::Instance;
 use crate::run::stop::StopWord;
 use crate::run::{Advance, Counters, Solver, SolverInfo};
-use anyhow::{Result, anyhow};
-use cudarc::driver::sys::CUfunction_attribute;
+use anyhow::Result;
 use qapgpu_common::ls::{LsKind, TenureLaw};
-use qapgpu_common::layout::{LsLayout, Placement};
 use qapgpu_common::mata::{MAX_THREADS, walk_split_threads};
 use std::sync::Arc;
 
@@ -39,37 +37,6 @@ pub const TENURE_FACTOR: u32 = 8;
 pub const TENURE_LAW: TenureLaw = TenureLaw::Cubic;
 pub const ASPIRATION_FACTOR: u32 = 5;
 
-/// The walk kernel's thread mapping on `gpu`: `cfg`'s; MATA where the split layout's tables
-/// do not fit a block's shared memory (n = 256 with i64 move costs), or, unless the user
-/// chose the layout (`chosen`), where they push A and B out of shared memory and MATA's plan
-/// keeps them (tai150b: 5.0e10 move costs a second with MATA, 4.1e10 split); the plain one
-/// where MATA's 2n extra threads do not fit the kernel's threads per block (n = 256 on sm_90).
-pub fn walk_mapping(gpu: &Gpu, inst: &Instance, cfg: &mut AcoConfig, chosen: bool) -> Result<()> {
-    let n = inst.n as u32;
-    // The plan the engine would make (None: no block shape fits the kernel).
-    let plan = |cfg: &AcoConfig, kernel: &str| -> Result<Option<LsLayout>> {
-        let kernel = gpu.module.load_function(&format!("{kernel}_{}", inst.width.name()))?;
-        let max_threads = kernel.get_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)? as u32;
-        let registers = kernel.get_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_NUM_REGS)? as u32;
-        Ok(aco::gpu::ls_shape(cfg, n, max_threads).ok().map(|shape| aco::gpu::ls_layout(gpu, inst, cfg, shape, registers)))
-    };
-    if cfg.layout == Layout::Split {
-        let split = plan(cfg, "ts_split_walk")?.ok_or_else(|| anyhow!("n = {n}: no split shape"))?;
-        let mata = plan(&AcoConfig { layout: Layout::Mata, ..cfg.clone() }, "ts_walk")?;
-        let ab_shared = |p: &LsLayout| p.ab_placement == Placement::Shared;
-        let mata_keeps_ab = !chosen && !ab_shared(&split) && mata.as_ref().is_some_and(ab_shared);
-        if split.runnable() && !mata_keeps_ab {
-            return Ok(());
-        }
-        cfg.layout = Layout::Mata;
-    }
-    if plan(cfg, "ts_walk")?.is_none() {
-        cfg.layout = Layout::Plain;
-        plan(cfg, "ts_walk")?.ok_or_else(|| anyhow!("n = {n}: no thread mapping fits the walk kernel"))?;
-    }
-    Ok(())
-}
-
 fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn Solver>> {
     Ok(Box::new(TsSolver::new(walk_engine(backend, inst, opts)?, opts.target)))
 }
@@ -79,7 +46,7 @@ fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn S
 pub fn walk_engine(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn AcoEngine>> {
     let mut cfg = AcoConfig::from_options(LsKind::Tabu, inst, opts);
     cfg.walk = true;
-    cfg.layout = opts.aco.layout.unwrap_or(Layout::Split);
+    cfg.layout = opts.aco.layout.unwrap_or(Layout::Sums);
     cfg.split_threads = opts.aco.split_threads.or(Some(walk_split_threads(inst.n as u32, MAX_THREADS)));
     cfg.ls_iterations = opts.aco.ls_iterations.unwrap_or(LAUNCH_ITERATIONS);
     // Taillard's Ro-TS settings: tenures r³·8n, long-term aspiration after 5n² iterations.
@@ -91,7 +58,7 @@ pub fn walk_engine(backend: &Backend, inst: &Instance, opts: &Options) -> Result
     cfg.tenure_law = opts.aco.tenure_law.unwrap_or(TENURE_LAW);
     match backend {
         Backend::Gpu(g) => {
-            walk_mapping(g, inst, &mut cfg, opts.aco.layout.is_some())?;
+            aco::gpu::settle_layout(g, inst, &mut cfg, opts.aco.layout.is_some())?;
             // By default the GPU filled: as many walks as its SMs hold at once, one wave
             // (`AcoConfig::one_wave`, applied by the engine from the layout it plans).
             if opts.aco.ants.is_none() {

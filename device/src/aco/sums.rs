@@ -1,0 +1,160 @@
+//! The sums mapping of the local search (`mata::Mapping::Sums`, ours): the split family's
+//! iteration (`split::drive`: the same searches, the same moves as `ls::tabu_walk`,
+//! `ls::tabu_search` and `ls::two_opt` on the CPU) with every move priced in O(1) from the
+//! table H of `qapgpu_common::sums`, kept in shared memory and brought up to date by one
+//! rank-1 update a move. No move is priced in O(n) after the search's start.
+//!
+//! # Thread mapping
+//! Block k improves c-ant k (or runs walk k) with T ≥ n threads. For the table, thread t
+//! owns location l = t mod n in row group t div n (⌊T/n⌋ groups; the last T mod n threads
+//! idle): it computes H(i, l) for the rows i of its group at the start (O(n) each) and
+//! adds the rank-1 change after every move (one multiply-add each). Moves k ≡ t (mod T) are
+//! priced from four entries of H and the move's offset. Two barriers an iteration, as in
+//! `split.rs`: after the table's update, and after the argmin.
+use core::marker::PhantomData;
+
+use qapgpu_common::moves::delta_offset_in;
+use qapgpu_common::params::{AcoParams, LS_SUMS_SIDE_B, LS_ZERO_DIAGONAL};
+use qapgpu_common::sums::{Side, alpha, beta, delta_from_sums, facility_factor, location_factor, zero_diagonal_offset};
+
+use super::ls::{Search, run};
+use super::split::{Pending, Pricer, Tables, drive};
+use crate::intrinsics::*;
+use crate::matrices::{DevCost, DevElem, DevMatrix};
+
+/// The sums mapping, as the module docs describe.
+struct Sums;
+
+impl Search for Sums {
+    #[inline(always)]
+    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M) {
+        let side = if p.flags & LS_SUMS_SIDE_B != 0 { Side::B } else { Side::A };
+        let (tid, threads) = (thread_idx_x(), block_dim_x());
+        let pricer = SumsPricer {
+            elem: PhantomData,
+            a,
+            b,
+            n: p.n,
+            moves: p.moves,
+            side,
+            zero_diagonal: p.flags & LS_ZERO_DIAGONAL != 0,
+            col: tid % p.n,
+            group: tid / p.n,
+            groups: threads / p.n,
+        };
+        unsafe { drive::<D, WALK, _>(p, &pricer) }
+    }
+}
+
+struct SumsPricer<'m, E, M> {
+    elem: PhantomData<E>,
+    a: &'m M,
+    b: &'m M,
+    n: u32,
+    moves: u32,
+    side: Side,
+    zero_diagonal: bool,
+    /// This thread's location, row group and the number of groups (module docs).
+    col: u32,
+    group: u32,
+    groups: u32,
+}
+
+impl<E: DevElem, M: DevMatrix<E>> SumsPricer<'_, E, M> {
+    #[inline(always)]
+    fn entry<D: DevCost>(&self, t: &Tables, i: u32, l: u32) -> u64 {
+        t.sums + D::BYTES * (i * self.n + l) as u64
+    }
+}
+
+impl<E: DevElem, D: DevCost, M: DevMatrix<E>> Pricer<D> for SumsPricer<'_, E, M> {
+    /// H from φ: column `col` of the rows of this thread's group.
+    #[inline(always)]
+    unsafe fn start(&self, t: &Tables) {
+        if self.group >= self.groups {
+            return;
+        }
+        let (a, b, side, l) = (self.a, self.b, self.side, self.col as usize);
+        let mut i = self.group;
+        while i < self.n {
+            let mut h = D::default();
+            for k in 0..self.n {
+                let pk = unsafe { t.phi(k) } as usize;
+                h = h.add(alpha::<D, E, M>(a, side, k as usize, i as usize).mul(beta(b, side, pk, l)));
+            }
+            unsafe { D::st_shared(self.entry::<D>(t, i, self.col), h) };
+            i += self.groups;
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn facility(&self, _: &Tables, _: &Pending, _: u32, _: u32) {}
+
+    /// H += (α_r· − α_s·)ᵀ(β_{φ'r ·} − β_{φ's ·}): one multiply-add per entry.
+    #[inline(always)]
+    unsafe fn update(&self, t: &Tables, m: &Pending) {
+        if self.group >= self.groups {
+            return;
+        }
+        let (a, b, side) = (self.a, self.b, self.side);
+        let along: D = location_factor(b, side, m.pr as usize, m.ps as usize, self.col as usize);
+        let mut i = self.group;
+        while i < self.n {
+            let at = self.entry::<D>(t, i, self.col);
+            let across: D = facility_factor(a, side, m.r as usize, m.s as usize, i as usize);
+            unsafe { D::st_shared(at, D::ld_shared(at).add(across.mul(along))) };
+            i += self.groups;
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn price(&self, t: &Tables, _: Option<Pending>, consider: &mut impl FnMut(D, u32, u32)) {
+        let (a, b, side) = (self.a, self.b, self.side);
+        let mut k = thread_idx_x();
+        while k < self.moves {
+            let (u, v) = unsafe { t.pair(k) };
+            let (pu, pv) = unsafe { (t.phi(u), t.phi(v)) };
+            let h = |i: u32, l: u32| unsafe { D::ld_shared(self.entry::<D>(t, i, l)) };
+            let (us, vs, ps, qs) = (u as usize, v as usize, pu as usize, pv as usize);
+            let offset = if self.zero_diagonal { zero_diagonal_offset(a, b, side, us, vs, ps, qs) } else { delta_offset_in(a, b, us, vs, ps, qs) };
+            let d = delta_from_sums(h(u, pv), h(u, pu), h(v, pv), h(v, pu), offset);
+            consider(d, u, v);
+            k += block_dim_x();
+        }
+    }
+}
+
+macro_rules! sums_kernels {
+    ($t:ty, $search:ident, $walk:ident) => {
+        /// `aco_local_search_*` with the sums mapping: the local search of every c-ant, then
+        /// step 8 of cAS.
+        ///
+        /// # Safety
+        /// As `aco_local_search_*`, with `p.layout` a sums plan (`LS_SUMS`: pairs and H in
+        /// shared memory), `p.first_pairs` holding all C packed pairs, A or B symmetric as
+        /// `LS_SUMS_SIDE_B` says, zero diagonals where `LS_ZERO_DIAGONAL` says so; launch
+        /// with block = T ≥ n (a multiple of 32).
+        ///
+        /// # Thread mapping
+        /// Block = ant; threads map to table entries and moves as the module docs say.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "ptx-kernel" fn $search(p: *const AcoParams) {
+            unsafe { run::<Sums, $t, false>(&*p) }
+        }
+
+        /// `ts_walk_*` with the sums mapping: `p.ls_iterations` more moves of every walk.
+        ///
+        /// # Safety
+        /// As `ts_walk_*` and the sums requirements of the search kernel above.
+        ///
+        /// # Thread mapping
+        /// Block = walk; threads map to table entries and moves as the module docs say.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "ptx-kernel" fn $walk(p: *const AcoParams) {
+            unsafe { run::<Sums, $t, true>(&*p) }
+        }
+    };
+}
+sums_kernels!(u16, aco_sums_search_u16, ts_sums_walk_u16);
+sums_kernels!(u32, aco_sums_search_u32, ts_sums_walk_u32);
+sums_kernels!(i32, aco_sums_search_i32, ts_sums_walk_i32);
