@@ -149,12 +149,15 @@ pub struct LsSharedLayout {
 #[derive(Clone, Copy, Debug)]
 pub struct AcoBest {
     pub cost: i64,
+    /// Local-search iterations of every search since the run began: each block adds its
+    /// own at its end, so the host learns them with the best, in one read.
+    pub ls_total: u64,
     pub perm: [u8; crate::MAX_N],
 }
 
 impl Default for AcoBest {
     fn default() -> Self {
-        AcoBest { cost: i64::MAX, perm: [0; crate::MAX_N] }
+        AcoBest { cost: i64::MAX, ls_total: 0, perm: [0; crate::MAX_N] }
     }
 }
 

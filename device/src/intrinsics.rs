@@ -134,6 +134,13 @@ pub fn shared_generic() -> *mut u8 {
     r as *mut u8
 }
 
+/// `atomicAdd` on a global u64 whose old value nobody reads (`red`, no return trip).
+/// Pitfall: `addr` is a global (generic) address, not a shared one.
+#[inline(always)]
+pub unsafe fn reduce_add_global_u64(addr: *mut u64, v: u64) {
+    unsafe { asm!("red.global.add.u64 [{a}], {v};", a = in(reg64) addr, v = in(reg64) v, options(nostack)) };
+}
+
 /// `atomicMin` on a shared i64. Pitfall: needs a shared-window address, not a generic one.
 #[inline(always)]
 pub unsafe fn atomic_min_shared_i64(addr: u64, v: i64) {

@@ -19,7 +19,7 @@ use qapgpu_common::ls::{Candidate, TABU_FREE, Tenure, TenureLaw, authorized, mov
 use qapgpu_common::rng::Xoshiro128;
 use qapgpu_common::matrix::Matrix;
 use qapgpu_common::moves::{delta_full_in, delta_update, move_index, next_pair, touches, unpack_pair};
-use qapgpu_common::params::{AcoParams, LS_AB_SHARED, LS_DELTA_I32, LS_DELTA_SHARED, LS_MATA, LS_TABU, LS_TABU_SHARED, LS_TENURE_PER_MOVE, LS_TENURE_UNIFORM};
+use qapgpu_common::params::{AcoBest, AcoParams, LS_AB_SHARED, LS_DELTA_I32, LS_DELTA_SHARED, LS_MATA, LS_TABU, LS_TABU_SHARED, LS_TENURE_PER_MOVE, LS_TENURE_UNIFORM};
 
 use crate::block::{block_argmin, block_copy, block_copy_bytes};
 use crate::intrinsics::*;
@@ -178,6 +178,7 @@ impl Unit {
                 }
                 *(p.cant_costs as *mut i64).add(blk) = if self.walk { cur } else { result_cost };
                 *(p.ls_iters as *mut u32).add(blk) = iterations;
+                reduce_add_global_u64(core::ptr::addr_of_mut!((*(p.best as *mut AcoBest)).ls_total), iterations as u64);
                 if self.walk {
                     let done = (p.walks as *mut u32).add(blk);
                     *done = (*done).wrapping_add(iterations);

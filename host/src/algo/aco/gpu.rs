@@ -56,6 +56,13 @@ pub struct AcoGpu {
     k: Kernels,
     buf: Buffers,
     params: AcoParams,
+    /// The parameter block as last copied to the device (None: never): a launch copies it
+    /// only when it changed, one host round trip less per launch.
+    uploaded: Option<AcoParams>,
+    /// The best so far as last read (`update_best` reads it with the iteration count).
+    last_best: Option<AcoBest>,
+    /// When the local searches not yet waited for began.
+    searching_since: Option<Instant>,
     stats: LsStats,
     site: Site,
 }
@@ -163,20 +170,25 @@ impl AcoGpu {
             tau_max: 0.0,
             layout: layout.shared(),
         };
-        Ok(AcoGpu { gpu, cfg, n, layout, k, buf, params, stats: LsStats::default(), site })
+        Ok(AcoGpu { gpu, cfg, n, layout, k, buf, params, uploaded: None, last_best: None, searching_since: None, stats: LsStats::default(), site })
     }
 
     pub fn block_threads(&self) -> u32 {
         self.layout.shape.launched()
     }
 
+    /// Queues one kernel on the stream, after the parameter block where it changed. It does
+    /// not wait: the next read from the device (or `local_search`'s wait) does, and reports
+    /// a kernel's failure.
     fn launch(&mut self, which: fn(&Kernels) -> &CudaFunction, cfg: LaunchConfig) -> Result<()> {
         let s = &self.gpu.stream;
-        s.memcpy_htod(bytes_of(&self.params), &mut self.buf.params)?;
+        if self.uploaded.as_ref().is_none_or(|u| bytes_of(u) != bytes_of(&self.params)) {
+            s.memcpy_htod(bytes_of(&self.params), &mut self.buf.params)?;
+            self.uploaded = Some(self.params);
+        }
         // SAFETY: the parameter block matches the kernels' `AcoParams`, and every buffer it
         // points to has the size `AcoParams` documents for m ants and this layout.
         unsafe { s.launch_builder(which(&self.k)).arg(&self.buf.params).launch(cfg) }?;
-        s.synchronize().context("ACO kernel failed")?;
         Ok(())
     }
 
@@ -328,17 +340,27 @@ impl AcoEngine for AcoGpu {
         } else {
             self.launch(|k| &k.local_search, c)?;
         }
-        self.stats.seconds += t0.elapsed().as_secs_f64();
-        let iters: u64 = self.gpu.stream.clone_dtoh(&self.buf.ls_iters)?.iter().map(|&i| i as u64).sum();
-        self.stats.iterations += iters;
-        self.stats.evaluations += iters * self.layout.shape.moves as u64;
+        // Timed to the read in `update_best`, which waits for it (one wait a launch).
+        self.searching_since.get_or_insert(t0);
         Ok(())
     }
 
     fn update_best(&mut self) -> Result<i64> {
         let c = LaunchConfig { grid_dim: (1, 1, 1), block_dim: (32, 1, 1), shared_mem_bytes: 0 };
         self.launch(|k| &k.best, c)?;
-        Ok(self.best()?.0)
+        // Wait in a stream synchronisation, not in the copy: a copy to pageable memory
+        // blocks the watchdog's stop-word write until the kernels end, so a time limit
+        // would wait for a whole local search (2.3 s for a 1-s limit at n = 256).
+        self.gpu.stream.synchronize().context("ACO kernel failed")?;
+        let b: AcoBest = from_bytes(&self.gpu.stream.clone_dtoh(&self.buf.best)?);
+        if let Some(t0) = self.searching_since.take() {
+            self.stats.seconds += t0.elapsed().as_secs_f64();
+        }
+        // Every search adds its iterations to the block the host reads anyway.
+        self.stats.iterations = b.ls_total;
+        self.stats.evaluations = b.ls_total * self.layout.shape.moves as u64;
+        self.last_best = Some(b);
+        Ok(b.cost)
     }
 
     fn pheromone(&mut self, init: Option<f32>, bounds: Bounds) -> Result<()> {
@@ -355,8 +377,12 @@ impl AcoEngine for AcoGpu {
         self.launch(|k| &k.clamp, cell)
     }
 
+    /// The best as `update_best` last read it (only the best kernel changes it).
     fn best(&mut self) -> Result<(i64, Vec<u8>)> {
-        let b: AcoBest = from_bytes(&self.gpu.stream.clone_dtoh(&self.buf.best)?);
+        let b = match self.last_best {
+            Some(b) => b,
+            None => from_bytes(&self.gpu.stream.clone_dtoh(&self.buf.best)?),
+        };
         Ok((b.cost, b.perm[..self.n].to_vec()))
     }
 
