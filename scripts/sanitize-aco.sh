@@ -12,7 +12,7 @@ export QAPLIB_DIR=$PWD/qaplib
 python3 ../scripts/random-dat.py 256 > /tmp/rand256.dat
 for tool in ${TOOLS:-memcheck racecheck}; do
   for inst in ${INSTANCES:-nug12 tai50b tai100a tai150b /tmp/rand256.dat}; do
-    for layout in ${LAYOUTS:-mata plain split}; do for algo in "aco-ts --layout $layout" "aco-2opt --layout $layout"; do
+    for layout in ${LAYOUTS:-mata plain split sums}; do for algo in "aco-ts --layout $layout" "aco-2opt --layout $layout"; do
       [ "$algo" = "aco-2opt --layout plain" ] && continue
       echo "== $tool $inst $algo"
       timeout 150 compute-sanitizer --tool $tool --print-limit 5 ./qapgpu $inst --engine gpu --algo $algo \

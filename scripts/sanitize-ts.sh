@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # compute-sanitizer memcheck and racecheck over the `ts` walk kernels (tabu matrices carried
 # between launches, in shared memory for small n and in global memory for large n, MATA,
-# plain and split mappings), from the repository root after `cargo xtask dist` with QAPLIB
+# plain, split and sums mappings), from the repository root after `cargo xtask dist` with QAPLIB
 # in dist/qaplib: a few launches each (the target is unreachable, the time limit ends them).
 # TOOLS and LAYOUTS narrow the loops.
 set -u
@@ -10,7 +10,7 @@ export QAPLIB_DIR=$PWD/qaplib
 python3 ../scripts/random-dat.py 256 > /tmp/rand256.dat
 for tool in ${TOOLS:-memcheck racecheck}; do
   for inst in nug12 esc64a tai150b /tmp/rand256.dat; do
-    for layout in ${LAYOUTS:-mata plain split}; do
+    for layout in ${LAYOUTS:-mata plain split sums}; do
       echo "== $tool $inst $layout"
       timeout 90 compute-sanitizer --tool $tool --print-limit 5 ./qapgpu $inst --engine gpu --algo ts --layout $layout \
         --ants 4 --ls-iterations 64 --target -1 --time-limit 2 --quiet --seed 5 2>&1 | grep -E "ERROR SUMMARY|RACECHECK SUMMARY|Error|^cost" | head -3

@@ -13,7 +13,7 @@
 //! H(u, φv) − H(u, φu) − H(v, φv) + H(v, φu), and Δ(u, v) is that plus `moves::delta_offset_in`
 //! (Eq. 4's own terms of u and v, less the k = u, v terms the sum counted): on
 //! zero-diagonal matrices 2·α_uv·β_{φu φv} (`zero_diagonal_offset`). The swap (r, s) changes
-//! H by (α_r· − α_s·)ᵀ(β_{φ'r ·} − β_{φ's ·}) with φ' after it: `update_factors`.
+//! H by (α_r· − α_s·)ᵀ(β_{φ'r ·} − β_{φ's ·}) with φ' after it (`facility_factor`, `location_factor`, `update_table`).
 //!
 //! Everything is computed in the move-cost type `D`; its arithmetic wraps, so H's entries
 //! may wrap and Δ is still exact wherever it fits `D` (`delta`'s module docs).
@@ -41,18 +41,6 @@ impl Side {
         } else {
             None
         }
-    }
-
-    /// The kernels' parameter value.
-    pub const fn code(self) -> u32 {
-        match self {
-            Side::A => 0,
-            Side::B => 1,
-        }
-    }
-
-    pub const fn from_code(code: u32) -> Side {
-        if code == 0 { Side::A } else { Side::B }
     }
 }
 

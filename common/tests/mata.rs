@@ -149,3 +149,16 @@ fn blocks_per_sm_count_register_partitions() {
     assert_eq!(max_threads_for_registers(&h100, 72), 896);
     assert_eq!(max_threads_for_registers(&h100, 32), 1024);
 }
+
+/// Sums shapes: at least one thread per location of the table (T ≥ n), whole warps, no
+/// lanes, every move in the lookup table.
+#[test]
+fn sums_shapes_cover_every_location() {
+    for n in 3..=256u32 {
+        for threads in [32, 64, 160, 512, 1024] {
+            let s = Shape::split_family(n, threads, Mapping::Sums);
+            assert!(s.total >= n && s.total >= threads.min(1024) && s.total % 32 == 0, "n = {n}, T = {threads}: {} threads", s.total);
+            assert_eq!((s.mapping, s.lanes, s.ts), (Mapping::Sums, 1, move_count(n)));
+        }
+    }
+}

@@ -415,36 +415,45 @@ pub(super) unsafe fn drive<D: DevCost, const WALK: bool, P: Pricer<D>>(p: &AcoPa
     unsafe { unit.finish(p, cur, best_cost, iterations, &rng) };
 }
 
-macro_rules! split_kernels {
-    ($t:ty, $search:ident, $walk:ident) => {
-        /// `aco_local_search_*` with the split mapping: the local search of every c-ant, then
+/// The search and walk kernels of one mapping of the split family for each element type:
+/// `$body` is the mapping's `Search`, `$what` its name and `$needs` what its plan must give
+/// (the Safety sections).
+macro_rules! family_kernels {
+    ($body:ty, $what:literal, $needs:literal, $(($t:ty, $search:ident, $walk:ident)),+) => {$(
+        #[doc = concat!("`aco_local_search_*` with the ", $what, " mapping: the local search of every c-ant, then")]
         /// step 8 of cAS.
         ///
         /// # Safety
-        /// As `aco_local_search_*`, with `p.layout` a split plan (`LS_SPLIT`: pairs, terms and
-        /// Δ in shared memory), `p.first_pairs` holding all C packed pairs and `p.lanes` a
-        /// power of two up to 32; launch with block = T (a multiple of 32).
+        #[doc = concat!("As `aco_local_search_*`, with ", $needs, ";")]
+        /// `p.first_pairs` holding all C packed pairs; launch with block = T (a multiple of 32).
         ///
         /// # Thread mapping
-        /// Block = ant; threads map to moves as the module docs say.
+        /// Block = ant; threads map to moves as the mapping's module docs say.
         #[unsafe(no_mangle)]
         pub unsafe extern "ptx-kernel" fn $search(p: *const AcoParams) {
-            unsafe { run::<Split, $t, false>(&*p) }
+            unsafe { run::<$body, $t, false>(&*p) }
         }
 
-        /// `ts_walk_*` with the split mapping: `p.ls_iterations` more moves of every walk.
+        #[doc = concat!("`ts_walk_*` with the ", $what, " mapping: `p.ls_iterations` more moves of every walk.")]
         ///
         /// # Safety
-        /// As `ts_walk_*` and the split requirements of the search kernel above.
+        /// As `ts_walk_*` and the requirements of the search kernel above.
         ///
         /// # Thread mapping
-        /// Block = walk; threads map to moves as the module docs say.
+        /// Block = walk; threads map to moves as the mapping's module docs say.
         #[unsafe(no_mangle)]
         pub unsafe extern "ptx-kernel" fn $walk(p: *const AcoParams) {
-            unsafe { run::<Split, $t, true>(&*p) }
+            unsafe { run::<$body, $t, true>(&*p) }
         }
-    };
+    )+};
 }
-split_kernels!(u16, aco_split_search_u16, ts_split_walk_u16);
-split_kernels!(u32, aco_split_search_u32, ts_split_walk_u32);
-split_kernels!(i32, aco_split_search_i32, ts_split_walk_i32);
+pub(super) use family_kernels;
+
+family_kernels!(
+    Split,
+    "split",
+    "`p.layout` a split plan (`LS_SPLIT`: pairs, terms and Δ in shared memory) and `p.lanes` a power of two up to 32",
+    (u16, aco_split_search_u16, ts_split_walk_u16),
+    (u32, aco_split_search_u32, ts_split_walk_u32),
+    (i32, aco_split_search_i32, ts_split_walk_i32)
+);

@@ -12,13 +12,14 @@
 //! priced from four entries of H and the move's offset. Two barriers an iteration, as in
 //! `split.rs`: after the table's update, and after the argmin.
 use core::marker::PhantomData;
+use core::slice;
 
 use qapgpu_common::moves::delta_offset_in;
 use qapgpu_common::params::{AcoParams, LS_SUMS_SIDE_B, LS_ZERO_DIAGONAL};
-use qapgpu_common::sums::{Side, alpha, beta, delta_from_sums, facility_factor, location_factor, zero_diagonal_offset};
+use qapgpu_common::sums::{Side, delta_from_sums, facility_factor, location_factor, sum_entry, zero_diagonal_offset};
 
 use super::ls::{Search, run};
-use super::split::{Pending, Pricer, Tables, drive};
+use super::split::{Pending, Pricer, Tables, drive, family_kernels};
 use crate::intrinsics::*;
 use crate::matrices::{DevCost, DevElem, DevMatrix};
 
@@ -41,6 +42,7 @@ impl Search for Sums {
             col: tid % p.n,
             group: tid / p.n,
             groups: threads / p.n,
+            perm: p.layout.perm,
         };
         unsafe { drive::<D, WALK, _>(p, &pricer) }
     }
@@ -58,6 +60,8 @@ struct SumsPricer<'m, E, M> {
     col: u32,
     group: u32,
     groups: u32,
+    /// φ's offset in the block's shared memory.
+    perm: u32,
 }
 
 impl<E: DevElem, M: DevMatrix<E>> SumsPricer<'_, E, M> {
@@ -68,20 +72,18 @@ impl<E: DevElem, M: DevMatrix<E>> SumsPricer<'_, E, M> {
 }
 
 impl<E: DevElem, D: DevCost, M: DevMatrix<E>> Pricer<D> for SumsPricer<'_, E, M> {
-    /// H from φ: column `col` of the rows of this thread's group.
+    /// H from φ (`sums::sum_entry`, the CPU twin's own function): column `col` of the rows
+    /// of this thread's group.
     #[inline(always)]
     unsafe fn start(&self, t: &Tables) {
         if self.group >= self.groups {
             return;
         }
-        let (a, b, side, l) = (self.a, self.b, self.side, self.col as usize);
+        // φ through the generic window, only while no thread writes it (before the first move).
+        let phi = unsafe { slice::from_raw_parts(shared_generic().add(self.perm as usize), self.n as usize) };
         let mut i = self.group;
         while i < self.n {
-            let mut h = D::default();
-            for k in 0..self.n {
-                let pk = unsafe { t.phi(k) } as usize;
-                h = h.add(alpha::<D, E, M>(a, side, k as usize, i as usize).mul(beta(b, side, pk, l)));
-            }
+            let h: D = sum_entry(self.a, self.b, self.side, phi, i as usize, self.col as usize);
             unsafe { D::st_shared(self.entry::<D>(t, i, self.col), h) };
             i += self.groups;
         }
@@ -124,37 +126,11 @@ impl<E: DevElem, D: DevCost, M: DevMatrix<E>> Pricer<D> for SumsPricer<'_, E, M>
     }
 }
 
-macro_rules! sums_kernels {
-    ($t:ty, $search:ident, $walk:ident) => {
-        /// `aco_local_search_*` with the sums mapping: the local search of every c-ant, then
-        /// step 8 of cAS.
-        ///
-        /// # Safety
-        /// As `aco_local_search_*`, with `p.layout` a sums plan (`LS_SUMS`: pairs and H in
-        /// shared memory), `p.first_pairs` holding all C packed pairs, A or B symmetric as
-        /// `LS_SUMS_SIDE_B` says, zero diagonals where `LS_ZERO_DIAGONAL` says so; launch
-        /// with block = T ≥ n (a multiple of 32).
-        ///
-        /// # Thread mapping
-        /// Block = ant; threads map to table entries and moves as the module docs say.
-        #[unsafe(no_mangle)]
-        pub unsafe extern "ptx-kernel" fn $search(p: *const AcoParams) {
-            unsafe { run::<Sums, $t, false>(&*p) }
-        }
-
-        /// `ts_walk_*` with the sums mapping: `p.ls_iterations` more moves of every walk.
-        ///
-        /// # Safety
-        /// As `ts_walk_*` and the sums requirements of the search kernel above.
-        ///
-        /// # Thread mapping
-        /// Block = walk; threads map to table entries and moves as the module docs say.
-        #[unsafe(no_mangle)]
-        pub unsafe extern "ptx-kernel" fn $walk(p: *const AcoParams) {
-            unsafe { run::<Sums, $t, true>(&*p) }
-        }
-    };
-}
-sums_kernels!(u16, aco_sums_search_u16, ts_sums_walk_u16);
-sums_kernels!(u32, aco_sums_search_u32, ts_sums_walk_u32);
-sums_kernels!(i32, aco_sums_search_i32, ts_sums_walk_i32);
+family_kernels!(
+    Sums,
+    "sums",
+    "`p.layout` a sums plan (`LS_SUMS`: pairs and H in shared memory), A or B symmetric as `LS_SUMS_SIDE_B` says, zero diagonals where `LS_ZERO_DIAGONAL` says so, and T ≥ n",
+    (u16, aco_sums_search_u16, ts_sums_walk_u16),
+    (u32, aco_sums_search_u32, ts_sums_walk_u32),
+    (i32, aco_sums_search_i32, ts_sums_walk_i32)
+);

@@ -40,9 +40,10 @@ pub const UNIFORM_WAVE_N: usize = 64;
 /// 0.04–0.08 points lower within 1 s than Table 4's n on tai80a and tai100a, and lower than
 /// the whole wave (BENCHMARKS.md, "Within 1 s per instance").
 pub const UNIFORM_ANTS_FACTOR: u32 = 2;
-/// Largest n of structured data that runs the split layout (tai80b and tai100b reached their
-/// optimum 20–26 % sooner with it, the same 264-ant colony as MATA's; tai150b's split wave
-/// of 264 ants took 2.5 times as long as MATA's 132 to 0.2 %).
+/// Largest n of structured data that runs the split family's layouts (sums, or split): with
+/// split, tai80b and tai100b reached their optimum 20–26 % sooner than with MATA, the same
+/// 264-ant colony; on tai150b the larger one-wave colony took 2.5 times as long as MATA's
+/// 132 ants to 0.2 % (split) and 3.9 times (sums: 1.98 s against 0.51 s).
 pub const STRUCTURED_SPLIT_N: usize = 128;
 /// IT_TS on structured data, in n: short searches, so that pheromone and donors recombine
 /// the ants' bests four times as often as with Table 4's 4n (n beat 2n and 4n on tai80b,
@@ -98,7 +99,7 @@ pub fn tune(inst: &Instance, opts: &Options) -> Options {
         x.layout = Some(Layout::Sums);
         x.settle_layout = true;
     }
-    if max_dominance(inst) < LOW_DOMINANCE {
+    if uniform {
         x.class.get_or_insert(Class::Random);
         x.ls_iterations.get_or_insert(UNIFORM_LS_FACTOR * n);
         // Up to n = 64, m = n is below one wave: the wave holds every ant the GPU runs at

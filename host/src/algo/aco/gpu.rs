@@ -89,11 +89,10 @@ impl AcoGpu {
         };
         // The block shape must fit the kernel that runs it (the walks use more registers).
         let ls_kernel = if cfg.walk { &k.walk } else { &k.local_search };
-        let max_threads = ls_kernel.get_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)? as u32;
-        let registers = ls_kernel.get_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_NUM_REGS)? as u32;
-        let shape = ls_shape(&cfg, inst.n as u32, max_threads).map_err(|e| anyhow!("{}: {e}", inst.name))?;
+        let (layout, registers) = plan_on(&gpu, inst, &cfg, ls_kernel)?;
+        let layout = layout.map_err(|e| anyhow!("{}: {e}", inst.name))?;
+        let shape = layout.shape;
         anyhow::ensure!(!cfg.walk || cfg.ls == LsKind::Tabu, "walks are tabu searches");
-        let layout = ls_layout(&gpu, inst, &cfg, shape, registers);
         anyhow::ensure!(layout.runnable(), "{}: the {} layout needs its tables ({} bytes) in shared memory, more than this GPU gives a block; use --layout mata", inst.name, cfg.layout.name(), layout.delta.bytes + layout.sums.bytes);
         for f in [&k.local_search, &k.walk] {
             f.set_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, layout.dynamic_shared as i32)?;
@@ -219,9 +218,7 @@ pub fn settle_layout(gpu: &Gpu, inst: &Instance, cfg: &mut AcoConfig, chosen: bo
     let plan = |cfg: &AcoConfig| -> Result<Option<LsLayout>> {
         let (search, walk) = ls_kernels(cfg.layout);
         let kernel = gpu.module.load_function(&format!("{}_{}", if cfg.walk { walk } else { search }, inst.width.name()))?;
-        let max_threads = kernel.get_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)? as u32;
-        let registers = kernel.get_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_NUM_REGS)? as u32;
-        Ok(ls_shape(cfg, n, max_threads).ok().map(|shape| ls_layout(gpu, inst, cfg, shape, registers)))
+        Ok(plan_on(gpu, inst, cfg, &kernel)?.0.ok())
     };
     let ab_shared = |p: &LsLayout| p.ab_placement == Placement::Shared;
     // MATA's plan keeps A and B in shared memory where `plan_ab` (the layout's) does not.
@@ -246,6 +243,15 @@ pub fn settle_layout(gpu: &Gpu, inst: &Instance, cfg: &mut AcoConfig, chosen: bo
         plan(cfg)?.ok_or_else(|| anyhow!("n = {n}: no thread mapping fits the local-search kernel"))?;
     }
     Ok(())
+}
+
+/// `cfg`'s block shape and memory plan on `kernel`, whose registers cap the block and decide
+/// what shared memory takes beyond the tables (`ls_shape`, `ls_layout`); and those registers.
+/// The plan is an error where no block shape fits the kernel.
+fn plan_on(gpu: &Gpu, inst: &Instance, cfg: &AcoConfig, kernel: &CudaFunction) -> Result<(Result<LsLayout>, u32)> {
+    let max_threads = kernel.get_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)? as u32;
+    let registers = kernel.get_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_NUM_REGS)? as u32;
+    Ok((ls_shape(cfg, inst.n as u32, max_threads).map(|shape| ls_layout(gpu, inst, cfg, shape, registers)), registers))
 }
 
 /// The names, less the element type, of the seed-003 search and `ts` walk kernels of `layout`.

@@ -56,7 +56,7 @@ pub struct AcoOptions {
     /// m at most the ants the device runs at once (`AcoConfig::one_wave`).
     pub one_wave: Option<bool>,
     pub ns: Option<u32>,
-    /// Threads per block of the split layout (None: `mata::split_threads`).
+    /// Threads per block of the split and sums layouts (None: `mata::split_threads`).
     pub split_threads: Option<u32>,
     /// IT_TOTAL: stop after this many local-search iterations in all.
     pub max_ls_iterations: Option<u64>,
@@ -169,7 +169,7 @@ pub struct AcoConfig {
     pub one_wave: bool,
     /// N_S: O(1) moves per thread.
     pub ns: u32,
-    /// Split layout: threads per block (None: `mata::split_threads`).
+    /// Split and sums layouts: threads per block (None: `mata::split_threads`).
     pub split_threads: Option<u32>,
     /// MMAS's p_best for τ_min.
     pub p_best: f64,
