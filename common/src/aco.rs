@@ -72,6 +72,12 @@ pub fn lay_row(row: &mut [f32], i: usize, ants: &[u8], stride: usize, costs: &[i
     }
 }
 
+/// Ants per block of the GPU's init kernel, a warp each (`device::aco`).
+pub const INIT_ANTS_PER_BLOCK: u32 = 4;
+
+/// Threads of the GPU's best-so-far kernel, one block (`device::aco::aco_best`).
+pub const BEST_THREADS: u32 = 1024;
+
 /// The unit whose best ant costs least (the first among equals), and that cost. `costs`
 /// is not empty.
 #[inline(always)]

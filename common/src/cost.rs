@@ -8,16 +8,19 @@ use crate::matrix::Matrix;
 /// Full O(n²) evaluation of `p` (0-based).
 #[inline(always)]
 pub fn cost<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &[u8]) -> i64 {
-    let mut total = 0i64;
-    for (i, &pi) in p.iter().enumerate() {
-        let pi = pi as usize;
-        let mut row = 0i64;
-        for (j, &pj) in p.iter().enumerate() {
-            row += E::mul_wide(a.at(i, j), b.at(pi, pj as usize));
-        }
-        total += row;
+    (0..p.len()).map(|i| row_cost(a, b, p, i)).sum()
+}
+
+/// Facility i's share of `cost`: Σⱼ a[i][j] · b[p(i)][p(j)] (the GPU's init kernel sums the
+/// rows over a warp's lanes).
+#[inline(always)]
+pub fn row_cost<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &[u8], i: usize) -> i64 {
+    let pi = p[i] as usize;
+    let mut row = 0i64;
+    for (j, &pj) in p.iter().enumerate() {
+        row += E::mul_wide(a.at(i, j), b.at(pi, pj as usize));
     }
-    total
+    row
 }
 
 /// Change of cost when the locations of facilities r and s are exchanged, in O(n)

@@ -115,6 +115,11 @@ pub enum TenureLaw {
     /// Uniform integer in [⌊0.9·T⌋, ⌊1.1·T⌋] (Taillard's Ro-TS code, `unif(9n/10, 11n/10)`
     /// with T = n): never short, so a walk cannot undo a move within about T iterations.
     Uniform,
+    /// A portfolio over the units (`Tenure::of_unit`): even units `Cubic` with T, odd units
+    /// `Uniform` with T/4 (the same mean tenure). On tai35b and tai40b the uniform walks
+    /// reach the optimum sooner when they do, the cubic ones more surely over long walks
+    /// (`hit_quantiles`, BENCHMARKS.md).
+    Mixed,
 }
 
 /// The range [⌊0.9·T⌋, ⌊1.1·T⌋] of `TenureLaw::Uniform` for T = `list_size`.
@@ -141,11 +146,22 @@ pub struct Tenure {
 }
 
 impl Tenure {
-    /// One draw of the law.
+    /// The rule unit `k` (ant or walk) draws from: `Mixed` resolved, any other law as it is.
+    #[inline(always)]
+    pub fn of_unit(self, k: usize) -> Tenure {
+        match self.law {
+            TenureLaw::Mixed if k % 2 == 0 => Tenure { law: TenureLaw::Cubic, ..self },
+            TenureLaw::Mixed => Tenure { law: TenureLaw::Uniform, list_size: (self.list_size / 4).max(1), ..self },
+            _ => self,
+        }
+    }
+
+    /// One draw of the law (`Mixed` draws as a unit of its own would: resolve it first with
+    /// `of_unit`).
     #[inline(always)]
     pub fn one(self, rng: &mut Xoshiro128) -> i32 {
         match self.law {
-            TenureLaw::Cubic => tenure(rng, self.list_size),
+            TenureLaw::Cubic | TenureLaw::Mixed => tenure(rng, self.list_size),
             TenureLaw::Uniform => uniform_tenure(rng, self.list_size),
         }
     }

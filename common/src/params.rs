@@ -114,6 +114,8 @@ pub const LS_AB_SHARED: u32 = 32;
 pub const LS_DELTA_I32: u32 = 64;
 /// Tenures are uniform in [0.9·T, 1.1·T] (`ls::TenureLaw::Uniform`, Taillard's code), not T·r³.
 pub const LS_TENURE_UNIFORM: u32 = 128;
+/// Tenures follow `ls::TenureLaw::Mixed`: cubic in even units, uniform in odd ones.
+pub const LS_TENURE_MIXED: u32 = 4096;
 /// The split thread mapping (`mata::Mapping::Split`, the `*_split_*` kernels).
 pub const LS_SPLIT: u32 = 256;
 /// The sums mapping (`mata::Mapping::Sums`, the `*_sums_*` kernels).

@@ -72,6 +72,32 @@ pub fn sum_entry<D: MoveCost, E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B,
     h
 }
 
+/// Rows of H that `sum_entries` computes in one pass.
+pub const SUM_ROWS: usize = 8;
+
+/// Entries (i, l) of H for the `count` ≤ `SUM_ROWS` rows i = `first` + j·`step`: entry j is
+/// `sum_entry(a, b, side, p, first + j·step, l)`, in one pass over the facilities that reads
+/// φ(k) and β_{φk l} once for all of them (the GPU's table build: a third of the loads of
+/// `sum_entry` row by row). Entries j ≥ `count` are zero.
+///
+/// The rows past `count` are skipped by a branch each: computing all `SUM_ROWS` and dropping
+/// the extra ones (no branch) made the walks' start slower on the H100, since most threads'
+/// last pass is short (BENCHMARKS.md).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub fn sum_entries<D: MoveCost, E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, side: Side, p: &[u8], first: usize, step: usize, count: usize, l: usize) -> [D; SUM_ROWS] {
+    let mut h = [D::default(); SUM_ROWS];
+    for (k, &pk) in p.iter().enumerate() {
+        let along: D = beta(b, side, pk as usize, l);
+        for (j, e) in h.iter_mut().enumerate() {
+            if j < count {
+                *e = e.add(alpha::<D, E, A>(a, side, k, first + j * step).mul(along));
+            }
+        }
+    }
+    h
+}
+
 /// The table of `p`, row-major by facility: `h[i·n + l]`.
 pub fn sum_table<D: MoveCost, E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, side: Side, p: &[u8], h: &mut [D]) {
     let n = p.len();

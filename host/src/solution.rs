@@ -114,7 +114,7 @@ impl Solution {
         };
         line(&mut s, "cost", format!("{}{gap}  [re-checked on the host in 64-bit]", self.cost));
         if let Some(t) = self.target {
-            let reached = self.time_to_target_s.map_or("not reached".to_string(), |t| format!("reached in {t:.4} s"));
+            let reached = self.time_to_target_s.map_or("not reached".to_string(), |t| format!("reached in {} s", crate::bench::fmt_secs(t)));
             line(&mut s, "target", format!("{t}: {reached}"));
         }
         let restarts = if self.restarts > 0 { format!(", {} restarts", self.restarts) } else { String::new() };

@@ -206,6 +206,15 @@ fn twin_walks_with(g: &Gpu, inst: &Instance, layout: Layout, walks: u32, per_lau
     gpu.random_ants().unwrap();
     cpu.random_ants().unwrap();
     for launch in 0..launches {
+        if launch == 2 {
+            // Walks restarted between launches (memetic's children), all in one call: the
+            // GPU's batched copy must leave every other walk where it stood.
+            let n = inst.n;
+            let (id, rev): (Vec<u8>, Vec<u8>) = ((0..n as u8).collect(), (0..n as u8).rev().collect());
+            let units = vec![(1, id.clone(), inst.cost(&id)), (walks as usize - 1, rev.clone(), inst.cost(&rev))];
+            gpu.put_units(&units).unwrap();
+            cpu.put_units(&units).unwrap();
+        }
         gpu.local_search().unwrap();
         cpu.local_search().unwrap();
         let (s1, s2) = (gpu.snapshot().unwrap(), cpu.snapshot().unwrap());
@@ -233,6 +242,9 @@ fn walks_go_on_across_launches_as_on_the_cpu() {
         twin_walks_with(&g, &inst, Layout::Split, 12, 5 * inst.n as u32, 4, 3 * inst.n as u32, TenureLaw::Uniform);
     }
     twin_walks_with(&g, &load("tai35b"), Layout::Sums, 12, 200, 3, 100, TenureLaw::Uniform);
+    // The portfolio: even walks cubic, odd ones uniform (each resolved by its block index).
+    twin_walks_with(&g, &load("tai35b"), Layout::Sums, 12, 200, 3, 100, TenureLaw::Mixed);
+    twin_walks_with(&g, &load("nug12"), Layout::Mata, 12, 60, 3, 36, TenureLaw::Mixed);
     twin_walks(&g, &load("tai150b"), Layout::Mata, 3, 40, 3, 60);
     twin_walks(&g, &load("tai150b"), Layout::Split, 3, 40, 3, 60);
     twin_walks(&g, &load("tai150b"), Layout::Sums, 3, 40, 3, 60);

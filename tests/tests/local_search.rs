@@ -256,3 +256,24 @@ fn narrow_keys_order_as_candidates() {
         }
     }
 }
+
+/// `TenureLaw::Mixed`: even units draw T·r³ with T, odd units uniformly around T/4, and the
+/// other laws are the same for every unit.
+#[test]
+fn the_mixed_law_alternates_over_units() {
+    use qapgpu_common::rng::Xoshiro128;
+    let mixed = Tenure { list_size: 80, per_move: false, law: TenureLaw::Mixed };
+    for k in [0, 2, 10] {
+        assert_eq!(mixed.of_unit(k), Tenure { law: TenureLaw::Cubic, ..mixed });
+    }
+    for k in [1, 3, 11] {
+        assert_eq!(mixed.of_unit(k), Tenure { law: TenureLaw::Uniform, list_size: 20, ..mixed });
+    }
+    let mut rng = Xoshiro128::from_stream(3, 0);
+    for _ in 0..1000 {
+        let (x, y) = mixed.of_unit(1).draw(&mut rng);
+        assert!((18..=22).contains(&x) && (18..=22).contains(&y), "odd units draw in [18, 22]: {x}, {y}");
+    }
+    let uniform = Tenure { law: TenureLaw::Uniform, ..mixed };
+    assert_eq!((uniform.of_unit(0), uniform.of_unit(1)), (uniform, uniform));
+}

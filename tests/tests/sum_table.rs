@@ -1,14 +1,15 @@
 //! The sums mapping's algebra (`qapgpu_common::sums`): Δ of every move from four entries of
 //! the table H and the move's offset equals Eq. 4, in i64 and (where the instance's bound
 //! allows) in wrapping i32; the rank-1 update after a swap gives the table of the new
-//! permutation; the zero-diagonal offset equals the general one where it applies.
+//! permutation; the zero-diagonal offset equals the general one where it applies; the GPU's
+//! build of several rows a pass (`sum_entries`) equals the table.
 use proptest::prelude::*;
 use qapgpu::io::Instance;
 use qapgpu_common::delta::{DeltaWidth, MoveCost};
 use qapgpu_common::elem::{Elem, ElemWidth};
 use qapgpu_common::matrix::Dense;
 use qapgpu_common::moves::{delta_full, delta_offset_in, move_count, move_pair};
-use qapgpu_common::sums::{Side, delta_from_sums, sum_table, update_table, zero_diagonal_offset};
+use qapgpu_common::sums::{SUM_ROWS, Side, delta_from_sums, sum_entries, sum_table, update_table, zero_diagonal_offset};
 use qapgpu_tests::{near_limit, negatives, offset_instance, small, symmetrised, zero_diagonals, zeros};
 
 /// Every move of `p` priced from H in `D`, against Eq. 4 in i64; then the table after the
@@ -36,6 +37,24 @@ fn check_in<D: MoveCost + std::fmt::Debug, E: Elem>(inst: &Instance, a: &[E], b:
     let mut fresh = vec![D::default(); n * n];
     sum_table(&a, &b, side, &after, &mut fresh);
     assert_eq!(h, fresh, "{} ({side:?}): the table after the swap ({r}, {s})", inst.name);
+    // The GPU's build: SUM_ROWS rows a pass, rows first + j·step, for every row grouping the
+    // kernel can have (⌊T/n⌋ groups of threads), the last pass short.
+    for step in 1..=n.min(5) {
+        for first in 0..step {
+            let mut i = first;
+            while i < n {
+                let count = (n - i).div_ceil(step).min(SUM_ROWS);
+                for l in 0..n {
+                    let e: [D; SUM_ROWS] = sum_entries(&a, &b, side, &after, i, step, count, l);
+                    for (j, &x) in e.iter().enumerate() {
+                        let want = if j < count { fresh[(i + j * step) * n + l] } else { D::default() };
+                        assert_eq!(x, want, "{}: sum_entries row {} of pass {i}/{step}, column {l}", inst.name, i + j * step);
+                    }
+                }
+                i += SUM_ROWS * step;
+            }
+        }
+    }
 }
 
 fn check<E: Elem>(inst: &Instance, a: &[E], b: &[E], p: &[u8], rs: (usize, usize)) {

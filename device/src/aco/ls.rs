@@ -19,7 +19,7 @@ use qapgpu_common::ls::{Candidate, TABU_FREE, Tenure, TenureLaw, authorized, mov
 use qapgpu_common::rng::Xoshiro128;
 use qapgpu_common::matrix::Matrix;
 use qapgpu_common::moves::{delta_full_in, delta_update, move_index, next_pair, touches, unpack_pair};
-use qapgpu_common::params::{AcoBest, AcoParams, LS_AB_SHARED, LS_DELTA_I32, LS_DELTA_SHARED, LS_MATA, LS_TABU, LS_TABU_SHARED, LS_TENURE_PER_MOVE, LS_TENURE_UNIFORM};
+use qapgpu_common::params::{AcoBest, AcoParams, LS_AB_SHARED, LS_DELTA_I32, LS_DELTA_SHARED, LS_MATA, LS_TABU, LS_TABU_SHARED, LS_TENURE_MIXED, LS_TENURE_PER_MOVE, LS_TENURE_UNIFORM};
 
 use crate::block::{block_argmin, block_copy, block_copy_bytes};
 use crate::intrinsics::*;
@@ -66,11 +66,17 @@ pub(super) unsafe fn run<S: Search, E: DevElem, const WALK: bool>(p: &AcoParams)
     }
 }
 
-/// The tenure rule the host set (`ls::Tenure`).
+/// The tenure rule the host set (`ls::Tenure`), as unit `blk` draws from it.
 #[inline(always)]
-pub(super) fn tenure_rule(p: &AcoParams) -> Tenure {
-    let law = if p.flags & LS_TENURE_UNIFORM != 0 { TenureLaw::Uniform } else { TenureLaw::Cubic };
-    Tenure { list_size: p.tabu_list_size, per_move: p.flags & LS_TENURE_PER_MOVE != 0, law }
+pub(super) fn tenure_rule(p: &AcoParams, blk: usize) -> Tenure {
+    let law = if p.flags & LS_TENURE_MIXED != 0 {
+        TenureLaw::Mixed
+    } else if p.flags & LS_TENURE_UNIFORM != 0 {
+        TenureLaw::Uniform
+    } else {
+        TenureLaw::Cubic
+    };
+    Tenure { list_size: p.tabu_list_size, per_move: p.flags & LS_TENURE_PER_MOVE != 0, law }.of_unit(blk)
 }
 
 /// A block's unit (ant or walk) as its search starts, read by `Unit::begin`.
@@ -282,7 +288,7 @@ unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: Matrix<E>>(p: &Aco
         if tid == 0 {
             unsafe {
                 if tabu_search {
-                    let (tr, ts) = tenure_rule(p).draw(&mut rng);
+                    let (tr, ts) = tenure_rule(p, unit.blk).draw(&mut rng);
                     *tabu.add(r as usize * n + *perm_ptr.add(r as usize) as usize) = now + tr;
                     *tabu.add(s as usize * n + *perm_ptr.add(s as usize) as usize) = now + ts;
                 }

@@ -293,7 +293,7 @@ pub(super) unsafe fn drive<D: DevCost, const WALK: bool, P: Pricer<D>>(p: &AcoPa
         k += threads;
     }
     let mut rng = unsafe { load_rng(p.rng as *const u32, unit.blk, p.m as usize) };
-    let rule = tenure_rule(p);
+    let rule = tenure_rule(p, unit.blk);
     let (mut cur, mut best_cost) = (unit.cost, unit.start_best());
     // The move chosen last (None before the first), and whether it awaits phase 1.
     let mut last: Option<Pending> = None;

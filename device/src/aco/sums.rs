@@ -16,7 +16,7 @@ use core::slice;
 
 use qapgpu_common::moves::delta_offset_in;
 use qapgpu_common::params::{AcoParams, LS_SUMS_SIDE_B, LS_ZERO_DIAGONAL};
-use qapgpu_common::sums::{Side, delta_from_sums, facility_factor, location_factor, sum_entry, zero_diagonal_offset};
+use qapgpu_common::sums::{SUM_ROWS, Side, delta_from_sums, facility_factor, location_factor, sum_entries, zero_diagonal_offset};
 
 use super::ls::{Search, run};
 use super::split::{Pending, Pricer, Tables, drive, family_kernels};
@@ -72,8 +72,9 @@ impl<E: DevElem, M: DevMatrix<E>> SumsPricer<'_, E, M> {
 }
 
 impl<E: DevElem, D: DevCost, M: DevMatrix<E>> Pricer<D> for SumsPricer<'_, E, M> {
-    /// H from φ (`sums::sum_entry`, the CPU twin's own function): column `col` of the rows
-    /// of this thread's group.
+    /// H from φ (`sums::sum_entries`, which the CPU twin's `sum_entry` is checked against):
+    /// column `col` of the rows of this thread's group, `SUM_ROWS` rows a pass (one row a
+    /// pass read φ and β three times as often).
     #[inline(always)]
     unsafe fn start(&self, t: &Tables) {
         if self.group >= self.groups {
@@ -81,11 +82,17 @@ impl<E: DevElem, D: DevCost, M: DevMatrix<E>> Pricer<D> for SumsPricer<'_, E, M>
         }
         // φ through the generic window, only while no thread writes it (before the first move).
         let phi = unsafe { slice::from_raw_parts(shared_generic().add(self.perm as usize), self.n as usize) };
-        let mut i = self.group;
-        while i < self.n {
-            let h: D = sum_entry(self.a, self.b, self.side, phi, i as usize, self.col as usize);
-            unsafe { D::st_shared(self.entry::<D>(t, i, self.col), h) };
-            i += self.groups;
+        let (n, step) = (self.n as usize, self.groups as usize);
+        let mut i = self.group as usize;
+        while i < n {
+            let count = (n - i).div_ceil(step).min(SUM_ROWS);
+            let h: [D; SUM_ROWS] = sum_entries(self.a, self.b, self.side, phi, i, step, count, self.col as usize);
+            for (j, &e) in h.iter().enumerate() {
+                if j < count {
+                    unsafe { D::st_shared(self.entry::<D>(t, (i + j * step) as u32, self.col), e) };
+                }
+            }
+            i += SUM_ROWS * step;
         }
     }
 

@@ -69,7 +69,14 @@ pub fn fmt(x: f64) -> String {
 /// Seconds: `fmt`, with a fourth decimal below 0.1 s, where the targets of issue 10 are
 /// reached within a millisecond or two.
 pub fn fmt_secs(x: f64) -> String {
-    if x < 0.1 { format!("{x:.4}") } else { fmt(x) }
+    // Times to target now go below a millisecond: three digits there too.
+    if x < 0.01 {
+        format!("{x:.5}")
+    } else if x < 0.1 {
+        format!("{x:.4}")
+    } else {
+        fmt(x)
+    }
 }
 
 /// Paper time over ours, "–" without a paper value.

@@ -175,8 +175,9 @@ pub struct AcoArgs {
     /// aco-ts) or one per tabu entry (Taillard's code, the default of ts and memetic).
     #[arg(long, value_enum)]
     tenure: Option<TenureDraw>,
-    /// The tenure's distribution: T·r³ (seed 003; the default, with T = 8n for ts and
-    /// memetic) or uniform in [0.9·T, 1.1·T] (Taillard's Ro-TS code, with T = n there).
+    /// The tenure's distribution: T·r³ (seed 003; the default of the colonies), uniform in
+    /// [0.9·T, 1.1·T] (Taillard's Ro-TS code, with T = n there), or mixed: T·r³ in even walks
+    /// and uniform around T/4 in odd ones (the default of ts and memetic, with T = 8n).
     #[arg(long, value_enum)]
     tenure_law: Option<TenureLawArg>,
     /// MMAS's p_best, which sets τ_min. Default 0.005.
@@ -217,6 +218,7 @@ impl AcoArgs {
             tenure_law: self.tenure_law.map(|l| match l {
                 TenureLawArg::Cubic => TenureLaw::Cubic,
                 TenureLawArg::Uniform => TenureLaw::Uniform,
+                TenureLawArg::Mixed => TenureLaw::Mixed,
             }),
             p_best: self.p_best,
             one_wave: self.one_wave.then_some(true),
@@ -244,6 +246,8 @@ pub enum TenureLawArg {
     Cubic,
     /// Uniform integer in [0.9·T, 1.1·T].
     Uniform,
+    /// T·r³ in even walks (ants), uniform around T/4 in odd ones (the default of ts and memetic).
+    Mixed,
 }
 
 /// `--ls` of the cellular GA.

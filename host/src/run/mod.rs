@@ -94,14 +94,17 @@ pub struct Outcome {
 const PROGRESS_EVERY_S: f64 = 0.25;
 
 /// Runs `solver` from fresh solutions until its target, the time limit, its own budget or
-/// `interrupt`. The clock starts before the initial solutions are drawn (context creation
-/// and module loading come before and are not counted).
+/// `interrupt`. The clock starts just before the initial solutions are drawn: context
+/// creation, module loading, the engine's buffers, clearing the stop word and starting the
+/// watchdog thread come before and are not counted (the time limit counts from before the
+/// watchdog, so it is never late).
 pub fn run(solver: &mut dyn Solver, limits: &Limits, obs: &mut dyn Observer, interrupt: &AtomicBool) -> Result<Outcome> {
-    let start = Instant::now();
-    let deadline = limits.time_limit.and_then(|t| start.checked_add(t));
     let word = solver.stop_word();
     word.clear();
+    let deadline = limits.time_limit.and_then(|t| Instant::now().checked_add(t));
+    let mut start = Instant::now();
     let found = with_watchdog(&word, deadline, interrupt, || -> Result<_> {
+        start = Instant::now();
         solver.init()?;
         let (mut last_progress, mut last_exchange) = (0.0, 0.0);
         let exchange_every = obs.exchange_every_s();

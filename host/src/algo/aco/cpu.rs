@@ -89,10 +89,11 @@ impl AcoCpu {
             .zip(self.ant_costs.par_iter_mut())
             .zip(self.ls_iters.par_iter_mut())
             .zip(self.tabu.par_chunks_mut(n * n))
-            .zip(self.walks.par_iter_mut());
+            .zip(self.walks.par_iter_mut())
+            .enumerate();
         self.pool.install(|| {
-            work.for_each(|(((((((p, c), rng), ant), ant_cost), iters), tabu), done)| {
-                let walk = Walk { p, cost: c, rng, ant, ant_cost, iters, tabu, done };
+            work.for_each(|(unit, (((((((p, c), rng), ant), ant_cost), iters), tabu), done))| {
+                let walk = Walk { unit, p, cost: c, rng, ant, ant_cost, iters, tabu, done };
                 with_mats!(&any, |a, b| walk_one(a, b, cfg, stop, walk))
             })
         });
@@ -101,7 +102,7 @@ impl AcoCpu {
     /// Runs `f` once per ant with its c-ant, cost, RNG, unit best and cost, in parallel.
     fn per_ant<F>(&mut self, f: F)
     where
-        F: Fn(&AnyDense, &mut [u8], &mut i64, &mut Xoshiro128, &mut [u8], &mut i64, &mut u32) + Sync,
+        F: Fn(usize, &AnyDense, &mut [u8], &mut i64, &mut Xoshiro128, &mut [u8], &mut i64, &mut u32) + Sync,
     {
         let n = self.n;
         let any = self.mats.dense(n);
@@ -112,8 +113,9 @@ impl AcoCpu {
             .zip(self.rngs.par_iter_mut())
             .zip(self.ants.par_chunks_mut(n))
             .zip(self.ant_costs.par_iter_mut())
-            .zip(self.ls_iters.par_iter_mut());
-        self.pool.install(|| work.for_each(|(((((c, cc), r), a), ac), it)| f(&any, c, cc, r, a, ac, it)));
+            .zip(self.ls_iters.par_iter_mut())
+            .enumerate();
+        self.pool.install(|| work.for_each(|(k, (((((c, cc), r), a), ac), it))| f(k, &any, c, cc, r, a, ac, it)));
     }
 }
 
@@ -124,6 +126,7 @@ fn improve<E: Elem>(
     b: &Dense<E>,
     cfg: &AcoConfig,
     stop: &StopWord,
+    unit: usize,
     p: &mut [u8],
     c: &mut i64,
     rng: &mut Xoshiro128,
@@ -143,7 +146,7 @@ fn improve<E: Elem>(
         LsKind::Tabu => {
             let mut tabu = vec![0i32; n * n];
             let mut best = vec![0u8; n];
-            let r = tabu_search(a, b, p, *c, cfg.target, cfg.ls_iterations, cfg.tenure(), rng, Scratch { delta: &mut delta, tabu: &mut tabu }, &mut best, || stop.is_set());
+            let r = tabu_search(a, b, p, *c, cfg.target, cfg.ls_iterations, cfg.tenure().of_unit(unit), rng, Scratch { delta: &mut delta, tabu: &mut tabu }, &mut best, || stop.is_set());
             p.copy_from_slice(&best);
             r
         }
@@ -163,6 +166,8 @@ fn improve<E: Elem>(
 
 /// One walk's state in the CPU engine.
 struct Walk<'w> {
+    /// The walk's index (its block on the GPU).
+    unit: usize,
     p: &'w mut [u8],
     cost: &'w mut i64,
     rng: &'w mut Xoshiro128,
@@ -189,7 +194,7 @@ fn walk_one<E: Elem>(a: &Dense<E>, b: &Dense<E>, cfg: &AcoConfig, stop: &StopWor
     let mut delta = vec![0i64; move_count(w.p.len() as u32) as usize];
     let state = WalkState { p: w.p, cost: *w.cost, done: *w.done, best: &mut best, best_cost };
     let scratch = Scratch { delta: &mut delta, tabu: w.tabu };
-    let (cur, r) = tabu_walk(a, b, state, cfg.target, cfg.ls_iterations, cfg.tenure(), cfg.aspiration as i32, w.rng, scratch, || stop.is_set());
+    let (cur, r) = tabu_walk(a, b, state, cfg.target, cfg.ls_iterations, cfg.tenure().of_unit(w.unit), cfg.aspiration as i32, w.rng, scratch, || stop.is_set());
     *w.cost = cur;
     *w.iters = r.iterations;
     *w.done = w.done.wrapping_add(r.iterations);
@@ -233,7 +238,7 @@ impl AcoEngine for AcoCpu {
 
     fn random_ants(&mut self) -> Result<()> {
         self.walks.fill(0);
-        self.per_ant(|m, p, c, rng, _, ant_cost, _| {
+        self.per_ant(|_, m, p, c, rng, _, ant_cost, _| {
             random_permutation(rng, p);
             *c = with_mats!(m, |a, b| cost(a, b, p));
             *ant_cost = i64::MAX;
@@ -243,7 +248,7 @@ impl AcoEngine for AcoCpu {
 
     fn construct(&mut self) -> Result<()> {
         let (tau, thr) = (std::mem::take(&mut self.tau), self.cfg.gamma_threshold());
-        self.per_ant(|m, p, c, rng, ant, _, _| {
+        self.per_ant(|_, m, p, c, rng, ant, _, _| {
             let n = p.len();
             let (mut marked, mut free) = (vec![0u8; n], vec![0u8; n]);
             construct(rng, ant, &tau, thr, p, &mut marked, &mut free);
@@ -259,7 +264,7 @@ impl AcoEngine for AcoCpu {
         if cfg.walk {
             self.walk_all(&cfg, &stop);
         } else {
-            self.per_ant(|m, p, c, rng, ant, ant_cost, it| with_mats!(m, |a, b| improve(a, b, &cfg, &stop, p, c, rng, ant, ant_cost, it)));
+            self.per_ant(|k, m, p, c, rng, ant, ant_cost, it| with_mats!(m, |a, b| improve(a, b, &cfg, &stop, k, p, c, rng, ant, ant_cost, it)));
         }
         self.stats.seconds += t0.elapsed().as_secs_f64();
         let iters: u64 = self.ls_iters.iter().map(|&i| i as u64).sum();

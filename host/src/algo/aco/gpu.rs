@@ -8,12 +8,13 @@ use crate::site::Site;
 use anyhow::{Context, Result, anyhow};
 use cudarc::driver::sys::CUfunction_attribute;
 use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
-use qapgpu_common::aco::Bounds;
+use qapgpu_common::MAX_N;
+use qapgpu_common::aco::{BEST_THREADS, Bounds, INIT_ANTS_PER_BLOCK};
 use qapgpu_common::delta::DeltaWidth;
-use qapgpu_common::layout::{LsLayout, Placement, blocks_per_sm};
+use qapgpu_common::layout::{LS_SCRATCH_PER_WARP, LsLayout, Placement, blocks_per_sm};
 use qapgpu_common::ls::{LsKind, TenureLaw};
 use qapgpu_common::mata::{Mapping, Shape};
-use qapgpu_common::params::{AcoBest, AcoParams, LS_SUMS_SIDE_B, LS_TENURE_PER_MOVE, LS_TENURE_UNIFORM, LS_ZERO_DIAGONAL};
+use qapgpu_common::params::{AcoBest, AcoParams, LS_SUMS_SIDE_B, LS_TENURE_MIXED, LS_TENURE_PER_MOVE, LS_TENURE_UNIFORM, LS_ZERO_DIAGONAL};
 use qapgpu_common::sums::Side;
 use std::time::Instant;
 
@@ -159,7 +160,11 @@ impl AcoGpu {
             lanes: shape.lanes,
             flags: layout.flags()
                 | if cfg.tenure_per_move { LS_TENURE_PER_MOVE } else { 0 }
-                | if cfg.tenure_law == TenureLaw::Uniform { LS_TENURE_UNIFORM } else { 0 }
+                | match cfg.tenure_law {
+                    TenureLaw::Cubic => 0,
+                    TenureLaw::Uniform => LS_TENURE_UNIFORM,
+                    TenureLaw::Mixed => LS_TENURE_MIXED,
+                }
                 | if sums_side == Some(Side::B) { LS_SUMS_SIDE_B } else { 0 }
                 | if inst.zero_diagonals() { LS_ZERO_DIAGONAL } else { 0 },
             gamma_threshold: cfg.gamma_threshold(),
@@ -169,7 +174,20 @@ impl AcoGpu {
             tau_max: 0.0,
             layout: layout.shared(),
         };
-        Ok(AcoGpu { gpu, cfg, n, layout, k, buf, params, uploaded: None, last_best: None, searching_since: None, stats: LsStats::default(), site })
+        let mut engine = AcoGpu { gpu, cfg, n, layout, k, buf, params, uploaded: None, last_best: None, searching_since: None, stats: LsStats::default(), site };
+        // Now rather than in the first launch, which a run's clock times.
+        engine.upload_params()?;
+        engine.gpu.stream.synchronize()?;
+        Ok(engine)
+    }
+
+    /// Copies the parameter block to the device where it changed since the last copy.
+    fn upload_params(&mut self) -> Result<()> {
+        if self.uploaded.as_ref().is_none_or(|u| bytes_of(u) != bytes_of(&self.params)) {
+            self.gpu.stream.memcpy_htod(bytes_of(&self.params), &mut self.buf.params)?;
+            self.uploaded = Some(self.params);
+        }
+        Ok(())
     }
 
     pub fn block_threads(&self) -> u32 {
@@ -180,15 +198,18 @@ impl AcoGpu {
     /// not wait: the next read from the device (or `local_search`'s wait) does, and reports
     /// a kernel's failure.
     fn launch(&mut self, which: fn(&Kernels) -> &CudaFunction, cfg: LaunchConfig) -> Result<()> {
+        self.upload_params()?;
         let s = &self.gpu.stream;
-        if self.uploaded.as_ref().is_none_or(|u| bytes_of(u) != bytes_of(&self.params)) {
-            s.memcpy_htod(bytes_of(&self.params), &mut self.buf.params)?;
-            self.uploaded = Some(self.params);
-        }
         // SAFETY: the parameter block matches the kernels' `AcoParams`, and every buffer it
         // points to has the size `AcoParams` documents for m ants and this layout.
         unsafe { s.launch_builder(which(&self.k)).arg(&self.buf.params).launch(cfg) }?;
         Ok(())
+    }
+
+    /// The init kernel's warp per ant, with a shared row of `MAX_N` bytes each.
+    fn per_ant_warp(&self) -> LaunchConfig {
+        let block = 32 * INIT_ANTS_PER_BLOCK;
+        LaunchConfig { grid_dim: (self.cfg.ants.div_ceil(INIT_ANTS_PER_BLOCK), 1, 1), block_dim: (block, 1, 1), shared_mem_bytes: INIT_ANTS_PER_BLOCK * MAX_N as u32 }
     }
 
     fn per_ant(&self) -> LaunchConfig {
@@ -325,7 +346,7 @@ impl AcoEngine for AcoGpu {
     fn random_ants(&mut self) -> Result<()> {
         // Walks start afresh (their tabu matrices are reset at iteration 0).
         self.gpu.stream.memset_zeros(&mut self.buf.walks)?;
-        let c = self.per_ant();
+        let c = self.per_ant_warp();
         self.launch(|k| &k.init, c)
     }
 
@@ -352,7 +373,7 @@ impl AcoEngine for AcoGpu {
     }
 
     fn update_best(&mut self) -> Result<i64> {
-        let c = LaunchConfig { grid_dim: (1, 1, 1), block_dim: (32, 1, 1), shared_mem_bytes: 0 };
+        let c = LaunchConfig { grid_dim: (1, 1, 1), block_dim: (BEST_THREADS, 1, 1), shared_mem_bytes: BEST_THREADS / 32 * LS_SCRATCH_PER_WARP };
         self.launch(|k| &k.best, c)?;
         // Wait in a stream synchronisation, not in the copy: a copy to pageable memory
         // blocks the watchdog's stop-word write until the kernels end, so a time limit
@@ -432,6 +453,33 @@ impl AcoEngine for AcoGpu {
             s.memcpy_htod(&[0u32], &mut self.buf.walks.slice_mut(k..k + 1))?;
             s.synchronize()?;
         }
+        Ok(())
+    }
+
+    /// Every unit in one round trip: the four arrays read, patched and written back whole
+    /// (a copy each instead of five a unit).
+    fn put_units(&mut self, units: &[(usize, Vec<u8>, i64)]) -> Result<()> {
+        let (stride, s) = (self.params.stride as usize, self.gpu.stream.clone());
+        let (mut ants, mut cants) = (s.clone_dtoh(&self.buf.ants)?, s.clone_dtoh(&self.buf.cants)?);
+        let (mut ant_costs, mut cant_costs) = (s.clone_dtoh(&self.buf.ant_costs)?, s.clone_dtoh(&self.buf.cant_costs)?);
+        let mut walks = if self.cfg.walk { s.clone_dtoh(&self.buf.walks)? } else { Vec::new() };
+        for (k, perm, cost) in units {
+            let row = k * stride..k * stride + perm.len();
+            ants[row.clone()].copy_from_slice(perm);
+            cants[row].copy_from_slice(perm);
+            (ant_costs[*k], cant_costs[*k]) = (*cost, *cost);
+            if let Some(done) = walks.get_mut(*k) {
+                *done = 0;
+            }
+        }
+        s.memcpy_htod(&ants, &mut self.buf.ants)?;
+        s.memcpy_htod(&cants, &mut self.buf.cants)?;
+        s.memcpy_htod(&ant_costs, &mut self.buf.ant_costs)?;
+        s.memcpy_htod(&cant_costs, &mut self.buf.cant_costs)?;
+        if self.cfg.walk {
+            s.memcpy_htod(&walks, &mut self.buf.walks)?;
+        }
+        s.synchronize()?;
         Ok(())
     }
 

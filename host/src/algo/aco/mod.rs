@@ -255,6 +255,10 @@ impl AcoConfig {
                 let (lo, hi) = uniform_tenure_range(self.tabu_list_size);
                 format!("tenure uniform in [{lo}, {hi}]")
             }
+            TenureLaw::Mixed => {
+                let (lo, hi) = uniform_tenure_range(self.tenure().of_unit(1).list_size);
+                format!("tenure T·r³ with T = {} in even walks, uniform in [{lo}, {hi}] in odd ones", self.tabu_list_size)
+            }
         };
         format!("{law}, {}", if self.tenure_per_move { "one draw per move" } else { "one draw per entry" })
     }
@@ -335,6 +339,10 @@ pub trait AcoEngine: Send {
     /// Unit `k`'s best ant (and, for walks, its current solution, its tabu memory cleared)
     /// becomes `perm` of cost `cost`: an immigrant.
     fn put_unit(&mut self, k: usize, perm: &[u8], cost: i64) -> Result<()>;
+    /// `put_unit` for each of `units` (unit, permutation, cost); an engine may batch them.
+    fn put_units(&mut self, units: &[(usize, Vec<u8>, i64)]) -> Result<()> {
+        units.iter().try_for_each(|(k, perm, cost)| self.put_unit(*k, perm, *cost))
+    }
     /// τ from outside (the master of a colony split over devices).
     fn set_tau(&mut self, tau: &[f32]) -> Result<()>;
 }

@@ -69,6 +69,7 @@ impl MemeticSolver {
             return Ok(());
         }
         let (mut child, mut taken, mut left) = (vec![0u8; n], vec![0u8; n], vec![0u8; n]);
+        let mut units = Vec::with_capacity(worst.len());
         for w in worst {
             let mut pick = || {
                 let (x, y) = (parents[self.rng.below(parents.len() as u32) as usize], parents[self.rng.below(parents.len() as u32) as usize]);
@@ -76,10 +77,11 @@ impl MemeticSolver {
             };
             let (a, b) = (pick(), pick());
             ux(&mut self.rng, &ants[a * n..(a + 1) * n], &ants[b * n..(b + 1) * n], &mut child, &mut taken, &mut left);
-            self.ts.engine().put_unit(w, &child, self.inst.cost(&child))?;
+            units.push((w, child.clone(), self.inst.cost(&child)));
             self.children += 1;
         }
-        Ok(())
+        // One round trip for all the children (a GPU engine took five copies a child).
+        self.ts.engine().put_units(&units)
     }
 }
 
