@@ -456,8 +456,8 @@ impl AcoEngine for AcoGpu {
         Ok(())
     }
 
-    /// Every unit in one round trip: the four arrays read, patched and written back whole
-    /// (a copy each instead of five a unit).
+    /// Every unit in one round trip: the unit arrays (four, five for walks) read, patched
+    /// and written back whole, then one wait, instead of five copies and three waits a unit.
     fn put_units(&mut self, units: &[(usize, Vec<u8>, i64)]) -> Result<()> {
         let (stride, s) = (self.params.stride as usize, self.gpu.stream.clone());
         let (mut ants, mut cants) = (s.clone_dtoh(&self.buf.ants)?, s.clone_dtoh(&self.buf.cants)?);
