@@ -445,15 +445,9 @@ impl AcoEngine for AcoGpu {
         Ok(self.gpu.stream.clone_dtoh(&self.buf.ant_costs)?)
     }
 
+    /// `put_units` with one unit: what a unit becomes is said in one place.
     fn put_unit(&mut self, k: usize, perm: &[u8], cost: i64) -> Result<()> {
-        let (stride, s) = (self.params.stride as usize, &self.gpu.stream);
-        crate::gpu::put_row(s, &mut self.buf.ants, &mut self.buf.ant_costs, stride, k, perm, cost)?;
-        crate::gpu::put_row(s, &mut self.buf.cants, &mut self.buf.cant_costs, stride, k, perm, cost)?;
-        if self.cfg.walk {
-            s.memcpy_htod(&[0u32], &mut self.buf.walks.slice_mut(k..k + 1))?;
-            s.synchronize()?;
-        }
-        Ok(())
+        self.put_units(&[(k, perm.to_vec(), cost)])
     }
 
     /// Every unit in one round trip: the unit arrays (four, five for walks) read, patched
