@@ -27,12 +27,13 @@ pub const TABOO: u32 = 2;
 
 /// The class of a move whose tabu entries are `until_u`, `until_v` at iteration `now`;
 /// `aspiration` = 0 turns the long-term aspiration off (seed 003's two classes).
+///
+/// One formula serves both: with `aspiration` = 0 an assignment is forgotten as soon as it
+/// is not taboo, so every authorized move is ASPIRED and the others TABOO, as seed 003 has
+/// it (a branch on `aspiration` = 0 cost the GPU's walks both paths, predicated, a move).
 #[inline(always)]
 pub const fn move_class(until_u: i32, until_v: i32, now: i32, new_best: bool, aspiration: i32) -> u32 {
     let allowed = authorized(until_u, until_v, now);
-    if aspiration == 0 {
-        return if new_best || allowed { ASPIRED } else { TABOO };
-    }
     let forgotten = now.wrapping_sub(aspiration);
     if new_best || until_u < forgotten || until_v < forgotten {
         ASPIRED

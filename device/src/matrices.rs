@@ -95,6 +95,13 @@ pub trait DevMatrix<E: DevElem>: Matrix<E> {
     fn base(&self) -> u64;
     /// The entry at `addr`. Pitfall: `addr` must be inside this matrix.
     unsafe fn load(&self, addr: u64) -> E;
+    /// Entry x of the row-major array (x = i·n + j), the index in 32 bits: ptxas keeps
+    /// such an index into shared memory in one register, where 64-bit address arithmetic
+    /// costs a pair. Pitfall: x < n².
+    #[inline(always)]
+    unsafe fn load_index(&self, x: u32) -> E {
+        unsafe { self.load(self.base() + x as u64 * core::mem::size_of::<E>() as u64) }
+    }
 }
 
 macro_rules! view_matrix {
@@ -143,6 +150,13 @@ pub trait DevCost: qapgpu_common::delta::MoveCost {
     fn less(a: &Self::Key, b: &Self::Key) -> bool;
     /// Pitfall: as `shfl_down`.
     fn shfl_down_key(k: Self::Key, off: u32) -> Self::Key;
+    /// `__shfl_sync` of a key from lane `src`. Pitfall: as `shfl_down`.
+    fn shfl_idx_key(k: Self::Key, src: u32) -> Self::Key;
+    /// A key in an argmin slot (`layout::LS_SCRATCH_PER_WARP`: 12 bytes at most).
+    /// Pitfall: `addr` is a shared-window address, 8-aligned.
+    unsafe fn st_key(addr: u64, k: Self::Key);
+    /// Pitfall: as `st_key`.
+    unsafe fn ld_key(addr: u64) -> Self::Key;
     fn candidate(k: Self::Key) -> Candidate;
 }
 
@@ -173,6 +187,18 @@ impl DevCost for i32 {
     #[inline(always)]
     fn shfl_down_key(k: u64, off: u32) -> u64 {
         crate::intrinsics::shfl_down_i64(k as i64, off) as u64
+    }
+    #[inline(always)]
+    fn shfl_idx_key(k: u64, src: u32) -> u64 {
+        crate::intrinsics::shfl_idx_i64(k as i64, src) as u64
+    }
+    #[inline(always)]
+    unsafe fn st_key(addr: u64, k: u64) {
+        unsafe { crate::intrinsics::st_shared_i64(addr, k as i64) }
+    }
+    #[inline(always)]
+    unsafe fn ld_key(addr: u64) -> u64 {
+        unsafe { crate::intrinsics::ld_shared_i64(addr) as u64 }
     }
     #[inline(always)]
     fn candidate(k: u64) -> Candidate {
@@ -207,6 +233,21 @@ impl DevCost for i64 {
     #[inline(always)]
     fn shfl_down_key(k: Candidate, off: u32) -> Candidate {
         Candidate { delta: crate::intrinsics::shfl_down_i64(k.delta, off), tag: crate::intrinsics::shfl_down_u32(k.tag, off) }
+    }
+    #[inline(always)]
+    fn shfl_idx_key(k: Candidate, src: u32) -> Candidate {
+        Candidate { delta: crate::intrinsics::shfl_idx_i64(k.delta, src), tag: crate::intrinsics::shfl_idx_u32(k.tag, src) }
+    }
+    #[inline(always)]
+    unsafe fn st_key(addr: u64, k: Candidate) {
+        unsafe {
+            crate::intrinsics::st_shared_i64(addr, k.delta);
+            crate::intrinsics::st_shared_u32(addr + 8, k.tag);
+        }
+    }
+    #[inline(always)]
+    unsafe fn ld_key(addr: u64) -> Candidate {
+        unsafe { Candidate { delta: crate::intrinsics::ld_shared_i64(addr), tag: crate::intrinsics::ld_shared_u32(addr + 8) } }
     }
     #[inline(always)]
     fn candidate(k: Candidate) -> Candidate {

@@ -277,3 +277,27 @@ fn the_mixed_law_alternates_over_units() {
     let uniform = Tenure { law: TenureLaw::Uniform, ..mixed };
     assert_eq!((uniform.of_unit(0), uniform.of_unit(1)), (uniform, uniform));
 }
+
+/// `move_class` with no long-term aspiration (0) is seed 003's two classes: ASPIRED when
+/// the move gives a new best or is authorized (one of its two assignments is free), else
+/// TABOO; and with it, a move whose assignment went unused for longer is ASPIRED.
+#[test]
+fn move_classes_with_and_without_aspiration() {
+    use qapgpu_common::ls::{ASPIRED, AUTHORIZED, TABOO, authorized, move_class};
+    let untils = [i32::MIN, -1, 0, 5, 99, 100, 101, 250, i32::MAX];
+    for now in [0, 100, 1_000_000, i32::MAX] {
+        for &u in &untils {
+            for &v in &untils {
+                for new_best in [false, true] {
+                    let two = if new_best || authorized(u, v, now) { ASPIRED } else { TABOO };
+                    assert_eq!(move_class(u, v, now, new_best, 0), two, "until {u}, {v} at {now}");
+                }
+            }
+        }
+    }
+    // With aspiration 50 at iteration 100: an entry below 50 is forgotten.
+    assert_eq!(move_class(49, 200, 100, false, 50), ASPIRED);
+    assert_eq!(move_class(60, 200, 100, false, 50), AUTHORIZED);
+    assert_eq!(move_class(150, 200, 100, false, 50), TABOO);
+    assert_eq!(move_class(150, 200, 100, true, 50), ASPIRED);
+}

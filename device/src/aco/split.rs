@@ -98,29 +98,30 @@ impl Tables {
     }
 
     /// The block's winner from the `warps` slots, in every thread: lane w of each warp reads
-    /// slot w, and the warp reduces them with shuffles (fewer instructions than every thread
-    /// reading every slot). Pitfall: every lane of every warp calls it.
+    /// slot w, and the warp reduces the keys with shuffles (one key compare a step, as in
+    /// `warp_argmin`; comparing `Candidate`s here was a sixth of the walk's instructions).
+    /// Pitfall: every lane of every warp calls it.
     #[inline(always)]
-    unsafe fn winner(&self, warps: u32) -> (Candidate, u32) {
+    unsafe fn winner<D: DevCost>(&self, warps: u32) -> (Candidate, u32) {
         let lane = thread_idx_x() % 32;
-        let (mut c, mut phis) = (Candidate::NONE, 0);
+        let (mut k, mut phis) = (D::NONE, 0);
         if lane < warps {
             let slot = self.slots + (lane * LS_SCRATCH_PER_WARP) as u64;
             unsafe {
-                c = Candidate { delta: ld_shared_i64(slot), tag: ld_shared_u32(slot + 8) };
+                k = D::ld_key(slot);
                 phis = ld_shared_u32(slot + 12);
             }
         }
         let mut off = warps.next_power_of_two() / 2;
         while off > 0 {
-            let o = Candidate { delta: shfl_down_i64(c.delta, off), tag: shfl_down_u32(c.tag, off) };
+            let o = D::shfl_down_key(k, off);
             let o_phis = shfl_down_u32(phis, off);
-            if o.better(&c) {
-                (c, phis) = (o, o_phis);
+            if D::less(&o, &k) {
+                (k, phis) = (o, o_phis);
             }
             off >>= 1;
         }
-        (Candidate { delta: shfl_idx_i64(c.delta, 0), tag: shfl_idx_u32(c.tag, 0) }, shfl_idx_u32(phis, 0))
+        (D::candidate(D::shfl_idx_key(k, 0)), shfl_idx_u32(phis, 0))
     }
 
     #[inline(always)]
@@ -190,10 +191,12 @@ pub(super) trait Pricer<D: DevCost> {
     /// The rest of applying `m`. Pitfall: no barrier inside; the driver's next one
     /// publishes the writes.
     unsafe fn update(&self, t: &Tables, m: &Pending);
-    /// Calls `consider(Δ, u, v)` for this thread's share of the moves, every move of the
-    /// neighbourhood once per block. `last`: the move applied since the previous call (None
-    /// at a search's start). Pitfall: every thread calls it (it may shuffle).
-    unsafe fn price(&self, t: &Tables, last: Option<Pending>, consider: &mut impl FnMut(D, u32, u32));
+    /// Calls `consider(Δ, u, v, φ)` for this thread's share of the moves, every move of the
+    /// neighbourhood once per block; φ: (φ(u), φ(v)) where the pricer has them at hand, else
+    /// None (the argmin reads them if it needs them). `last`: the move applied since the
+    /// previous call (None at a search's start). Pitfall: every thread calls it (it may
+    /// shuffle).
+    unsafe fn price(&self, t: &Tables, last: Option<Pending>, consider: &mut impl FnMut(D, u32, u32, Option<(u32, u32)>));
 }
 
 /// The split mapping's pricing: O(n) moves over groups of lanes, O(1) moves from Eq. 5's
@@ -221,7 +224,7 @@ impl<E: DevElem, D: DevCost, M: DevMatrix<E>> Pricer<D> for SplitPricer<'_, E, M
     unsafe fn update(&self, _: &Tables, _: &Pending) {}
 
     #[inline(always)]
-    unsafe fn price(&self, t: &Tables, last: Option<Pending>, consider: &mut impl FnMut(D, u32, u32)) {
+    unsafe fn price(&self, t: &Tables, last: Option<Pending>, consider: &mut impl FnMut(D, u32, u32, Option<(u32, u32)>)) {
         let (tid, threads) = (thread_idx_x(), block_dim_x());
         let (a, b, nu, lanes) = (self.a, self.b, self.n, self.lanes);
         let g = tid % lanes;
@@ -236,8 +239,8 @@ impl<E: DevElem, D: DevCost, M: DevMatrix<E>> Pricer<D> for SplitPricer<'_, E, M
                 Some(l) => touching_move(nu, l.r, l.s, m),
             };
             let mut d = D::default();
+            let (pu, pv) = if active { unsafe { (t.phi(u), t.phi(v)) } } else { (0, 0) };
             if active {
-                let (pu, pv) = unsafe { (t.phi(u), t.phi(v)) };
                 if g == 0 {
                     d = delta_offset_in(a, b, u as usize, v as usize, pu as usize, pv as usize);
                 }
@@ -251,7 +254,7 @@ impl<E: DevElem, D: DevCost, M: DevMatrix<E>> Pricer<D> for SplitPricer<'_, E, M
             }
             if active && g == 0 {
                 unsafe { D::st_shared(t.delta_at::<D>(move_index(u, v)), d) };
-                consider(d, u, v);
+                consider(d, u, v, Some((pu, pv)));
             }
         }
         if let Some(l) = last {
@@ -263,7 +266,7 @@ impl<E: DevElem, D: DevCost, M: DevMatrix<E>> Pricer<D> for SplitPricer<'_, E, M
                     let slot = t.delta_at::<D>(k);
                     let d = delta_update_terms_in(unsafe { D::ld_shared(slot) }, &tu, &tv);
                     unsafe { D::st_shared(slot, d) };
-                    consider(d, u, v);
+                    consider(d, u, v, None);
                 }
                 k += threads;
             }
@@ -282,7 +285,7 @@ unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: DevMatrix<E>>(p: &
 #[inline(always)]
 pub(super) unsafe fn drive<D: DevCost, const WALK: bool, P: Pricer<D>>(p: &AcoParams, pricer: &P) {
     let (tid, threads) = (thread_idx_x(), block_dim_x());
-    let (n, nu) = (p.n as usize, p.n);
+    let nu = p.n;
     let t = Tables::of(p);
     let unit = unsafe { Unit::begin(p, WALK) };
     let (tabu_search, tabu) = (unit.tabu_search, unit.tabu);
@@ -324,8 +327,8 @@ pub(super) unsafe fn drive<D: DevCost, const WALK: bool, P: Pricer<D>>(p: &AcoPa
             unsafe {
                 if tabu_search {
                     let (tr, ts) = rule.draw(rng);
-                    *tabu.add(m.r as usize * n + m.pr as usize) = m.at + tr;
-                    *tabu.add(m.s as usize * n + m.ps as usize) = m.at + ts;
+                    *tabu.add((m.r * nu + m.pr) as usize) = m.at + tr;
+                    *tabu.add((m.s * nu + m.ps) as usize) = m.at + ts;
                 }
                 st_shared_u8(t.perm + m.r as u64, m.ps);
                 st_shared_u8(t.perm + m.s as u64, m.pr);
@@ -333,8 +336,10 @@ pub(super) unsafe fn drive<D: DevCost, const WALK: bool, P: Pricer<D>>(p: &AcoPa
         }
     };
 
+    // Read once: the compiler cannot keep them across the loop's shared-memory stores.
+    let (launch_iterations, target) = (p.ls_iterations, p.target);
     let mut it = 0;
-    while it < p.ls_iterations {
+    while it < launch_iterations {
         // Tabu entries hold absolute iteration numbers: a walk counts on from `done`.
         let now = if unit.walk { (unit.done as i32).wrapping_add(it as i32) } else { it as i32 };
         if let (Some(m), true) = (last, pending) {
@@ -351,7 +356,7 @@ pub(super) unsafe fn drive<D: DevCost, const WALK: bool, P: Pricer<D>>(p: &AcoPa
         // A move gives a new best when cur + Δ < best_cost, i.e. Δ < room (both are costs, so
         // neither side overflows).
         let room = best_cost - cur;
-        let mut consider = |d: D, u: u32, v: u32| {
+        let mut consider = |d: D, u: u32, v: u32, phis: Option<(u32, u32)>| {
             // ASPIRED is the best class, and every new best has it (`move_class`): a move
             // that cannot beat the pick as ASPIRED is dropped, and a new best is ranked,
             // before its tabu entries are read (the same choice, fewer loads).
@@ -362,28 +367,30 @@ pub(super) unsafe fn drive<D: DevCost, const WALK: bool, P: Pricer<D>>(p: &AcoPa
             pick = if !tabu_search || d.to_i64() < room {
                 best_case
             } else {
-                let (pu, pv) = unsafe { (t.phi(u), t.phi(v)) };
-                let until = unsafe { (*tabu.add(u as usize * n + pv as usize), *tabu.add(v as usize * n + pu as usize)) };
+                let (pu, pv) = phis.unwrap_or_else(|| unsafe { (t.phi(u), t.phi(v)) });
+                // Indices in 32 bits: n² < 2³², and 64-bit index arithmetic costs a move
+                // a few instructions more.
+                let until = unsafe { (*tabu.add((u * nu + pv) as usize), *tabu.add((v * nu + pu) as usize)) };
                 let c = D::key(move_class(until.0, until.1, now, false, aspiration), d, u, v);
                 if D::less(&c, &pick) { c } else { pick }
             };
         };
         unsafe { pricer.price(&t, last, &mut consider) };
-        let pick = D::candidate(warp_argmin::<D>(pick));
+        let pick = warp_argmin::<D>(pick);
         if tid % 32 == 0 {
             let slot = t.slots + ((tid / 32) * LS_SCRATCH_PER_WARP) as u64;
             // φ of the warp's two facilities, read before anyone swaps them (phase 1).
-            let (u, v) = pick.pair();
-            let phis = if pick.tag == Candidate::NONE.tag { 0 } else { unsafe { t.phi(u) | t.phi(v) << 8 } };
+            let c = D::candidate(pick);
+            let (u, v) = c.pair();
+            let phis = if c.tag == Candidate::NONE.tag { 0 } else { unsafe { t.phi(u) | t.phi(v) << 8 } };
             unsafe {
-                st_shared_i64(slot, pick.delta);
-                st_shared_u32(slot + 8, pick.tag);
+                D::st_key(slot, pick);
                 st_shared_u32(slot + 12, phis);
             }
         }
         // Publishes the slots, and whether the host asked to stop.
         let stop = sync_threads_or(stop_word != 0);
-        let (win, phis) = unsafe { t.winner(threads / 32) };
+        let (win, phis) = unsafe { t.winner::<D>(threads / 32) };
         // The move and every decision below are the same in every thread (uniform branches).
         if !tabu_search && win.delta >= 0 {
             iterations = it + 1;
@@ -398,7 +405,7 @@ pub(super) unsafe fn drive<D: DevCost, const WALK: bool, P: Pricer<D>>(p: &AcoPa
         last = Some(Pending { r, s, pr: phis & 0xFF, ps: phis >> 8, at: now, improved });
         pending = true;
         // The run's target: this block is done, and the others stop at their next poll.
-        let reached = if tabu_search { best_cost } else { cur } <= p.target;
+        let reached = if tabu_search { best_cost } else { cur } <= target;
         if reached && tid == 0 {
             request_stop(p.stop);
         }

@@ -16,7 +16,7 @@ use core::slice;
 
 use qapgpu_common::moves::delta_offset_in;
 use qapgpu_common::params::{AcoParams, LS_SUMS_SIDE_B, LS_ZERO_DIAGONAL};
-use qapgpu_common::sums::{SUM_ROWS, Side, delta_from_sums, facility_factor, location_factor, sum_entries, zero_diagonal_offset};
+use qapgpu_common::sums::{SUM_ROWS, Side, delta_from_sums, location_factor, sum_entries};
 
 use super::ls::{Search, run};
 use super::split::{Pending, Pricer, Tables, drive, family_kernels};
@@ -27,34 +27,25 @@ use crate::matrices::{DevCost, DevElem, DevMatrix};
 struct Sums;
 
 impl Search for Sums {
+    /// The side is a type parameter of the pricer, not a flag read per move: as a flag, both
+    /// sides' loads were issued (one of them predicated off) for every table entry and move.
     #[inline(always)]
     unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M) {
-        let side = if p.flags & LS_SUMS_SIDE_B != 0 { Side::B } else { Side::A };
-        let (tid, threads) = (thread_idx_x(), block_dim_x());
-        let pricer = SumsPricer {
-            elem: PhantomData,
-            a,
-            b,
-            n: p.n,
-            moves: p.moves,
-            side,
-            zero_diagonal: p.flags & LS_ZERO_DIAGONAL != 0,
-            col: tid % p.n,
-            group: tid / p.n,
-            groups: threads / p.n,
-            perm: p.layout.perm,
-        };
-        unsafe { drive::<D, WALK, _>(p, &pricer) }
+        if p.flags & LS_SUMS_SIDE_B != 0 {
+            unsafe { drive::<D, WALK, _>(p, &SumsPricer::<E, M, true>::new(p, a, b)) }
+        } else {
+            unsafe { drive::<D, WALK, _>(p, &SumsPricer::<E, M, false>::new(p, a, b)) }
+        }
     }
 }
 
-struct SumsPricer<'m, E, M> {
+/// `SIDE_B`: B is the symmetric matrix (`Side::B`), else A (`Side::A`).
+struct SumsPricer<'m, E, M, const SIDE_B: bool> {
     elem: PhantomData<E>,
     a: &'m M,
     b: &'m M,
     n: u32,
     moves: u32,
-    side: Side,
     zero_diagonal: bool,
     /// This thread's location, row group and the number of groups (module docs).
     col: u32,
@@ -64,14 +55,33 @@ struct SumsPricer<'m, E, M> {
     perm: u32,
 }
 
-impl<E: DevElem, M: DevMatrix<E>> SumsPricer<'_, E, M> {
+impl<'m, E: DevElem, M: DevMatrix<E>, const SIDE_B: bool> SumsPricer<'m, E, M, SIDE_B> {
+    const SIDE: Side = if SIDE_B { Side::B } else { Side::A };
+
+    #[inline(always)]
+    fn new(p: &AcoParams, a: &'m M, b: &'m M) -> Self {
+        let (tid, threads) = (thread_idx_x(), block_dim_x());
+        SumsPricer {
+            elem: PhantomData,
+            a,
+            b,
+            n: p.n,
+            moves: p.moves,
+            zero_diagonal: p.flags & LS_ZERO_DIAGONAL != 0,
+            col: tid % p.n,
+            group: tid / p.n,
+            groups: threads / p.n,
+            perm: p.layout.perm,
+        }
+    }
+
     #[inline(always)]
     fn entry<D: DevCost>(&self, t: &Tables, i: u32, l: u32) -> u64 {
         t.sums + D::BYTES * (i * self.n + l) as u64
     }
 }
 
-impl<E: DevElem, D: DevCost, M: DevMatrix<E>> Pricer<D> for SumsPricer<'_, E, M> {
+impl<E: DevElem, D: DevCost, M: DevMatrix<E>, const SIDE_B: bool> Pricer<D> for SumsPricer<'_, E, M, SIDE_B> {
     /// H from φ (`sums::sum_entries`, which the CPU twin's `sum_entry` is checked against):
     /// column `col` of the rows of this thread's group, `SUM_ROWS` rows a pass (one row a
     /// pass read φ and β three times as often).
@@ -86,7 +96,7 @@ impl<E: DevElem, D: DevCost, M: DevMatrix<E>> Pricer<D> for SumsPricer<'_, E, M>
         let mut i = self.group as usize;
         while i < n {
             let count = (n - i).div_ceil(step).min(SUM_ROWS);
-            let h: [D; SUM_ROWS] = sum_entries(self.a, self.b, self.side, phi, i, step, count, self.col as usize);
+            let h: [D; SUM_ROWS] = sum_entries(self.a, self.b, Self::SIDE, phi, i, step, count, self.col as usize);
             for (j, &e) in h.iter().enumerate() {
                 if j < count {
                     unsafe { D::st_shared(self.entry::<D>(t, (i + j * step) as u32, self.col), e) };
@@ -99,35 +109,57 @@ impl<E: DevElem, D: DevCost, M: DevMatrix<E>> Pricer<D> for SumsPricer<'_, E, M>
     #[inline(always)]
     unsafe fn facility(&self, _: &Tables, _: &Pending, _: u32, _: u32) {}
 
-    /// H += (α_r· − α_s·)ᵀ(β_{φ'r ·} − β_{φ's ·}): one multiply-add per entry.
+    /// H += (α_r· − α_s·)ᵀ(β_{φ'r ·} − β_{φ's ·}): one multiply-add per entry, with
+    /// `sums::facility_factor` (α_ri − α_si) read down this thread's rows i by index (rows
+    /// r and s of A, and its columns r and s where α = A + Aᵀ), the side fixed at compile
+    /// time: this update was a quarter of the walk's instructions.
     #[inline(always)]
     unsafe fn update(&self, t: &Tables, m: &Pending) {
         if self.group >= self.groups {
             return;
         }
-        let (a, b, side) = (self.a, self.b, self.side);
-        let along: D = location_factor(b, side, m.pr as usize, m.ps as usize, self.col as usize);
+        let along: D = location_factor(self.b, Self::SIDE, m.pr as usize, m.ps as usize, self.col as usize);
+        let (a, n, g) = (self.a, self.n, self.groups);
+        // Indices, not addresses, step down the rows (`DevMatrix::load_index`).
+        let load = |x: u32| D::of(unsafe { a.load_index(x) });
+        let (row_r, row_s) = (m.r * n, m.s * n);
+        let mut col = self.group * n;
+        let mut at = self.group * n + self.col;
         let mut i = self.group;
-        while i < self.n {
-            let at = self.entry::<D>(t, i, self.col);
-            let across: D = facility_factor(a, side, m.r as usize, m.s as usize, i as usize);
-            unsafe { D::st_shared(at, D::ld_shared(at).add(across.mul(along))) };
-            i += self.groups;
+        while i < n {
+            // a(r, i) − a(s, i), and a(i, r) − a(i, s) where α = A + Aᵀ.
+            let mut across = load(row_r + i).sub(load(row_s + i));
+            if SIDE_B {
+                across = across.add(load(col + m.r)).sub(load(col + m.s));
+            }
+            let entry = t.sums + D::BYTES * at as u64;
+            unsafe { D::st_shared(entry, D::ld_shared(entry).add(across.mul(along))) };
+            at += g * n;
+            col += g * n;
+            i += g;
         }
     }
 
     #[inline(always)]
-    unsafe fn price(&self, t: &Tables, _: Option<Pending>, consider: &mut impl FnMut(D, u32, u32)) {
-        let (a, b, side) = (self.a, self.b, self.side);
+    unsafe fn price(&self, t: &Tables, _: Option<Pending>, consider: &mut impl FnMut(D, u32, u32, Option<(u32, u32)>)) {
+        let (a, b, n) = (self.a, self.b, self.n);
+        let h = |x: u32| unsafe { D::ld_shared(t.sums + D::BYTES * x as u64) };
+        let el = |m: &M, x: u32| D::of(unsafe { m.load_index(x) });
         let mut k = thread_idx_x();
         while k < self.moves {
             let (u, v) = unsafe { t.pair(k) };
             let (pu, pv) = unsafe { (t.phi(u), t.phi(v)) };
-            let h = |i: u32, l: u32| unsafe { D::ld_shared(self.entry::<D>(t, i, l)) };
-            let (us, vs, ps, qs) = (u as usize, v as usize, pu as usize, pv as usize);
-            let offset = if self.zero_diagonal { zero_diagonal_offset(a, b, side, us, vs, ps, qs) } else { delta_offset_in(a, b, us, vs, ps, qs) };
-            let d = delta_from_sums(h(u, pv), h(u, pu), h(v, pv), h(v, pu), offset);
-            consider(d, u, v);
+            let (un, vn) = (u * n, v * n);
+            let offset = if self.zero_diagonal {
+                // `sums::zero_diagonal_offset`, 2·α_uv·β_{φu φv}, from the row offsets.
+                let alpha = if SIDE_B { el(a, un + v).add(el(a, vn + u)) } else { el(a, un + v) };
+                let beta = if SIDE_B { el(b, pu * n + pv) } else { el(b, pu * n + pv).add(el(b, pv * n + pu)) };
+                D::of(2u32).mul(alpha).mul(beta)
+            } else {
+                delta_offset_in(a, b, u as usize, v as usize, pu as usize, pv as usize)
+            };
+            let d = delta_from_sums(h(un + pv), h(un + pu), h(vn + pv), h(vn + pu), offset);
+            consider(d, u, v, Some((pu, pv)));
             k += block_dim_x();
         }
     }
