@@ -141,6 +141,12 @@ pub trait DevCost: qapgpu_common::delta::MoveCost {
     /// `__shfl_down_sync` over the full warp. Pitfall: as `intrinsics::shfl_down_u32`.
     fn shfl_down(self, off: u32) -> Self;
 
+    /// The largest Δ below `room` (a difference of costs), saturated to this type, so that
+    /// Δ < room is `Δ ≤ ceiling(room)`: one compare in the move-cost type. Exact for i32
+    /// because no Δ reaches i32::MIN (the host picks i32 only where |Δ| ≤ i32::MAX).
+    fn ceiling(room: i64) -> Self;
+    fn at_most(self, c: Self) -> bool;
+
     /// How a thread keeps its best move in an argmin: one u64 where Δ is an i32
     /// (`ls::narrow_key`, one compare and two shuffles a step), else a `Candidate`.
     type Key: Copy;
@@ -173,6 +179,14 @@ impl DevCost for i32 {
     #[inline(always)]
     fn shfl_down(self, off: u32) -> i32 {
         crate::intrinsics::shfl_down_u32(self as u32, off) as i32
+    }
+    #[inline(always)]
+    fn ceiling(room: i64) -> i32 {
+        room.saturating_sub(1).clamp(i32::MIN as i64, i32::MAX as i64) as i32
+    }
+    #[inline(always)]
+    fn at_most(self, c: i32) -> bool {
+        self <= c
     }
     type Key = u64;
     const NONE: u64 = NARROW_NONE;
@@ -219,6 +233,14 @@ impl DevCost for i64 {
     #[inline(always)]
     fn shfl_down(self, off: u32) -> i64 {
         crate::intrinsics::shfl_down_i64(self, off)
+    }
+    #[inline(always)]
+    fn ceiling(room: i64) -> i64 {
+        room.saturating_sub(1)
+    }
+    #[inline(always)]
+    fn at_most(self, c: i64) -> bool {
+        self <= c
     }
     type Key = Candidate;
     const NONE: Candidate = Candidate::NONE;

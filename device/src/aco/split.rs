@@ -354,8 +354,8 @@ pub(super) unsafe fn drive<D: DevCost, const WALK: bool, P: Pricer<D>>(p: &AcoPa
         let stop_word = if tid == 0 { read_stop(p.stop) } else { 0 };
         let mut pick = D::NONE;
         // A move gives a new best when cur + Δ < best_cost, i.e. Δ < room (both are costs, so
-        // neither side overflows).
-        let room = best_cost - cur;
+        // neither side overflows), i.e. Δ ≤ ceiling in the move-cost type.
+        let ceiling = D::ceiling(best_cost - cur);
         let mut consider = |d: D, u: u32, v: u32, phis: Option<(u32, u32)>| {
             // ASPIRED is the best class, and every new best has it (`move_class`): a move
             // that cannot beat the pick as ASPIRED is dropped, and a new best is ranked,
@@ -364,7 +364,7 @@ pub(super) unsafe fn drive<D: DevCost, const WALK: bool, P: Pricer<D>>(p: &AcoPa
             if !D::less(&best_case, &pick) {
                 return;
             }
-            pick = if !tabu_search || d.to_i64() < room {
+            pick = if !tabu_search || d.at_most(ceiling) {
                 best_case
             } else {
                 let (pu, pv) = phis.unwrap_or_else(|| unsafe { (t.phi(u), t.phi(v)) });
