@@ -140,6 +140,11 @@ pub fn delta_from_sums<D: MoveCost>(u_pv: D, u_pu: D, v_pv: D, v_pu: D, offset: 
 /// `moves::delta_offset_in` where A and B have zero diagonals: 2·α_uv·β_{φu φv}.
 #[inline(always)]
 pub fn zero_diagonal_offset<D: MoveCost, E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, side: Side, u: usize, v: usize, pu: usize, pv: usize) -> D {
-    let two = D::of(2u32);
-    two.mul(alpha::<D, E, A>(a, side, u, v)).mul(beta(b, side, pu, pv))
+    offset_of(alpha::<D, E, A>(a, side, u, v), beta(b, side, pu, pv))
+}
+
+/// `zero_diagonal_offset` from α_uv and β_{φu φv} (the GPU reads them by index).
+#[inline(always)]
+pub fn offset_of<D: MoveCost>(alpha_uv: D, beta_uv: D) -> D {
+    D::of(2u32).mul(alpha_uv).mul(beta_uv)
 }

@@ -16,7 +16,7 @@ use core::slice;
 
 use qapgpu_common::moves::delta_offset_in;
 use qapgpu_common::params::{AcoParams, LS_SUMS_SIDE_B, LS_ZERO_DIAGONAL};
-use qapgpu_common::sums::{SUM_ROWS, Side, delta_from_sums, location_factor, sum_entries};
+use qapgpu_common::sums::{SUM_ROWS, Side, delta_from_sums, location_factor, offset_of, sum_entries};
 
 use super::ls::{Search, run};
 use super::split::{Pending, Pricer, Tables, drive, family_kernels};
@@ -151,10 +151,11 @@ impl<E: DevElem, D: DevCost, M: DevMatrix<E>, const SIDE_B: bool> Pricer<D> for 
             let (pu, pv) = unsafe { (t.phi(u), t.phi(v)) };
             let (un, vn) = (u * n, v * n);
             let offset = if self.zero_diagonal {
-                // `sums::zero_diagonal_offset`, 2·α_uv·β_{φu φv}, from the row offsets.
+                // `sums::zero_diagonal_offset` (α and β as `sums::alpha`, `sums::beta` form
+                // them), read by index from the row offsets.
                 let alpha = if SIDE_B { el(a, un + v).add(el(a, vn + u)) } else { el(a, un + v) };
                 let beta = if SIDE_B { el(b, pu * n + pv) } else { el(b, pu * n + pv).add(el(b, pv * n + pu)) };
-                D::of(2u32).mul(alpha).mul(beta)
+                offset_of(alpha, beta)
             } else {
                 delta_offset_in(a, b, u as usize, v as usize, pu as usize, pv as usize)
             };
