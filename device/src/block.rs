@@ -65,16 +65,24 @@ pub unsafe fn block_copy<T: Copy>(dst: *mut T, src: *const T, n: usize) {
 }
 
 
-/// The sum of every thread's `x`; every thread returns it.
-/// Pitfall: contains barriers, so every thread of the block must call it; it ends with a
-/// barrier, so the next reduction may reuse the slots at once.
+/// The sum of the warp's `x`, in lane 0 (the other lanes get partial sums).
+/// Pitfall: every lane of the warp must call it (full-mask shuffles).
 #[inline(always)]
-pub unsafe fn block_sum_i64(mut x: i64, scratch: u64) -> i64 {
+pub fn warp_sum_i64(mut x: i64) -> i64 {
     let mut off = 16;
     while off > 0 {
         x += shfl_down_i64(x, off);
         off >>= 1;
     }
+    x
+}
+
+/// The sum of every thread's `x`; every thread returns it.
+/// Pitfall: contains barriers, so every thread of the block must call it; it ends with a
+/// barrier, so the next reduction may reuse the slots at once.
+#[inline(always)]
+pub unsafe fn block_sum_i64(x: i64, scratch: u64) -> i64 {
+    let x = warp_sum_i64(x);
     let tid = thread_idx_x();
     let slot = |w: u32| scratch + (w * LS_SCRATCH_PER_WARP) as u64;
     unsafe {

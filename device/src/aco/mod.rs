@@ -11,7 +11,7 @@ use qapgpu_common::params::{AcoBest, AcoParams};
 use qapgpu_common::rng::Xoshiro128;
 use qapgpu_common::MAX_N;
 
-use crate::block::block_argmin;
+use crate::block::{block_argmin, warp_sum_i64};
 use crate::intrinsics::*;
 use crate::matrices::{DevElem, View};
 use crate::rngs::{load_rng, store_rng};
@@ -55,11 +55,7 @@ unsafe fn init<E: DevElem>(p: &AcoParams) {
         c += row_cost(&a, &b, row, i);
         i += 32;
     }
-    let mut off = 16;
-    while off > 0 {
-        c += shfl_down_i64(c, off);
-        off >>= 1;
-    }
+    let c = warp_sum_i64(c);
     if lane == 0 {
         unsafe { *(p.cant_costs as *mut i64).add(k) = c };
     }
