@@ -300,6 +300,27 @@ pub fn tabu_walk<E: Elem, A: Matrix<E>, B: Matrix<E>>(
     (cur, LsResult { cost: best_cost, iterations })
 }
 
+/// "Go with the winners" (Aldous and Vazirani) for the `ts` walks: from time to time the
+/// walks are ranked by their current cost, and every walk outside the best `elite` restarts,
+/// its tabu memory cleared, from the current solution of an elite walk. Most walks from a
+/// random start need thousands of moves to reach a structured instance's optimum and a few
+/// need a hundred (BENCHMARKS.md); the low walks are more often on their way, so copying
+/// them buys more of the lucky starts. Whether walk `j` of current cost `cj` ranks before
+/// walk `k` of cost `ck`: lower cost first, ties by index (a strict order, so every rank is
+/// taken once).
+#[inline(always)]
+pub fn ranks_before(cj: i64, j: usize, ck: i64, k: usize) -> bool {
+    cj < ck || (cj == ck && j < k)
+}
+
+/// The rank of the walk whose solution the walk of rank `rank` takes when the walks
+/// regroup onto the best `elite` (≥ 1): None for the elite, which go on; the others take
+/// the elite's solutions in turn.
+#[inline(always)]
+pub fn donor_rank(rank: u32, elite: u32) -> Option<u32> {
+    (rank >= elite).then(|| (rank - elite) % elite)
+}
+
 /// Moves between two polls of the host's stop word by a local-search kernel (about a
 /// millisecond at n = 256, little overhead at n = 12).
 pub const STOP_POLL_ITERATIONS: i32 = 16;

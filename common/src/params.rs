@@ -198,6 +198,11 @@ pub struct AcoParams {
     /// The `ts_walk` kernels: u32[m], the iterations each walk has done (tabu entries hold
     /// absolute iteration numbers).
     pub walks: u64,
+    /// `ts_rank_walks` and `ts_regroup_walks`: u32[2][m], each walk's rank by current cost,
+    /// then the elite's walks by rank (`ls::donor_rank`).
+    pub winners: u64,
+    /// The walks that go on when the others regroup onto them (`ls::donor_rank`).
+    pub elite: u32,
     /// The `ts_walk` kernels: Taillard's long-term aspiration in iterations (`ls::move_class`;
     /// 0: none).
     pub aspiration: u32,

@@ -255,3 +255,49 @@ fn walks_go_on_across_launches_as_on_the_cpu() {
         }
     }
 }
+
+/// Walks that regroup onto the best `elite` after every launch ("go with the winners", the
+/// GPU's default for `ts`) against their CPU twin: the ranks, the donors, the fresh tabu
+/// matrices and the launches after them. The regrouped solutions are also checked against
+/// the rule itself, so that an engine that did not regroup could not pass.
+fn twin_regroup(g: &Gpu, inst: &Instance, layout: Layout, walks: u32, elite: u32, per_launch: u32, launches: usize) {
+    let mut cfg = AcoConfig::paper(LsKind::Tabu, inst.n as u32, Class::Random);
+    cfg.tenure_law = TenureLaw::Mixed;
+    (cfg.layout, cfg.ants, cfg.ls_iterations, cfg.seed) = (layout, walks, per_launch, 91);
+    (cfg.walk, cfg.aspiration, cfg.tabu_list_size) = (true, 5 * (inst.n * inst.n) as u32, 8 * inst.n as u32);
+    let mut gpu = AcoGpu::new(g.clone(), inst, &cfg).unwrap();
+    let mut cpu = AcoCpu::new(inst, &cfg, 2).unwrap();
+    gpu.random_ants().unwrap();
+    cpu.random_ants().unwrap();
+    for launch in 0..launches {
+        gpu.local_search().unwrap();
+        cpu.local_search().unwrap();
+        let before = cpu.snapshot().unwrap();
+        gpu.regroup(elite).unwrap();
+        cpu.regroup(elite).unwrap();
+        let (s1, s2) = (gpu.snapshot().unwrap(), cpu.snapshot().unwrap());
+        let what = format!("{} {layout:?} walks regrouped onto {elite} of {walks}, launch {launch}", inst.name);
+        assert_eq!(s1.cants, s2.cants, "{what}: current solutions differ");
+        assert_eq!(s1.cant_costs, s2.cant_costs, "{what}: current costs differ");
+        assert_eq!(s1.ants, s2.ants, "{what}: walk bests differ");
+        assert_eq!(s1.rng, s2.rng, "{what}: RNG states differ");
+        let mut order: Vec<usize> = (0..walks as usize).collect();
+        order.sort_by_key(|&k| (before.cant_costs[k], k));
+        for (rank, &k) in order.iter().enumerate() {
+            let from = if rank < elite as usize { k } else { order[(rank - elite as usize) % elite as usize] };
+            assert_eq!((&s2.cants[k], s2.cant_costs[k]), (&before.cants[from], before.cant_costs[from]), "{what}: walk {k} (rank {rank})");
+        }
+    }
+}
+
+#[test]
+fn walks_regroup_as_on_the_cpu() {
+    let Some(g) = gpu() else { return };
+    for (inst, layout) in [(load("tai35b"), Layout::Sums), (load("tai25b"), Layout::Split), (load("nug12"), Layout::Mata)] {
+        let n = inst.n as u32;
+        twin_regroup(&g, &inst, layout, 40, 10, 2 * n, 4);
+    }
+    // Every walk ties at cost 0: ranks by index. One elite walk: all take its solution.
+    twin_regroup(&g, &zeros(12), Layout::Split, 16, 4, 20, 3);
+    twin_regroup(&g, &load("tai25b"), Layout::Sums, 24, 1, 50, 3);
+}

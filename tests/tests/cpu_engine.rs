@@ -76,6 +76,47 @@ fn multi_start_tabu_search_reaches_the_optimum() {
     }
 }
 
+/// `ts --regroup-every` on the CPU engine: the walks outside the elite take the elite's
+/// current solutions by the rule of `ls::donor_rank`, and a run that regroups still reaches
+/// the optimum and says so in its report.
+#[test]
+fn walks_regroup_onto_the_elite() {
+    use qapgpu::algo::aco::cpu::AcoCpu;
+    use qapgpu::algo::aco::{AcoConfig, AcoEngine, Class};
+    use qapgpu_common::ls::LsKind;
+    let (inst, known) = bench::load("tai25b").unwrap();
+    let mut cfg = AcoConfig::paper(LsKind::Tabu, inst.n as u32, Class::Random);
+    (cfg.walk, cfg.ants, cfg.ls_iterations, cfg.aspiration) = (true, 10, 30, 5 * 25 * 25);
+    let mut e = AcoCpu::new(&inst, &cfg, 2).unwrap();
+    e.random_ants().unwrap();
+    e.local_search().unwrap();
+    let before = e.snapshot().unwrap();
+    e.regroup(3).unwrap();
+    let after = e.snapshot().unwrap();
+    let mut order: Vec<usize> = (0..10).collect();
+    order.sort_by_key(|&k| (before.cant_costs[k], k));
+    let mut moved = 0;
+    for (rank, &k) in order.iter().enumerate() {
+        let from = if rank < 3 { k } else { order[(rank - 3) % 3] };
+        assert_eq!((&after.cants[k], after.cant_costs[k]), (&before.cants[from], before.cant_costs[from]), "walk {k}, rank {rank}");
+        moved += usize::from(from != k);
+    }
+    assert_eq!(moved, 7);
+    let opts = qapgpu::Options {
+        algorithm: Some("ts".into()),
+        engine: qapgpu::EngineChoice::Cpu,
+        threads: 2,
+        target: Some(known),
+        seed: 5,
+        time_limit: Some(Duration::from_secs(120)),
+        aco: qapgpu::algo::aco::AcoOptions { ants: Some(8), regroup_every: Some(20), ..Default::default() },
+        ..qapgpu::Options::default()
+    };
+    let sol = qapgpu::solve(&inst, &opts).unwrap();
+    assert_eq!(sol.cost, known);
+    assert!(sol.layout.contains("regroup") || sol.layout.contains("restart from theirs"), "{}", sol.layout);
+}
+
 /// Several devices, one run (`algo::multi`), with CPU "devices": every family reaches the
 /// target, the report names both devices, and the device that reaches the target stops the
 /// other inside its launch (walks of 2³¹ − 1 moves per launch would otherwise run on).

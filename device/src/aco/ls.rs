@@ -47,6 +47,15 @@ impl Search for Mata {
 /// matrices' memory and the move-cost type the host's layout chose (`layout::LsLayout`).
 #[inline(always)]
 pub(super) unsafe fn run<S: Search, E: DevElem, const WALK: bool>(p: &AcoParams) {
+    // A walk launch queued behind one that reached the target (or the host's stop) leaves
+    // before it loads anything, as the CPU twin's walks do: `ts` queues several launches
+    // between two reads of the best. Thread 0 reads the word; the barrier hands it round.
+    if WALK && sync_threads_or(thread_idx_x() == 0 && stop_requested(p.stop)) {
+        if thread_idx_x() == 0 {
+            unsafe { *(p.ls_iters as *mut u32).add(block_idx_x() as usize) = 0 };
+        }
+        return;
+    }
     let n = p.n as usize;
     let narrow = p.flags & LS_DELTA_I32 != 0;
     if p.flags & LS_AB_SHARED != 0 {

@@ -19,6 +19,7 @@ use crate::rngs::{load_rng, store_rng};
 mod ls;
 mod split;
 mod sums;
+mod winners;
 
 #[inline(always)]
 fn global_thread() -> usize {

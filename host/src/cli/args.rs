@@ -194,6 +194,15 @@ pub struct AcoArgs {
     /// a thread per move, a quarter for ts, 64 to 512; sums takes at least n).
     #[arg(long)]
     split_threads: Option<u32>,
+    /// ts: moves of every walk between two regroupings, where the walks outside the best
+    /// --regroup-keep restart from the elite's current solutions ("go with the winners");
+    /// 0 (the default): never. Measured in BENCHMARKS.md ("Go with the winners").
+    #[arg(long)]
+    regroup_every: Option<u32>,
+    /// ts: the share of the walks, by current cost, that the others regroup onto, in (0, 1]
+    /// (default 0.25).
+    #[arg(long)]
+    regroup_keep: Option<f64>,
     /// IT_TOTAL: stop after this many local-search iterations in all (Table 5 uses n·50000).
     #[arg(long)]
     max_ls_iterations: Option<u64>,
@@ -224,6 +233,8 @@ impl AcoArgs {
             one_wave: self.one_wave.then_some(true),
             ns: self.ns,
             split_threads: self.split_threads,
+            regroup_every: self.regroup_every,
+            regroup_keep: self.regroup_keep,
             max_ls_iterations: self.max_ls_iterations,
             wide_delta: self.wide_delta,
         }

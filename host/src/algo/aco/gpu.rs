@@ -18,6 +18,10 @@ use qapgpu_common::params::{AcoBest, AcoParams, LS_SUMS_SIDE_B, LS_TENURE_MIXED,
 use qapgpu_common::sums::Side;
 use std::time::Instant;
 
+/// Threads per block of the regrouping kernels (a walk's rank: one barrier count per this
+/// many walks).
+const REGROUP_THREADS: u32 = 128;
+
 struct Buffers {
     a: CudaSlice<u8>,
     b: CudaSlice<u8>,
@@ -32,6 +36,8 @@ struct Buffers {
     delta: CudaSlice<u8>,
     tabu: CudaSlice<i32>,
     walks: CudaSlice<u32>,
+    /// Walks: each one's rank, then the elite by rank (`AcoParams::winners`).
+    winners: CudaSlice<u32>,
     first_pairs: CudaSlice<u16>,
     best: CudaSlice<u8>,
     params: CudaSlice<u8>,
@@ -42,6 +48,8 @@ struct Kernels {
     construct: CudaFunction,
     local_search: CudaFunction,
     walk: CudaFunction,
+    rank_walks: CudaFunction,
+    regroup_walks: CudaFunction,
     best: CudaFunction,
     tau_init: CudaFunction,
     evaporate: CudaFunction,
@@ -82,6 +90,8 @@ impl AcoGpu {
             construct: load(format!("aco_construct_{w}"))?,
             local_search: load(format!("{search}_{w}"))?,
             walk: load(format!("{walk}_{w}"))?,
+            rank_walks: load("ts_rank_walks".into())?,
+            regroup_walks: load("ts_regroup_walks".into())?,
             best: load("aco_best".into())?,
             tau_init: load("aco_tau_init".into())?,
             evaporate: load("aco_evaporate".into())?,
@@ -125,6 +135,7 @@ impl AcoGpu {
             delta: s.alloc_zeros(global_delta)?,
             tabu: s.alloc_zeros(global_tabu)?,
             walks: s.alloc_zeros(if cfg.walk { m } else { 1 })?,
+            winners: s.alloc_zeros(if cfg.walk { 2 * m } else { 1 })?,
             first_pairs: s.clone_htod(&first)?,
             best: s.clone_htod(bytes_of(&AcoBest::default()))?,
             params: s.alloc_zeros(size_of::<AcoParams>())?,
@@ -142,6 +153,8 @@ impl AcoGpu {
             delta: gpu.ptr(&buf.delta),
             tabu: gpu.ptr(&buf.tabu),
             walks: gpu.ptr(&buf.walks),
+            winners: gpu.ptr(&buf.winners),
+            elite: 0,
             aspiration: cfg.aspiration,
             first_pairs: gpu.ptr(&buf.first_pairs),
             best: gpu.ptr(&buf.best),
@@ -446,6 +459,15 @@ impl AcoEngine for AcoGpu {
     }
 
     /// `put_units` with one unit: what a unit becomes is said in one place.
+    /// Two launches queued behind the walks, no wait: `ts_rank_walks`, `ts_regroup_walks`.
+    fn regroup(&mut self, elite: u32) -> Result<()> {
+        anyhow::ensure!(self.cfg.walk, "only walks regroup");
+        self.params.elite = elite.clamp(1, self.cfg.ants);
+        let c = LaunchConfig { grid_dim: (self.cfg.ants, 1, 1), block_dim: (REGROUP_THREADS, 1, 1), shared_mem_bytes: 0 };
+        self.launch(|k| &k.rank_walks, c)?;
+        self.launch(|k| &k.regroup_walks, c)
+    }
+
     fn put_unit(&mut self, k: usize, perm: &[u8], cost: i64) -> Result<()> {
         self.put_units(&[(k, perm.to_vec(), cost)])
     }

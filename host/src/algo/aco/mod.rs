@@ -58,6 +58,10 @@ pub struct AcoOptions {
     pub ns: Option<u32>,
     /// Threads per block of the split and sums layouts (None: `mata::split_threads`).
     pub split_threads: Option<u32>,
+    /// ts: moves of every walk between two regroupings (0: never; `ts::Regroup`).
+    pub regroup_every: Option<u32>,
+    /// ts: the share of the walks the others regroup onto.
+    pub regroup_keep: Option<f64>,
     /// IT_TOTAL: stop after this many local-search iterations in all.
     pub max_ls_iterations: Option<u64>,
     /// Move costs in i64 on the GPU even where i32 is proven to hold them (for comparison).
@@ -85,6 +89,12 @@ impl AcoOptions {
         opt("--ls-iterations", self.ls_iterations.map(f64::from), 1.0, i32::MAX as f64)?;
         opt("--tabu-list", self.tabu_list.map(f64::from), 1.0, 65535.0)?;
         opt("--ns", self.ns.map(f64::from), 1.0, qapgpu_common::moves::move_count(qapgpu_common::MAX_N as u32) as f64)?;
+        opt("--regroup-every", self.regroup_every.map(f64::from), 0.0, i32::MAX as f64)?;
+        if let Some(k) = self.regroup_keep {
+            if !(k > 0.0 && k <= 1.0) {
+                bail!("--regroup-keep = {k}: must be in (0, 1]");
+            }
+        }
         opt("--max-ls-iterations", self.max_ls_iterations.map(|v| v as f64), 1.0, f64::MAX)
     }
 }
@@ -343,6 +353,10 @@ pub trait AcoEngine: Send {
     fn put_units(&mut self, units: &[(usize, Vec<u8>, i64)]) -> Result<()> {
         units.iter().try_for_each(|(k, perm, cost)| self.put_unit(*k, perm, *cost))
     }
+    /// Walks: "go with the winners" (`ls::donor_rank`). Ranked by current cost, every walk
+    /// outside the best `elite` (1 to m) restarts from an elite walk's current solution with
+    /// a fresh tabu memory. Does nothing once the stop word is set. May only be queued.
+    fn regroup(&mut self, elite: u32) -> Result<()>;
     /// τ from outside (the master of a colony split over devices).
     fn set_tau(&mut self, tau: &[f32]) -> Result<()>;
 }

@@ -5,6 +5,12 @@
 //! best. The run's target is checked inside the search: the block that reaches it writes
 //! the stop word and every walk stops at its next poll.
 //!
+//! On request (`--regroup-every`) the walks also "go with the winners" (`Regroup`): every
+//! so many moves, two small kernels rank them by current cost and restart every walk
+//! outside the best quarter from an elite walk's solution, queued behind the walk launches
+//! without a wait. It is off by default: measured, it helps some targets and hurts others
+//! (`REGROUP_KEEP`).
+//!
 //! The engines are the ACO family's (`algo::aco::{gpu, cpu}`) in walk mode
 //! (`AcoConfig::walk`): the same buffers and thread mappings; by default the sums layout
 //! where it applies (`aco::gpu::settle_layout`).
@@ -41,8 +47,53 @@ pub const TENURE_FACTOR: u32 = 8;
 pub const TENURE_LAW: TenureLaw = TenureLaw::Mixed;
 pub const ASPIRATION_FACTOR: u32 = 5;
 
+/// The share of the walks the others regroup onto ("go with the winners", `ls::donor_rank`)
+/// when `--regroup-every` asks for regrouping, which is off by default. On the CPU twin of
+/// 792 tai35b walks (`examples/go_with_winners.rs`, 12 trials each) the first walk reached
+/// the optimum after 296 moves on average without it and after 140–154 with a quarter kept
+/// every 30–50 moves. On the GPU (H100, 10–20 seeds, BENCHMARKS.md "Go with the winners")
+/// it cut tai40b's time to the optimum from 4.2 to 0.5 ms and tai30b's from 0.71 to 0.51
+/// ms, but lengthened tai25b, kra30a/b, ste36b and tai35b (the launches it splits cost more
+/// than it saves), left one tai35b run in 20 without a hit in 5 s (the walks crowd into one
+/// region), and ended tai40a 0.45–0.58 % above the best known in 1 s against 0.074 %.
+pub const REGROUP_KEEP: f64 = 0.25;
+/// Most launches (and regroupings) queued by one `advance`: the host sees that a walk
+/// reached the target only when it reads the best after them, and every launch queued
+/// behind the hit still costs its blocks' start and exit.
+pub const MAX_SEGMENTS: u32 = 8;
+
+/// How the walks of one `advance` run: `segments` launches of `every` moves (at most a
+/// launch's moves, at most `MAX_SEGMENTS`), after each of which the walks outside the best
+/// `elite` regroup onto them (None: they do not).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Regroup {
+    pub every: u32,
+    pub segments: u32,
+    pub elite: Option<u32>,
+}
+
+impl Regroup {
+    /// Every `every` of a launch's `launch` moves, onto the best `keep` of `walks` walks
+    /// (at least one; None where that is all of them).
+    pub fn new(every: u32, launch: u32, walks: u32, keep: f64) -> Regroup {
+        let every = every.clamp(1, launch.max(1));
+        let elite = ((keep * walks as f64).ceil() as u32).max(1);
+        Regroup { every, segments: launch.div_ceil(every).min(MAX_SEGMENTS), elite: (elite < walks).then_some(elite) }
+    }
+}
+
+/// The walks, regrouping where `--regroup-every` asks for it.
 fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn Solver>> {
-    Ok(Box::new(TsSolver::new(walk_engine(backend, inst, opts)?, opts.target)))
+    let every = opts.aco.regroup_every.unwrap_or(0);
+    if every == 0 {
+        return Ok(Box::new(TsSolver::new(walk_engine(backend, inst, opts)?, opts.target)));
+    }
+    let launch = opts.aco.ls_iterations.unwrap_or(LAUNCH_ITERATIONS);
+    let mut o = opts.clone();
+    o.aco.ls_iterations = Some(every.min(launch));
+    let engine = walk_engine(backend, inst, &o)?;
+    let regroup = Regroup::new(every, launch, engine.config().ants, opts.aco.regroup_keep.unwrap_or(REGROUP_KEEP));
+    Ok(Box::new(TsSolver { regroup: Some(regroup), ..TsSolver::new(engine, opts.target) }))
 }
 
 /// The walks of `opts` on `backend`: Ro-TS settings, the GPU filled (one walk per CPU
@@ -80,11 +131,13 @@ pub fn walk_engine(backend: &Backend, inst: &Instance, opts: &Options) -> Result
 pub struct TsSolver {
     engine: Box<dyn AcoEngine>,
     target: Option<i64>,
+    /// None: one launch of every walk an `advance`.
+    regroup: Option<Regroup>,
 }
 
 impl TsSolver {
     pub fn new(engine: Box<dyn AcoEngine>, target: Option<i64>) -> TsSolver {
-        TsSolver { engine, target }
+        TsSolver { engine, target, regroup: None }
     }
 
     /// The walks (for `memetic`, which breeds them between launches).
@@ -98,11 +151,15 @@ impl Solver for TsSolver {
         let cfg = self.engine.config();
         let threads = self.engine.threads_per_block();
         let mapping = if threads > 1 { format!(", {} layout, {threads} threads per walk{}", cfg.layout.name(), self.engine.memory()) } else { String::new() };
+        let regroup = match self.regroup.and_then(|r| r.elite) {
+            Some(elite) => format!(", after each the walks outside the best {elite} by current cost restart from theirs"),
+            None => String::new(),
+        };
         SolverInfo {
             algorithm: "ts",
             engine: self.engine.site().engine,
             device: self.engine.site().device.clone(),
-            layout: format!("{} walks of robust tabu search, T_list = {}, {}, {} moves per launch{mapping}", cfg.ants, cfg.tabu_list_size, cfg.tenure_rule(), cfg.ls_iterations),
+            layout: format!("{} walks of robust tabu search, T_list = {}, {}, {} moves per launch{regroup}{mapping}", cfg.ants, cfg.tabu_list_size, cfg.tenure_rule(), cfg.ls_iterations),
             blocks: cfg.ants,
             threads_per_block: threads,
         }
@@ -118,7 +175,18 @@ impl Solver for TsSolver {
     }
 
     fn advance(&mut self) -> Result<Advance> {
-        self.engine.local_search()?;
+        match self.regroup {
+            None => self.engine.local_search()?,
+            // Queued without a wait: launches after the target or a stop end at once.
+            Some(r) => {
+                for _ in 0..r.segments {
+                    self.engine.local_search()?;
+                    if let Some(elite) = r.elite {
+                        self.engine.regroup(elite)?;
+                    }
+                }
+            }
+        }
         self.engine.update_best()?;
         Ok(Advance::Continue)
     }
@@ -139,5 +207,22 @@ impl Solver for TsSolver {
     /// The worst walk restarts from the immigrant with a fresh tabu memory.
     fn immigrate(&mut self, cost: i64, perm: &[u8]) -> Result<bool> {
         aco::immigrate(self.engine.as_mut(), cost, perm)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Regroup;
+
+    #[test]
+    fn a_launch_splits_into_segments_and_the_elite_is_a_rounded_up_share() {
+        assert_eq!(Regroup::new(32, 2048, 792, 0.25), Regroup { every: 32, segments: 8, elite: Some(198) });
+        assert_eq!(Regroup::new(50, 120, 10, 0.25), Regroup { every: 50, segments: 3, elite: Some(3) });
+        // Longer than a launch: one segment of the launch.
+        assert_eq!(Regroup::new(5000, 2048, 10, 0.25), Regroup { every: 2048, segments: 1, elite: Some(3) });
+        // Keeping every walk, or a single walk: nothing to regroup.
+        assert_eq!(Regroup::new(32, 64, 8, 1.0).elite, None);
+        assert_eq!(Regroup::new(32, 64, 1, 0.25).elite, None);
+        assert_eq!(Regroup::new(32, 64, 3, 0.01).elite, Some(1));
     }
 }

@@ -1,0 +1,90 @@
+//! "Go with the winners" for the `ts` walks (`qapgpu_common::ls::donor_rank`): two kernels
+//! queued between two walk launches. The first ranks the walks by current cost; the second
+//! restarts every walk outside the elite from an elite walk's current solution. Both leave
+//! everything as it is once the stop word is set (the run's target or the host's stop), as
+//! the CPU engine does.
+use qapgpu_common::ls::{donor_rank, ranks_before};
+use qapgpu_common::params::AcoParams;
+
+use crate::block::block_copy_bytes;
+use crate::intrinsics::*;
+use crate::stop::stop_requested;
+
+/// Whether the block should leave: thread 0 reads the stop word and the barrier hands its
+/// answer to every thread (a word read by each thread could differ between them).
+#[inline(always)]
+fn stopped(p: &AcoParams) -> bool {
+    sync_threads_or(thread_idx_x() == 0 && stop_requested(p.stop))
+}
+
+/// Writes walk k's rank by current cost (`ls::ranks_before`) to `winners[k]`, and k to
+/// `winners[m + rank]` where the rank is the elite's.
+///
+/// # Safety
+/// `p.cant_costs` i64[m] and `p.winners` u32[2m] device buffers; grid = m blocks, block a
+/// multiple of 32 threads.
+///
+/// # Thread mapping
+/// Block k = walk k; thread t compares walk k with the walks j ≡ t (mod T), one barrier
+/// count (`sync_threads_count`) a round of T walks.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn ts_rank_walks(p: *const AcoParams) {
+    let p = unsafe { &*p };
+    if stopped(p) {
+        return;
+    }
+    let (k, tid, threads) = (block_idx_x() as usize, thread_idx_x() as usize, block_dim_x() as usize);
+    let m = p.m as usize;
+    let costs = p.cant_costs as *const i64;
+    let mine = unsafe { *costs.add(k) };
+    let (mut rank, mut base) = (0u32, 0usize);
+    while base < m {
+        let j = base + tid;
+        rank += sync_threads_count(j < m && ranks_before(unsafe { *costs.add(j) }, j, mine, k));
+        base += threads;
+    }
+    if tid == 0 {
+        let winners = p.winners as *mut u32;
+        unsafe {
+            *winners.add(k) = rank;
+            if rank < p.elite {
+                *winners.add(m + rank as usize) = k as u32;
+            }
+        }
+    }
+}
+
+/// Walk k, ranked outside the elite by `ts_rank_walks`, takes the current solution and
+/// cost of the elite walk `ls::donor_rank` names and starts afresh from it: iteration 0,
+/// which clears its tabu matrix at the next walk launch (`Unit::begin`). Its best so far
+/// stays its own.
+///
+/// # Safety
+/// As `ts_rank_walks`, after it on the same stream, with `p.cants` u8[m][stride] and
+/// `p.walks` u32[m].
+///
+/// # Thread mapping
+/// Block k = walk k; thread i copies bytes i, i + T, … of the solution. Elite walks are
+/// only read and the others only written, so the blocks need no order among them.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn ts_regroup_walks(p: *const AcoParams) {
+    let p = unsafe { &*p };
+    if stopped(p) {
+        return;
+    }
+    let (k, m, stride) = (block_idx_x() as usize, p.m as usize, p.stride as usize);
+    let winners = p.winners as *const u32;
+    let Some(d) = donor_rank(unsafe { *winners.add(k) }, p.elite) else {
+        return;
+    };
+    let from = unsafe { *winners.add(m + d as usize) } as usize;
+    let cants = p.cants as *mut u8;
+    unsafe { block_copy_bytes(cants.add(k * stride), cants.add(from * stride), p.n as usize) };
+    if thread_idx_x() == 0 {
+        unsafe {
+            let costs = p.cant_costs as *mut i64;
+            *costs.add(k) = *costs.add(from);
+            *(p.walks as *mut u32).add(k) = 0;
+        }
+    }
+}
