@@ -114,7 +114,15 @@ fn walks_regroup_onto_the_elite() {
     };
     let sol = qapgpu::solve(&inst, &opts).unwrap();
     assert_eq!(sol.cost, known);
-    assert!(sol.layout.contains("regroup") || sol.layout.contains("restart from theirs"), "{}", sol.layout);
+    assert!(sol.layout.contains("restart from theirs"), "{}", sol.layout);
+    // Only ts regroups, and the share must be in (0, 1]: one-line errors naming the option.
+    let colony = qapgpu::Options { algorithm: Some("aco-ts".into()), ..opts.clone() };
+    let e = qapgpu::solve(&inst, &colony).unwrap_err().to_string();
+    assert!(e.contains("--regroup-every") && e.contains("aco-ts"), "{e}");
+    let mut zero = opts.clone();
+    zero.aco.regroup_keep = Some(0.0);
+    let e = qapgpu::solve(&inst, &zero).unwrap_err().to_string();
+    assert!(e.contains("--regroup-keep"), "{e}");
 }
 
 /// Several devices, one run (`algo::multi`), with CPU "devices": every family reaches the

@@ -70,6 +70,9 @@ pub fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<d
     if inst.n < fam.min_n {
         bail!("{}: n = {} is below {} for {} (--algo ga-independent takes n ≥ 2)", inst.name, inst.n, fam.min_n, fam.name);
     }
+    if fam.name != ts::TS.name && opts.aco.regroup_every.is_some_and(|e| e > 0) {
+        bail!("--regroup-every: only --algo ts regroups its walks, not {}", fam.name);
+    }
     (fam.build)(backend, inst, opts)
 }
 
