@@ -201,6 +201,11 @@ pub struct AcoParams {
     /// `ts_rank_walks` and `ts_regroup_walks`: u32[2][m], each walk's rank by current cost,
     /// then the elite's walks by rank (`ls::donor_rank`).
     pub winners: u64,
+    /// Sums walks (`ts`): each walk's table H kept between launches, n² move costs (i32 or
+    /// i64 as `LS_DELTA_I32` says) a walk, and u32[m], whether walk k's is up to date with
+    /// its current solution (0: rebuild it). 0: no table is kept.
+    pub tables: u64,
+    pub tables_ok: u64,
     /// The walks that go on when the others regroup onto them (`ls::donor_rank`).
     pub elite: u32,
     /// The `ts_walk` kernels: Taillard's long-term aspiration in iterations (`ls::move_class`;

@@ -114,7 +114,7 @@ fn walks_regroup_onto_the_elite() {
     };
     let sol = qapgpu::solve(&inst, &opts).unwrap();
     assert_eq!(sol.cost, known);
-    assert!(sol.layout.contains("restart from theirs"), "{}", sol.layout);
+    assert!(sol.layout.contains("restarting from theirs every 20 moves 8 times"), "{}", sol.layout);
     // Only ts regroups, and the share must be in (0, 1]: one-line errors naming the option.
     let colony = qapgpu::Options { algorithm: Some("aco-ts".into()), ..opts.clone() };
     let e = qapgpu::solve(&inst, &colony).unwrap_err().to_string();

@@ -197,6 +197,13 @@ pub(super) trait Pricer<D: DevCost> {
     /// previous call (None at a search's start). Pitfall: every thread calls it (it may
     /// shuffle).
     unsafe fn price(&self, t: &Tables, last: Option<Pending>, consider: &mut impl FnMut(D, u32, u32, Option<(u32, u32)>));
+    /// Whether the walk's table outlives the launch (`AcoParams::tables`): the driver then
+    /// applies the last move to it too, and calls `save`. The default keeps none.
+    fn keeps(&self) -> bool {
+        false
+    }
+    /// Writes the table out, after the barrier that follows the last move's update.
+    unsafe fn save(&self, _: &Tables) {}
 }
 
 /// The split mapping's pricing: O(n) moves over groups of lanes, O(1) moves from Eq. 5's
@@ -415,10 +422,14 @@ pub(super) unsafe fn drive<D: DevCost, const WALK: bool, P: Pricer<D>>(p: &AcoPa
         }
         it += 1;
     }
+    let keep = WALK && pricer.keeps();
     if let (Some(m), true) = (last, pending) {
-        apply(m, false, &mut rng);
+        apply(m, keep, &mut rng);
     }
     sync_threads();
+    if keep {
+        unsafe { pricer.save(&t) };
+    }
     unsafe { unit.finish(p, cur, best_cost, iterations, &rng) };
 }
 

@@ -4,9 +4,9 @@
 //! everything as it is once the stop word is set (the run's target or the host's stop), as
 //! the CPU engine does.
 use qapgpu_common::ls::{donor_rank, ranks_before};
-use qapgpu_common::params::AcoParams;
+use qapgpu_common::params::{AcoParams, LS_DELTA_I32};
 
-use crate::block::block_copy_bytes;
+use crate::block::{block_copy, block_copy_bytes};
 use crate::intrinsics::*;
 use crate::stop::stop_requested;
 
@@ -55,13 +55,13 @@ pub unsafe extern "ptx-kernel" fn ts_rank_walks(p: *const AcoParams) {
 }
 
 /// Walk k, ranked outside the elite by `ts_rank_walks`, takes the current solution and
-/// cost of the elite walk `ls::donor_rank` names and starts afresh from it: iteration 0,
-/// which clears its tabu matrix at the next walk launch (`Unit::begin`). Its best so far
-/// stays its own.
+/// cost of the elite walk `ls::donor_rank` names (and its kept table H, where walks keep
+/// theirs) and starts afresh from it: iteration 0, which clears its tabu matrix at the next
+/// walk launch (`Unit::begin`). Its best so far stays its own.
 ///
 /// # Safety
-/// As `ts_rank_walks`, after it on the same stream, with `p.cants` u8[m][stride] and
-/// `p.walks` u32[m].
+/// As `ts_rank_walks`, after it on the same stream, with `p.cants` u8[m][stride],
+/// `p.walks` u32[m], and `p.tables` (with `p.tables_ok`) 0 or the kept tables.
 ///
 /// # Thread mapping
 /// Block k = walk k; thread i copies bytes i, i + T, … of the solution. Elite walks are
@@ -80,11 +80,21 @@ pub unsafe extern "ptx-kernel" fn ts_regroup_walks(p: *const AcoParams) {
     let from = unsafe { *winners.add(m + d as usize) } as usize;
     let cants = p.cants as *mut u8;
     unsafe { block_copy_bytes(cants.add(k * stride), cants.add(from * stride), p.n as usize) };
+    if p.tables != 0 {
+        // The donor's table H is its solution's: the walk takes it rather than rebuilding it.
+        let words = (p.n * p.n) as usize * if p.flags & LS_DELTA_I32 != 0 { 1 } else { 2 };
+        let tables = p.tables as *mut u32;
+        unsafe { block_copy(tables.add(k * words), tables.add(from * words), words) };
+    }
     if thread_idx_x() == 0 {
         unsafe {
             let costs = p.cant_costs as *mut i64;
             *costs.add(k) = *costs.add(from);
             *(p.walks as *mut u32).add(k) = 0;
+            if p.tables != 0 {
+                let ok = p.tables_ok as *mut u32;
+                *ok.add(k) = *ok.add(from);
+            }
         }
     }
 }

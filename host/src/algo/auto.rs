@@ -7,8 +7,9 @@
 //! * n ≤ 40: the multi-start tabu search (`ts`), whatever the structure.
 //! * Larger, uniform random data (both dominances below `LOW_DOMINANCE`, the tai*a class):
 //!   `aco-ts` with Table 4's class (i) colony but searches of `UNIFORM_LS_FACTOR`·n moves,
-//!   and one wave of ants (`--one-wave`, m = every block the GPU holds at once) up to
-//!   n = `UNIFORM_WAVE_N`, 2n ants (at most one wave) above. On tai60a: 1 % above the optimum in 0.031 s (`ts` 0.039 s) and
+//!   and one wave of ants (`--one-wave`, m = every block the GPU holds at once; 2 an SM
+//!   at n = 80 and 100 on an H100, where 2n ants, the rule before, took as long an
+//!   iteration and ended higher within 1 s: BENCHMARKS.md, "Whole waves"). On tai60a: 1 % above the optimum in 0.031 s (`ts` 0.039 s) and
 //!   0.33 % after 1 s (`ts` 0.59 %); tai100a: 1 % in 0.092 s (Table 4's colony 0.139 s).
 //! * Larger, structured data (a dominance of at least `LOW_DOMINANCE`, the tai*b class):
 //!   `aco-ts` with class (iv)'s γ, one wave of ants, searches of `STRUCTURED_LS_FACTOR`·n
@@ -33,13 +34,6 @@ pub const LOW_DOMINANCE: f64 = 100.0;
 /// IT_TS on uniform data, in n: twice Table 4's 16n (longer searches found 1 % above the
 /// optimum sooner on tai50a–tai100a; 2n–8n later).
 pub const UNIFORM_LS_FACTOR: u32 = 32;
-/// Largest n of uniform data whose colony is one wave: above it, a colony of m = n ants
-/// reached 1 % sooner (tai80a, tai100a) than the wave of 2.6n.
-pub const UNIFORM_WAVE_N: usize = 64;
-/// Ants per facility on uniform data above `UNIFORM_WAVE_N` (at most one wave): 2n ended
-/// 0.04–0.08 points lower within 1 s than Table 4's n on tai80a and tai100a, and lower than
-/// the whole wave (BENCHMARKS.md, "Within 1 s per instance").
-pub const UNIFORM_ANTS_FACTOR: u32 = 2;
 /// Largest n of structured data that runs the split family's layouts (sums, or split): with
 /// split, tai80b and tai100b reached their optimum 20–26 % sooner than with MATA, the same
 /// 264-ant colony; on tai150b the larger one-wave colony took 2.5 times as long as MATA's
@@ -102,9 +96,10 @@ pub fn tune(inst: &Instance, opts: &Options) -> Options {
     if uniform {
         x.class.get_or_insert(Class::Random);
         x.ls_iterations.get_or_insert(UNIFORM_LS_FACTOR * n);
-        // Up to n = 64, m = n is below one wave: the wave holds every ant the GPU runs at
-        // once. Above, 2n ants, at most one wave.
-        x.ants.get_or_insert(if inst.n <= UNIFORM_WAVE_N { super::aco::MAX_ANTS } else { UNIFORM_ANTS_FACTOR * n });
+        // One wave: every ant the GPU runs at once. A cAS iteration lasts as long as its
+        // slowest SM, so ants that leave some SMs a block short of the others cost the
+        // wave's time anyway (tai80a's 2n = 160 ants on 132 SMs took as long as 264).
+        x.ants.get_or_insert(super::aco::MAX_ANTS);
         x.one_wave.get_or_insert(true);
     } else {
         x.class.get_or_insert(Class::RealLifeLike);

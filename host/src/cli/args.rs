@@ -203,6 +203,9 @@ pub struct AcoArgs {
     /// (default 0.25).
     #[arg(long)]
     regroup_keep: Option<f64>,
+    /// ts: regroupings per run (default 8, the first read of the best's worth; 0: all along).
+    #[arg(long)]
+    regroup_rounds: Option<u32>,
     /// IT_TOTAL: stop after this many local-search iterations in all (Table 5 uses n·50000).
     #[arg(long)]
     max_ls_iterations: Option<u64>,
@@ -235,6 +238,7 @@ impl AcoArgs {
             split_threads: self.split_threads,
             regroup_every: self.regroup_every,
             regroup_keep: self.regroup_keep,
+            regroup_rounds: self.regroup_rounds,
             max_ls_iterations: self.max_ls_iterations,
             wide_delta: self.wide_delta,
         }

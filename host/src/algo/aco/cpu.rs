@@ -354,6 +354,11 @@ impl AcoEngine for AcoCpu {
         Ok(())
     }
 
+    fn set_ls_iterations(&mut self, moves: u32) -> Result<()> {
+        self.cfg.ls_iterations = moves;
+        Ok(())
+    }
+
     fn set_tau(&mut self, tau: &[f32]) -> Result<()> {
         self.tau.copy_from_slice(tau);
         Ok(())

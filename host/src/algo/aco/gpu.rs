@@ -38,6 +38,10 @@ struct Buffers {
     walks: CudaSlice<u32>,
     /// Walks: each one's rank, then the elite by rank (`AcoParams::winners`).
     winners: CudaSlice<u32>,
+    /// Sums walks: their tables H between launches, and whether each is up to date
+    /// (`AcoParams::tables`).
+    tables: CudaSlice<u8>,
+    tables_ok: CudaSlice<u32>,
     first_pairs: CudaSlice<u16>,
     best: CudaSlice<u8>,
     params: CudaSlice<u8>,
@@ -119,7 +123,10 @@ impl AcoGpu {
         let global_delta = (m * layout.global_delta_bytes() as usize).max(1);
         // A walk keeps its tabu matrix in global memory between launches.
         let global_tabu = if cfg.walk || (layout.tabu_search && layout.tabu_placement != Placement::Shared) { m * n * n } else { 1 };
-        let bytes = m as u128 * (2 * stride as u128 + 2 * 8 + 4 + 16) + global_delta as u128 + 4 * global_tabu as u128 + 4 * (n * n) as u128;
+        // Sums walks keep their tables H between launches: a launch starts from n² loads, not
+        // n³ multiply-adds, and a regrouped walk takes its donor's.
+        let kept_tables = if cfg.walk && shape.mapping == Mapping::Sums { m * n * n * layout.delta_width.bytes() as usize } else { 0 };
+        let bytes = m as u128 * (2 * stride as u128 + 2 * 8 + 4 + 16) + global_delta as u128 + 4 * global_tabu as u128 + 4 * (n * n) as u128 + kept_tables as u128;
         gpu.ensure_free(bytes, &format!("a colony of {m} ants on {}", inst.name))?;
         let site = Site::gpu(&gpu)?;
         let buf = Buffers {
@@ -136,6 +143,8 @@ impl AcoGpu {
             tabu: s.alloc_zeros(global_tabu)?,
             walks: s.alloc_zeros(if cfg.walk { m } else { 1 })?,
             winners: s.alloc_zeros(if cfg.walk { 2 * m } else { 1 })?,
+            tables: s.alloc_zeros(kept_tables.max(1))?,
+            tables_ok: s.alloc_zeros(m)?,
             first_pairs: s.clone_htod(&first)?,
             best: s.clone_htod(bytes_of(&AcoBest::default()))?,
             params: s.alloc_zeros(size_of::<AcoParams>())?,
@@ -154,6 +163,8 @@ impl AcoGpu {
             tabu: gpu.ptr(&buf.tabu),
             walks: gpu.ptr(&buf.walks),
             winners: gpu.ptr(&buf.winners),
+            tables: if kept_tables > 0 { gpu.ptr(&buf.tables) } else { 0 },
+            tables_ok: gpu.ptr(&buf.tables_ok),
             elite: 0,
             aspiration: cfg.aspiration,
             first_pairs: gpu.ptr(&buf.first_pairs),
@@ -357,8 +368,10 @@ impl AcoEngine for AcoGpu {
     }
 
     fn random_ants(&mut self) -> Result<()> {
-        // Walks start afresh (their tabu matrices are reset at iteration 0).
+        // Walks start afresh (their tabu matrices are reset at iteration 0, their tables
+        // rebuilt).
         self.gpu.stream.memset_zeros(&mut self.buf.walks)?;
+        self.gpu.stream.memset_zeros(&mut self.buf.tables_ok)?;
         let c = self.per_ant_warp();
         self.launch(|k| &k.init, c)
     }
@@ -468,6 +481,11 @@ impl AcoEngine for AcoGpu {
         self.launch(|k| &k.regroup_walks, c)
     }
 
+    fn set_ls_iterations(&mut self, moves: u32) -> Result<()> {
+        (self.cfg.ls_iterations, self.params.ls_iterations) = (moves, moves);
+        Ok(())
+    }
+
     fn put_unit(&mut self, k: usize, perm: &[u8], cost: i64) -> Result<()> {
         self.put_units(&[(k, perm.to_vec(), cost)])
     }
@@ -494,6 +512,8 @@ impl AcoEngine for AcoGpu {
         s.memcpy_htod(&cant_costs, &mut self.buf.cant_costs)?;
         if self.cfg.walk {
             s.memcpy_htod(&walks, &mut self.buf.walks)?;
+            // Every kept table is rebuilt at the next launch (the others' too: one memset).
+            s.memset_zeros(&mut self.buf.tables_ok)?;
         }
         s.synchronize()?;
         Ok(())

@@ -62,6 +62,8 @@ pub struct AcoOptions {
     pub regroup_every: Option<u32>,
     /// ts: the share of the walks the others regroup onto.
     pub regroup_keep: Option<f64>,
+    /// ts: regroupings per run (0: all along).
+    pub regroup_rounds: Option<u32>,
     /// IT_TOTAL: stop after this many local-search iterations in all.
     pub max_ls_iterations: Option<u64>,
     /// Move costs in i64 on the GPU even where i32 is proven to hold them (for comparison).
@@ -357,6 +359,8 @@ pub trait AcoEngine: Send {
     /// outside the best `elite` (1 to m) restarts from an elite walk's current solution with
     /// a fresh tabu memory. Does nothing once the stop word is set. May only be queued.
     fn regroup(&mut self, elite: u32) -> Result<()>;
+    /// Moves of every local search (walk launch) from the next one on.
+    fn set_ls_iterations(&mut self, moves: u32) -> Result<()>;
     /// τ from outside (the master of a colony split over devices).
     fn set_tau(&mut self, tau: &[f32]) -> Result<()>;
 }

@@ -51,34 +51,42 @@ pub const ASPIRATION_FACTOR: u32 = 5;
 /// when `--regroup-every` asks for regrouping, which is off by default. On the CPU twin of
 /// 792 tai35b walks (`examples/go_with_winners.rs`, 12 trials each) the first walk reached
 /// the optimum after 296 moves on average without it and after 140–154 with a quarter kept
-/// every 30–50 moves. On the GPU (H100, 10–20 seeds, BENCHMARKS.md "Go with the winners")
-/// it cut tai40b's time to the optimum from 4.2 to 0.5 ms and tai30b's from 0.71 to 0.51
-/// ms, but lengthened tai25b, kra30a/b, ste36b and tai35b (the launches it splits cost more
-/// than it saves), left one tai35b run in 20 without a hit in 5 s (the walks crowd into one
-/// region), and ended tai40a 0.45–0.58 % above the best known in 1 s against 0.074 %.
+/// every 30–50 moves. On the GPU (H100, BENCHMARKS.md "Go with the winners"), 8 rounds of
+/// 32 moves cut tai40b's time to the optimum from 4.2 to 0.51 ms and tai30b's from 0.69 to
+/// 0.49 ms, but cost the smallest targets 0.03–0.1 ms and left tai35b no shorter (one seed
+/// in 20 took 36 ms); regrouping all along crowded the walks into one region.
 pub const REGROUP_KEEP: f64 = 0.25;
 /// Most launches (and regroupings) queued by one `advance`: the host sees that a walk
 /// reached the target only when it reads the best after them, and every launch queued
 /// behind the hit still costs its blocks' start and exit.
 pub const MAX_SEGMENTS: u32 = 8;
 
-/// How the walks of one `advance` run: `segments` launches of `every` moves (at most a
-/// launch's moves, at most `MAX_SEGMENTS`), after each of which the walks outside the best
-/// `elite` regroup onto them (None: they do not).
+/// Regroupings a run makes unless `--regroup-rounds` says otherwise: those of its first
+/// `advance` (`MAX_SEGMENTS`). Regrouping all along crowds the walks into one region
+/// (BENCHMARKS.md, "Go with the winners").
+pub const REGROUP_ROUNDS: u32 = MAX_SEGMENTS;
+
+/// How the walks regroup: after each of their first `rounds` launches of `every` moves (at
+/// most a launch's `launch` moves; `segments` of them per `advance`, at most
+/// `MAX_SEGMENTS`), the walks outside the best `elite` restart from theirs (None: there is
+/// nothing to regroup). After the last round, launches of `launch` moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Regroup {
     pub every: u32,
+    pub launch: u32,
     pub segments: u32,
+    pub rounds: u32,
     pub elite: Option<u32>,
 }
 
 impl Regroup {
-    /// Every `every` of a launch's `launch` moves, onto the best `keep` of `walks` walks
-    /// (at least one; None where that is all of them).
-    pub fn new(every: u32, launch: u32, walks: u32, keep: f64) -> Regroup {
+    /// Every `every` of a launch's `launch` moves, `rounds` times (0: all along), onto the
+    /// best `keep` of `walks` walks (at least one; None where that is all of them).
+    pub fn new(every: u32, launch: u32, rounds: u32, walks: u32, keep: f64) -> Regroup {
         let every = every.clamp(1, launch.max(1));
         let elite = ((keep * walks as f64).ceil() as u32).max(1);
-        Regroup { every, segments: launch.div_ceil(every).min(MAX_SEGMENTS), elite: (elite < walks).then_some(elite) }
+        let rounds = if rounds == 0 { u32::MAX } else { rounds };
+        Regroup { every, launch, segments: launch.div_ceil(every).min(MAX_SEGMENTS), rounds, elite: (elite < walks).then_some(elite) }
     }
 }
 
@@ -92,7 +100,8 @@ fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn S
     let mut o = opts.clone();
     o.aco.ls_iterations = Some(every.min(launch));
     let engine = walk_engine(backend, inst, &o)?;
-    let regroup = Regroup::new(every, launch, engine.config().ants, opts.aco.regroup_keep.unwrap_or(REGROUP_KEEP));
+    let keep = opts.aco.regroup_keep.unwrap_or(REGROUP_KEEP);
+    let regroup = Regroup::new(every, launch, opts.aco.regroup_rounds.unwrap_or(REGROUP_ROUNDS), engine.config().ants, keep);
     Ok(Box::new(TsSolver { regroup: Some(regroup), ..TsSolver::new(engine, opts.target) }))
 }
 
@@ -133,11 +142,13 @@ pub struct TsSolver {
     target: Option<i64>,
     /// None: one launch of every walk an `advance`.
     regroup: Option<Regroup>,
+    /// Regroupings left in this run.
+    rounds_left: u32,
 }
 
 impl TsSolver {
     pub fn new(engine: Box<dyn AcoEngine>, target: Option<i64>) -> TsSolver {
-        TsSolver { engine, target, regroup: None }
+        TsSolver { engine, target, regroup: None, rounds_left: 0 }
     }
 
     /// The walks (for `memetic`, which breeds them between launches).
@@ -151,15 +162,18 @@ impl Solver for TsSolver {
         let cfg = self.engine.config();
         let threads = self.engine.threads_per_block();
         let mapping = if threads > 1 { format!(", {} layout, {threads} threads per walk{}", cfg.layout.name(), self.engine.memory()) } else { String::new() };
-        let regroup = match self.regroup.and_then(|r| r.elite) {
-            Some(elite) => format!(", after each the walks outside the best {elite} by current cost restart from theirs"),
-            None => String::new(),
+        let regroup = match self.regroup {
+            Some(Regroup { elite: Some(elite), every, rounds, launch, .. }) => {
+                let rounds = if rounds == u32::MAX { "all along".to_string() } else { format!("{rounds} times, then {launch} moves per launch") };
+                format!(", walks outside the best {elite} by current cost restarting from theirs every {every} moves {rounds}")
+            }
+            _ => String::new(),
         };
         SolverInfo {
             algorithm: "ts",
             engine: self.engine.site().engine,
             device: self.engine.site().device.clone(),
-            layout: format!("{} walks of robust tabu search, T_list = {}, {}, {} moves per launch{regroup}{mapping}", cfg.ants, cfg.tabu_list_size, cfg.tenure_rule(), cfg.ls_iterations),
+            layout: format!("{} walks of robust tabu search, T_list = {}, {}, {} moves per launch{regroup}{mapping}", cfg.ants, cfg.tabu_list_size, cfg.tenure_rule(), self.regroup.map_or(cfg.ls_iterations, |r| r.launch)),
             blocks: cfg.ants,
             threads_per_block: threads,
         }
@@ -170,22 +184,30 @@ impl Solver for TsSolver {
     }
 
     fn init(&mut self) -> Result<()> {
+        if let Some(r) = self.regroup {
+            self.rounds_left = r.rounds;
+            self.engine.set_ls_iterations(r.every)?;
+        }
         self.engine.random_ants()?;
         self.advance().map(|_| ())
     }
 
     fn advance(&mut self) -> Result<Advance> {
         match self.regroup {
-            None => self.engine.local_search()?,
             // Queued without a wait: launches after the target or a stop end at once.
-            Some(r) => {
-                for _ in 0..r.segments {
+            Some(r) if self.rounds_left > 0 => {
+                for _ in 0..r.segments.min(self.rounds_left) {
                     self.engine.local_search()?;
                     if let Some(elite) = r.elite {
                         self.engine.regroup(elite)?;
                     }
+                    self.rounds_left -= 1;
+                }
+                if self.rounds_left == 0 {
+                    self.engine.set_ls_iterations(r.launch)?;
                 }
             }
+            _ => self.engine.local_search()?,
         }
         self.engine.update_best()?;
         Ok(Advance::Continue)
@@ -216,13 +238,14 @@ mod tests {
 
     #[test]
     fn a_launch_splits_into_segments_and_the_elite_is_a_rounded_up_share() {
-        assert_eq!(Regroup::new(32, 2048, 792, 0.25), Regroup { every: 32, segments: 8, elite: Some(198) });
-        assert_eq!(Regroup::new(50, 120, 10, 0.25), Regroup { every: 50, segments: 3, elite: Some(3) });
+        assert_eq!(Regroup::new(32, 2048, 8, 792, 0.25), Regroup { every: 32, launch: 2048, segments: 8, rounds: 8, elite: Some(198) });
+        assert_eq!(Regroup::new(50, 120, 0, 10, 0.25), Regroup { every: 50, launch: 120, segments: 3, rounds: u32::MAX, elite: Some(3) });
         // Longer than a launch: one segment of the launch.
-        assert_eq!(Regroup::new(5000, 2048, 10, 0.25), Regroup { every: 2048, segments: 1, elite: Some(3) });
+        assert_eq!(Regroup::new(5000, 2048, 8, 10, 0.25).every, 2048);
+        assert_eq!(Regroup::new(5000, 2048, 8, 10, 0.25).segments, 1);
         // Keeping every walk, or a single walk: nothing to regroup.
-        assert_eq!(Regroup::new(32, 64, 8, 1.0).elite, None);
-        assert_eq!(Regroup::new(32, 64, 1, 0.25).elite, None);
-        assert_eq!(Regroup::new(32, 64, 3, 0.01).elite, Some(1));
+        assert_eq!(Regroup::new(32, 64, 8, 8, 1.0).elite, None);
+        assert_eq!(Regroup::new(32, 64, 8, 1, 0.25).elite, None);
+        assert_eq!(Regroup::new(32, 64, 8, 3, 0.01).elite, Some(1));
     }
 }
