@@ -188,7 +188,7 @@ fn auto_tunes_the_colony_on_structured_data() {
     assert_eq!((t.aco.one_wave, t.aco.ls_iterations, t.aco.tenure_per_move), (Some(true), Some(80), Some(false)));
     assert!(matches!(t.aco.class, Some(qapgpu::algo::aco::Class::RealLifeLike)));
     let t = auto::tune(&a80, &opts);
-    assert_eq!((t.aco.one_wave, t.aco.ls_iterations, t.aco.tenure_per_move, t.aco.ants), (Some(true), Some(2560), None, Some(160)));
+    assert_eq!((t.aco.one_wave, t.aco.ls_iterations, t.aco.tenure_per_move, t.aco.ants), (Some(true), Some(2560), None, Some(qapgpu::algo::aco::MAX_ANTS)));
     assert!(matches!(t.aco.class, Some(qapgpu::algo::aco::Class::Random)));
     let (a50, _) = bench::load("tai50a").unwrap();
     assert_eq!(auto::choose(&a50).0, "aco-ts");
