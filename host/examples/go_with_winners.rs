@@ -7,7 +7,8 @@
 //! which the first walk reached TARGET, then the mean and median over the trials.
 //!
 //! `cargo run --release -p host --example go_with_winners -- INSTANCE TARGET WALKS MAX
-//! CLONE_EVERY KEEP TRIALS`
+//! CLONE_EVERY KEEP TRIALS [STARTS]` (STARTS: each walk starts from the best of that many
+//! random permutations; 1, the default, as `ts` does).
 use qapgpu::io::qaplib;
 use qapgpu_common::ls::{Scratch, TABU_FREE, Tenure, TenureLaw, WalkState, tabu_walk};
 use qapgpu_common::matrix::Dense;
@@ -29,7 +30,7 @@ struct Walk {
 
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    anyhow::ensure!(args.len() == 7, "usage: go_with_winners INSTANCE TARGET WALKS MAX CLONE_EVERY KEEP TRIALS");
+    anyhow::ensure!((7..=8).contains(&args.len()), "usage: go_with_winners INSTANCE TARGET WALKS MAX CLONE_EVERY KEEP TRIALS [STARTS]");
     let inst = qaplib::read_dat(&qaplib::resolve(&args[0]))?;
     let target: i64 = args[1].parse()?;
     let walks: usize = args[2].parse()?;
@@ -37,6 +38,7 @@ fn main() -> anyhow::Result<()> {
     let every: u32 = args[4].parse()?;
     let keep: f64 = args[5].parse()?;
     let trials: u64 = args[6].parse()?;
+    let starts: u32 = args.get(7).map_or(Ok(1), |a| a.parse())?;
     let n = inst.n;
     let to_i32 = |m: &[i64]| m.iter().map(|&x| i32::try_from(x)).collect::<Result<Vec<i32>, _>>();
     let (a, b) = (to_i32(&inst.a)?, to_i32(&inst.b)?);
@@ -51,9 +53,17 @@ fn main() -> anyhow::Result<()> {
         let mut ws: Vec<Walk> = (0..walks)
             .map(|w| {
                 let mut rng = Xoshiro128::from_stream(1000 + trial, w as u64);
-                let mut p = vec![0u8; n];
+                // The best of `starts` random permutations (1: a plain random start).
+                let (mut p, mut q) = (vec![0u8; n], vec![0u8; n]);
                 random_permutation(&mut rng, &mut p);
-                let cost = inst.cost(&p);
+                let mut cost = inst.cost(&p);
+                for _ in 1..starts {
+                    random_permutation(&mut rng, &mut q);
+                    let c = inst.cost(&q);
+                    if c < cost {
+                        (cost, p) = (c, q.clone());
+                    }
+                }
                 Walk { best: p.clone(), p, cost, best_cost: cost, done: 0, tabu: vec![TABU_FREE; n * n], delta: vec![0; n * n], rng, tenure: tenure.of_unit(w) }
             })
             .collect();
