@@ -310,7 +310,13 @@ pub fn tabu_walk<E: Elem, A: Matrix<E>, B: Matrix<E>>(
 /// taken once).
 #[inline(always)]
 pub fn ranks_before(cj: i64, j: usize, ck: i64, k: usize) -> bool {
-    cj < ck || (cj == ck && j < k)
+    rank_key(cj, j) < rank_key(ck, k)
+}
+
+/// The key walks rank by (`ranks_before`): lower current cost first, then lower index.
+#[inline(always)]
+pub fn rank_key(cost: i64, walk: usize) -> (i64, usize) {
+    (cost, walk)
 }
 
 /// The rank of the walk whose solution the walk of rank `rank` takes when the walks

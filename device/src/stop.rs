@@ -21,6 +21,14 @@ pub fn read_stop(word: u64) -> u32 {
     if word == 0 { 0 } else { unsafe { core::ptr::read_volatile(word as *const u32) } }
 }
 
+/// Whether the host asked to stop, the same answer in every thread of the block: thread 0
+/// reads the word and a barrier hands its answer round (a word read by each thread could
+/// differ between them). Pitfall: a barrier, so every thread of the block must call it.
+#[inline(always)]
+pub fn block_stop_requested(word: u64) -> bool {
+    crate::intrinsics::sync_threads_or(crate::intrinsics::thread_idx_x() == 0 && stop_requested(word))
+}
+
 /// Asks every block polling `word` to stop (a block that reached the run's target does).
 /// Pitfall: a volatile store, so that it is not merged with or moved past other stores;
 /// the host's own writes only happen between runs.

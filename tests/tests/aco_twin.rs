@@ -187,6 +187,16 @@ fn degenerate_instances_match_their_cpu_twin() {
     }
 }
 
+/// The walks' states on the GPU (`s1`) and the CPU (`s2`) are the same: current and best
+/// solutions, their costs, RNG states.
+fn walks_agree(s1: &aco::AcoSnapshot, s2: &aco::AcoSnapshot, what: &str) {
+    assert_eq!(s1.cants, s2.cants, "{what}: current solutions differ");
+    assert_eq!(s1.cant_costs, s2.cant_costs, "{what}: current costs differ");
+    assert_eq!(s1.ants, s2.ants, "{what}: walk bests differ");
+    assert_eq!(s1.ant_costs, s2.ant_costs, "{what}: walk best costs differ");
+    assert_eq!(s1.rng, s2.rng, "{what}: RNG states differ");
+}
+
 /// The `ts` family's walks (tabu search going on from launch to launch, Taillard's
 /// long-term aspiration) against their CPU twin, over several launches: tabu matrices and
 /// iteration counts carried between launches must agree for the moves to agree.
@@ -219,11 +229,7 @@ fn twin_walks_with(g: &Gpu, inst: &Instance, layout: Layout, walks: u32, per_lau
         cpu.local_search().unwrap();
         let (s1, s2) = (gpu.snapshot().unwrap(), cpu.snapshot().unwrap());
         let what = format!("{} {layout:?} walks, {law:?} tenures, launch {launch}", inst.name);
-        assert_eq!(s1.cants, s2.cants, "{what}: current solutions differ");
-        assert_eq!(s1.cant_costs, s2.cant_costs, "{what}: current costs differ");
-        assert_eq!(s1.ants, s2.ants, "{what}: walk bests differ");
-        assert_eq!(s1.ant_costs, s2.ant_costs, "{what}: walk best costs differ");
-        assert_eq!(s1.rng, s2.rng, "{what}: RNG states differ");
+        walks_agree(&s1, &s2, &what);
         for ((p, &c), (q, &d)) in s1.cants.iter().zip(&s1.cant_costs).zip(s1.ants.iter().zip(&s1.ant_costs)) {
             assert_eq!((inst.cost(p), inst.cost(q)), (c, d), "{what}: a cost is wrong");
         }
@@ -277,10 +283,7 @@ fn twin_regroup(g: &Gpu, inst: &Instance, layout: Layout, walks: u32, elite: u32
         cpu.regroup(elite).unwrap();
         let (s1, s2) = (gpu.snapshot().unwrap(), cpu.snapshot().unwrap());
         let what = format!("{} {layout:?} walks regrouped onto {elite} of {walks}, launch {launch}", inst.name);
-        assert_eq!(s1.cants, s2.cants, "{what}: current solutions differ");
-        assert_eq!(s1.cant_costs, s2.cant_costs, "{what}: current costs differ");
-        assert_eq!(s1.ants, s2.ants, "{what}: walk bests differ");
-        assert_eq!(s1.rng, s2.rng, "{what}: RNG states differ");
+        walks_agree(&s1, &s2, &what);
         let mut order: Vec<usize> = (0..walks as usize).collect();
         order.sort_by_key(|&k| (before.cant_costs[k], k));
         for (rank, &k) in order.iter().enumerate() {

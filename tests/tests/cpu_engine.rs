@@ -57,20 +57,24 @@ fn same_seed_same_population() {
 
 /// The multi-start robust tabu search (`ts`) on the CPU, one walk per thread, reaches the
 /// optimum of small and medium instances, and stops at the target inside a launch.
+/// `ts` on two CPU threads, to `target`, with a generous wall-clock guard.
+fn ts_on_cpu(target: i64) -> qapgpu::Options {
+    qapgpu::Options {
+        algorithm: Some("ts".into()),
+        engine: qapgpu::EngineChoice::Cpu,
+        threads: 2,
+        target: Some(target),
+        seed: 5,
+        time_limit: Some(Duration::from_secs(120)),
+        ..qapgpu::Options::default()
+    }
+}
+
 #[test]
 fn multi_start_tabu_search_reaches_the_optimum() {
     for name in ["nug12", "els19", "kra30a", "tai25b"] {
         let (inst, known) = bench::load(name).unwrap();
-        let opts = qapgpu::Options {
-            algorithm: Some("ts".into()),
-            engine: qapgpu::EngineChoice::Cpu,
-            threads: 2,
-            target: Some(known),
-            seed: 5,
-            time_limit: Some(Duration::from_secs(120)),
-            ..qapgpu::Options::default()
-        };
-        let sol = qapgpu::solve(&inst, &opts).unwrap();
+        let sol = qapgpu::solve(&inst, &ts_on_cpu(known)).unwrap();
         assert_eq!(sol.cost, known, "{name}");
         assert_eq!(sol.algorithm, "ts");
     }
@@ -102,16 +106,8 @@ fn walks_regroup_onto_the_elite() {
         moved += usize::from(from != k);
     }
     assert_eq!(moved, 7);
-    let opts = qapgpu::Options {
-        algorithm: Some("ts".into()),
-        engine: qapgpu::EngineChoice::Cpu,
-        threads: 2,
-        target: Some(known),
-        seed: 5,
-        time_limit: Some(Duration::from_secs(120)),
-        aco: qapgpu::algo::aco::AcoOptions { ants: Some(8), regroup_every: Some(20), ..Default::default() },
-        ..qapgpu::Options::default()
-    };
+    let mut opts = ts_on_cpu(known);
+    (opts.aco.ants, opts.aco.regroup_every) = (Some(8), Some(20));
     let sol = qapgpu::solve(&inst, &opts).unwrap();
     assert_eq!(sol.cost, known);
     assert!(sol.layout.contains("restarting from theirs every 20 moves 8 times"), "{}", sol.layout);

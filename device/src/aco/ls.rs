@@ -25,7 +25,7 @@ use crate::block::{block_argmin, block_copy, block_copy_bytes};
 use crate::intrinsics::*;
 use crate::matrices::{DevCost, DevElem, DevMatrix, Shared, View};
 use crate::rngs::{load_rng, store_rng};
-use crate::stop::{request_stop, stop_requested};
+use crate::stop::{block_stop_requested, request_stop, stop_requested};
 
 /// A search body: MATA and plain here (`Mata`), the split mapping in `split.rs`.
 pub(super) trait Search {
@@ -49,8 +49,8 @@ impl Search for Mata {
 pub(super) unsafe fn run<S: Search, E: DevElem, const WALK: bool>(p: &AcoParams) {
     // A walk launch queued behind one that reached the target (or the host's stop) leaves
     // before it loads anything, as the CPU twin's walks do: `ts` queues several launches
-    // between two reads of the best. Thread 0 reads the word; the barrier hands it round.
-    if WALK && sync_threads_or(thread_idx_x() == 0 && stop_requested(p.stop)) {
+    // between two reads of the best.
+    if WALK && block_stop_requested(p.stop) {
         if thread_idx_x() == 0 {
             unsafe { *(p.ls_iters as *mut u32).add(block_idx_x() as usize) = 0 };
         }

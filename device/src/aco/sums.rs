@@ -32,11 +32,9 @@ impl Search for Sums {
     #[inline(always)]
     unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M) {
         if p.flags & LS_SUMS_SIDE_B != 0 {
-            let pricer = if WALK { SumsPricer::<E, M, true>::walk::<D>(p, a, b) } else { SumsPricer::new(p, a, b) };
-            unsafe { drive::<D, WALK, _>(p, &pricer) }
+            unsafe { drive::<D, WALK, _>(p, &SumsPricer::<E, M, true>::new::<D>(p, a, b, WALK)) }
         } else {
-            let pricer = if WALK { SumsPricer::<E, M, false>::walk::<D>(p, a, b) } else { SumsPricer::new(p, a, b) };
-            unsafe { drive::<D, WALK, _>(p, &pricer) }
+            unsafe { drive::<D, WALK, _>(p, &SumsPricer::<E, M, false>::new::<D>(p, a, b, WALK)) }
         }
     }
 }
@@ -66,9 +64,13 @@ struct SumsPricer<'m, E, M, const SIDE_B: bool> {
 impl<'m, E: DevElem, M: DevMatrix<E>, const SIDE_B: bool> SumsPricer<'m, E, M, SIDE_B> {
     const SIDE: Side = if SIDE_B { Side::B } else { Side::A };
 
+    /// The pricer of block `block_idx_x()`; a walk's (`walk`) with the table it kept
+    /// (`AcoParams::tables`) where walks keep theirs.
     #[inline(always)]
-    fn new(p: &AcoParams, a: &'m M, b: &'m M) -> Self {
-        let (tid, threads) = (thread_idx_x(), block_dim_x());
+    fn new<D: DevCost>(p: &AcoParams, a: &'m M, b: &'m M, walk: bool) -> Self {
+        let (tid, threads, blk) = (thread_idx_x(), block_dim_x(), block_idx_x() as usize);
+        let kept = if !walk || p.tables == 0 { 0 } else { p.tables + D::BYTES * (blk * (p.n * p.n) as usize) as u64 };
+        let ok_word = p.tables_ok + 4 * blk as u64;
         SumsPricer {
             elem: PhantomData,
             a,
@@ -80,20 +82,10 @@ impl<'m, E: DevElem, M: DevMatrix<E>, const SIDE_B: bool> SumsPricer<'m, E, M, S
             group: tid / p.n,
             groups: threads / p.n,
             perm: p.layout.perm,
-            kept: 0,
-            kept_ok: false,
-            ok_word: 0,
+            kept,
+            kept_ok: kept != 0 && unsafe { *(ok_word as *const u32) } != 0,
+            ok_word,
         }
-    }
-
-    /// `new` for a walk, with the table it kept (`AcoParams::tables`) where there is one.
-    #[inline(always)]
-    fn walk<D: DevCost>(p: &AcoParams, a: &'m M, b: &'m M) -> Self {
-        let blk = block_idx_x() as usize;
-        let kept = if p.tables == 0 { 0 } else { p.tables + D::BYTES * (blk * (p.n * p.n) as usize) as u64 };
-        let ok_word = p.tables_ok + 4 * blk as u64;
-        let kept_ok = kept != 0 && unsafe { *(ok_word as *const u32) } != 0;
-        SumsPricer { kept, kept_ok, ok_word, ..Self::new(p, a, b) }
     }
 
     #[inline(always)]

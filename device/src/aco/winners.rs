@@ -8,14 +8,7 @@ use qapgpu_common::params::{AcoParams, LS_DELTA_I32};
 
 use crate::block::{block_copy, block_copy_bytes};
 use crate::intrinsics::*;
-use crate::stop::stop_requested;
-
-/// Whether the block should leave: thread 0 reads the stop word and the barrier hands its
-/// answer to every thread (a word read by each thread could differ between them).
-#[inline(always)]
-fn stopped(p: &AcoParams) -> bool {
-    sync_threads_or(thread_idx_x() == 0 && stop_requested(p.stop))
-}
+use crate::stop::block_stop_requested;
 
 /// Writes walk k's rank by current cost (`ls::ranks_before`) to `winners[k]`, and k to
 /// `winners[m + rank]` where the rank is the elite's.
@@ -30,7 +23,7 @@ fn stopped(p: &AcoParams) -> bool {
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn ts_rank_walks(p: *const AcoParams) {
     let p = unsafe { &*p };
-    if stopped(p) {
+    if block_stop_requested(p.stop) {
         return;
     }
     let (k, tid, threads) = (block_idx_x() as usize, thread_idx_x() as usize, block_dim_x() as usize);
@@ -69,7 +62,7 @@ pub unsafe extern "ptx-kernel" fn ts_rank_walks(p: *const AcoParams) {
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn ts_regroup_walks(p: *const AcoParams) {
     let p = unsafe { &*p };
-    if stopped(p) {
+    if block_stop_requested(p.stop) {
         return;
     }
     let (k, m, stride) = (block_idx_x() as usize, p.m as usize, p.stride as usize);

@@ -10,7 +10,7 @@ use anyhow::Result;
 use qapgpu_common::aco::{Bounds, best_unit, clamp, construct, lay_row};
 use qapgpu_common::cost::cost;
 use qapgpu_common::elem::Elem;
-use qapgpu_common::ls::{LsKind, Scratch, TABU_FREE, WalkState, donor_rank, ranks_before, tabu_search, tabu_walk, two_opt};
+use qapgpu_common::ls::{LsKind, Scratch, TABU_FREE, WalkState, donor_rank, rank_key, tabu_search, tabu_walk, two_opt};
 use qapgpu_common::matrix::Dense;
 use qapgpu_common::moves::move_count;
 use qapgpu_common::ops::random_permutation;
@@ -328,8 +328,8 @@ impl AcoEngine for AcoCpu {
         Ok(())
     }
 
-    /// As `ts_rank_walks` and `ts_regroup_walks`: the order of `ls::ranks_before`, the
-    /// donors of `ls::donor_rank`.
+    /// As `ts_rank_walks` and `ts_regroup_walks`: the order of `ls::rank_key`, the donors
+    /// of `ls::donor_rank`.
     fn regroup(&mut self, elite: u32) -> Result<()> {
         anyhow::ensure!(self.cfg.walk, "only walks regroup");
         if self.site.stop.is_set() {
@@ -338,11 +338,7 @@ impl AcoEngine for AcoCpu {
         let (n, m) = (self.n, self.cfg.ants as usize);
         let elite = elite.clamp(1, m as u32);
         let mut order: Vec<usize> = (0..m).collect();
-        order.sort_unstable_by(|&j, &k| match (ranks_before(self.cant_costs[j], j, self.cant_costs[k], k), j == k) {
-            (_, true) => std::cmp::Ordering::Equal,
-            (true, _) => std::cmp::Ordering::Less,
-            (false, _) => std::cmp::Ordering::Greater,
-        });
+        order.sort_unstable_by_key(|&k| rank_key(self.cant_costs[k], k));
         for (rank, &k) in order.iter().enumerate() {
             if let Some(d) = donor_rank(rank as u32, elite) {
                 let from = order[d as usize];

@@ -471,7 +471,6 @@ impl AcoEngine for AcoGpu {
         Ok(self.gpu.stream.clone_dtoh(&self.buf.ant_costs)?)
     }
 
-    /// `put_units` with one unit: what a unit becomes is said in one place.
     /// Two launches queued behind the walks, no wait: `ts_rank_walks`, `ts_regroup_walks`.
     fn regroup(&mut self, elite: u32) -> Result<()> {
         anyhow::ensure!(self.cfg.walk, "only walks regroup");
@@ -486,6 +485,7 @@ impl AcoEngine for AcoGpu {
         Ok(())
     }
 
+    /// `put_units` with one unit: what a unit becomes is said in one place.
     fn put_unit(&mut self, k: usize, perm: &[u8], cost: i64) -> Result<()> {
         self.put_units(&[(k, perm.to_vec(), cost)])
     }

@@ -96,10 +96,9 @@ fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn S
     if every == 0 {
         return Ok(Box::new(TsSolver::new(walk_engine(backend, inst, opts)?, opts.target)));
     }
-    let launch = opts.aco.ls_iterations.unwrap_or(LAUNCH_ITERATIONS);
-    let mut o = opts.clone();
-    o.aco.ls_iterations = Some(every.min(launch));
-    let engine = walk_engine(backend, inst, &o)?;
+    // Launches of `launch` moves; `init` cuts them to the regrouping's segments.
+    let engine = walk_engine(backend, inst, opts)?;
+    let launch = engine.config().ls_iterations;
     let keep = opts.aco.regroup_keep.unwrap_or(REGROUP_KEEP);
     let regroup = Regroup::new(every, launch, opts.aco.regroup_rounds.unwrap_or(REGROUP_ROUNDS), engine.config().ants, keep);
     Ok(Box::new(TsSolver { regroup: Some(regroup), ..TsSolver::new(engine, opts.target) }))
