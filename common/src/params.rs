@@ -163,6 +163,25 @@ impl Default for AcoBest {
     }
 }
 
+/// What the first local search to reach the run's target leaves for the host
+/// (`AcoParams::hit`), in page-locked host memory the device writes through: the host sees
+/// the hit as it happens, without waiting for the launch to end, the best kernel and a copy
+/// (about 40 µs of a 0.6-ms run to tai35b's optimum). `flag` is written last: 1 when `cost`
+/// and `perm` hold the hit; the host clears it before a run.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct TargetHit {
+    pub flag: u32,
+    pub _pad: u32,
+    pub cost: i64,
+    pub perm: [u8; crate::MAX_N],
+}
+
+/// The value a search that reached the run's target writes to the stop word when it is the
+/// first to (`stop::claim_stop`): nonzero like the host's 1, so every poll stops, and
+/// claimed once, so that one search alone writes `TargetHit`.
+pub const STOP_BY_HIT: u32 = 2;
+
 /// Global-memory state of one cAS run (seed 003) and its settings; every ACO kernel takes
 /// a pointer to one of these.
 ///
@@ -206,6 +225,9 @@ pub struct AcoParams {
     /// its current solution (0: rebuild it). 0: no table is kept.
     pub tables: u64,
     pub tables_ok: u64,
+    /// One `TargetHit` in mapped host memory (a device address), written by the search that
+    /// claims the stop word on reaching the target (0: none).
+    pub hit: u64,
     /// The walks that go on when the others regroup onto them (`ls::donor_rank`).
     pub elite: u32,
     /// The `ts_walk` kernels: Taillard's long-term aspiration in iterations (`ls::move_class`;

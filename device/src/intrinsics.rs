@@ -150,6 +150,26 @@ pub unsafe fn reduce_add_global_u64(addr: *mut u64, v: u64) {
     unsafe { asm!("red.global.add.u64 [{a}], {v};", a = in(reg64) addr, v = in(reg64) v, options(nostack)) };
 }
 
+/// `atomicCAS` on a global u32: writes `value` where the word holds `compare`, and returns
+/// what it held. Pitfall: `addr` is a global (generic) address; the exchange is atomic
+/// among the device's threads, not against the host's copies to the word.
+#[inline(always)]
+pub unsafe fn atomic_cas_global_u32(addr: *mut u32, compare: u32, value: u32) -> u32 {
+    let r: u32;
+    unsafe {
+        asm!("atom.global.cas.b32 {r}, [{a}], {c}, {v};", r = out(reg32) r, a = in(reg64) addr, c = in(reg32) compare, v = in(reg32) value, options(nostack));
+    }
+    r
+}
+
+/// `__threadfence_system()`: this thread's earlier writes (and those a barrier made its own)
+/// reach the host before its later ones. Pitfall: slow (a round trip to the system); once a
+/// run, not once a move.
+#[inline(always)]
+pub fn fence_system() {
+    unsafe { asm!("fence.sc.sys;", options(nostack)) };
+}
+
 /// `atomicMin` on a shared i64. Pitfall: needs a shared-window address, not a generic one.
 #[inline(always)]
 pub unsafe fn atomic_min_shared_i64(addr: u64, v: i64) {

@@ -29,13 +29,13 @@ pub fn block_stop_requested(word: u64) -> bool {
     crate::intrinsics::sync_threads_or(crate::intrinsics::thread_idx_x() == 0 && stop_requested(word))
 }
 
-/// Asks every block polling `word` to stop (a block that reached the run's target does).
-/// Pitfall: a volatile store, so that it is not merged with or moved past other stores;
-/// the host's own writes only happen between runs.
+/// Asks every block polling `word` to stop (a search that reached the run's target does) and
+/// says whether this call was the first to: the word was still 0, and now holds
+/// `STOP_BY_HIT`; that search alone leaves its result in `AcoParams::hit`. Pitfall: one
+/// thread of the block calls it; the host's stop (1) set before makes every claim fail,
+/// which only loses the early report.
 #[inline(always)]
-pub fn request_stop(word: u64) {
-    if word != 0 {
-        // SAFETY: as in `stop_requested`.
-        unsafe { core::ptr::write_volatile(word as *mut u32, 1) };
-    }
+pub fn claim_stop(word: u64) -> bool {
+    // SAFETY: as in `stop_requested`.
+    word != 0 && unsafe { crate::intrinsics::atomic_cas_global_u32(word as *mut u32, 0, qapgpu_common::params::STOP_BY_HIT) } == 0
 }

@@ -304,3 +304,52 @@ fn walks_regroup_as_on_the_cpu() {
     twin_regroup(&g, &zeros(12), Layout::Split, 16, 4, 20, 3);
     twin_regroup(&g, &load("tai25b"), Layout::Sums, 24, 1, 50, 3);
 }
+
+/// A search that reaches the run's target leaves its result in mapped host memory
+/// (`TargetHit`): `update_best` returns it while the launch still runs, and it is the
+/// search's own (its permutation costs what it says, at or below the target). The kernels
+/// it left running end before the counts are read, and the next run from fresh starts
+/// clears the hit and reaches the target again, in every layout of the walks and in a
+/// colony's local search.
+#[test]
+fn a_hit_reaches_the_host_before_the_launch_ends() {
+    let Some(g) = gpu() else { return };
+    for name in ["tai25b", "nug12"] {
+        let inst = load(name);
+        let known = qaplib::best_known(&qaplib::resolve(name), name).unwrap();
+        for layout in layouts(&inst) {
+            for walk in [true, false] {
+                let mut cfg = AcoConfig::paper(LsKind::Tabu, inst.n as u32, Class::of(name));
+                (cfg.layout, cfg.ants, cfg.seed, cfg.target) = (layout, 64, 5, known);
+                // Launches far longer than a hit takes: only the stop ends them.
+                (cfg.walk, cfg.ls_iterations, cfg.tabu_list_size) = (walk, if walk { 1 << 20 } else { 4096 }, 8 * inst.n as u32);
+                let what = format!("{name} {layout:?} {}", if walk { "walks" } else { "colony" });
+                let mut e = AcoGpu::new(g.clone(), &inst, &cfg).unwrap();
+                for run in 0..2 {
+                    e.site().stop.clear();
+                    let mut cost = i64::MAX;
+                    if walk {
+                        e.random_ants().unwrap();
+                        e.local_search().unwrap();
+                        cost = e.update_best().unwrap();
+                    } else {
+                        aco::init(&mut e, inst.n).unwrap();
+                        for _ in 0..50 {
+                            cost = e.best().unwrap().0;
+                            if cost <= known {
+                                break;
+                            }
+                            aco::iterate(&mut e, inst.n).unwrap();
+                        }
+                    }
+                    assert_eq!(cost, known, "{what}, run {run}: no hit");
+                    let (c, p) = e.best().unwrap();
+                    assert_eq!((c, inst.cost(&p)), (known, known), "{what}, run {run}: the hit's permutation");
+                    assert!(e.ls_stats().unwrap().iterations > 0, "{what}, run {run}: no moves counted");
+                    // Settled: the device's own best is the hit's cost too.
+                    assert_eq!(e.snapshot().unwrap().best, known, "{what}, run {run}: the device's best");
+                }
+            }
+        }
+    }
+}

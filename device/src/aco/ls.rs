@@ -19,13 +19,13 @@ use qapgpu_common::ls::{Candidate, TABU_FREE, Tenure, TenureLaw, authorized, mov
 use qapgpu_common::rng::Xoshiro128;
 use qapgpu_common::matrix::Matrix;
 use qapgpu_common::moves::{delta_full_in, delta_update, move_index, next_pair, touches, unpack_pair};
-use qapgpu_common::params::{AcoBest, AcoParams, LS_AB_SHARED, LS_DELTA_I32, LS_DELTA_SHARED, LS_MATA, LS_TABU, LS_TABU_SHARED, LS_TENURE_MIXED, LS_TENURE_PER_MOVE, LS_TENURE_UNIFORM};
+use qapgpu_common::params::{AcoBest, AcoParams, TargetHit, LS_AB_SHARED, LS_DELTA_I32, LS_DELTA_SHARED, LS_MATA, LS_TABU, LS_TABU_SHARED, LS_TENURE_MIXED, LS_TENURE_PER_MOVE, LS_TENURE_UNIFORM};
 
 use crate::block::{block_argmin, block_copy, block_copy_bytes};
 use crate::intrinsics::*;
 use crate::matrices::{DevCost, DevElem, DevMatrix, Shared, View};
 use crate::rngs::{load_rng, store_rng};
-use crate::stop::{block_stop_requested, request_stop, stop_requested};
+use crate::stop::{block_stop_requested, claim_stop, stop_requested};
 
 /// A search body: MATA and plain here (`Mata`), the split mapping in `split.rs`.
 pub(super) trait Search {
@@ -164,12 +164,30 @@ impl Unit {
     /// Fig. 2 (the result replaces its unit's best ant when as good or better), the costs,
     /// the iteration counts and the RNG. `cur`: the search's current cost, `best_cost`:
     /// its best (the tabu search's) — the result is `best` for a tabu search, else `perm`.
+    /// `hit`: thread 0 claimed the stop word on reaching the target (`stop::claim_stop`);
+    /// that search writes `AcoParams::hit` before anything else.
     /// Pitfall: contains barriers; every thread calls it after a barrier that follows the
     /// search's last write to `perm` and `best`.
     #[inline(always)]
-    pub unsafe fn finish(&self, p: &AcoParams, cur: i64, best_cost: i64, iterations: u32, rng: &Xoshiro128) {
+    pub unsafe fn finish(&self, p: &AcoParams, cur: i64, best_cost: i64, iterations: u32, rng: &Xoshiro128, hit: bool) {
         let (tid, blk, n) = (thread_idx_x(), self.blk, self.n);
         let (result, result_cost) = if self.tabu_search { (self.best, best_cost) } else { (self.perm, cur) };
+        // The search that claimed the stop word on reaching the target (`hit`, thread 0's)
+        // leaves its result for the host first: the permutation, a barrier, then the cost
+        // and the flag, each store ordered before the next by a system fence.
+        if p.hit != 0 && sync_threads_or(hit) {
+            let h = p.hit as *mut TargetHit;
+            unsafe {
+                block_copy_bytes(core::ptr::addr_of_mut!((*h).perm) as *mut u8, result, n);
+                fence_system();
+                sync_threads();
+                if tid == 0 {
+                    core::ptr::write_volatile(core::ptr::addr_of_mut!((*h).cost), result_cost);
+                    fence_system();
+                    core::ptr::write_volatile(core::ptr::addr_of_mut!((*h).flag), 1);
+                }
+            }
+        }
         unsafe {
             // A walk leaves where it stands (and its tabu matrix) for the next launch.
             block_copy_bytes(self.cant, if self.walk { self.perm } else { result }, n);
@@ -232,6 +250,8 @@ unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: Matrix<E>>(p: &Aco
     let (mut cur, mut best_cost) = (cost, unit.start_best());
     let (mut r, mut s, mut fresh) = (0u32, 0u32, true);
     let mut iterations = p.ls_iterations;
+    // Thread 0: this block claimed the stop word on reaching the target (`Unit::finish`).
+    let mut hit = false;
     sync_threads();
 
     for it in 0..p.ls_iterations as i32 {
@@ -318,7 +338,7 @@ unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: Matrix<E>>(p: &Aco
         // (`cur` and `best_cost` are the same in every thread: the branch is uniform.)
         let reached = if tabu_search { best_cost } else { cur } <= p.target;
         if reached && tid == 0 {
-            request_stop(p.stop);
+            hit = claim_stop(p.stop);
         }
         if stop || reached {
             iterations = it as u32 + 1;
@@ -326,7 +346,7 @@ unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: Matrix<E>>(p: &Aco
         }
     }
     sync_threads();
-    unsafe { unit.finish(p, cur, best_cost, iterations, &rng) };
+    unsafe { unit.finish(p, cur, best_cost, iterations, &rng, hit) };
 }
 
 macro_rules! ls_kernel {

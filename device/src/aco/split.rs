@@ -40,7 +40,7 @@ use crate::block::warp_argmin;
 use crate::intrinsics::*;
 use crate::matrices::{DevCost, DevElem, DevMatrix};
 use crate::rngs::load_rng;
-use crate::stop::{read_stop, request_stop};
+use crate::stop::{claim_stop, read_stop};
 
 /// The split mapping, as the module docs describe.
 struct Split;
@@ -309,6 +309,8 @@ pub(super) unsafe fn drive<D: DevCost, const WALK: bool, P: Pricer<D>>(p: &AcoPa
     let mut last: Option<Pending> = None;
     let mut pending = false;
     let mut iterations = p.ls_iterations;
+    // Thread 0: this block claimed the stop word on reaching the target (`Unit::finish`).
+    let mut hit = false;
     sync_threads();
     unsafe { pricer.start(&t) };
     sync_threads();
@@ -414,7 +416,7 @@ pub(super) unsafe fn drive<D: DevCost, const WALK: bool, P: Pricer<D>>(p: &AcoPa
         // The run's target: this block is done, and the others stop at their next poll.
         let reached = if tabu_search { best_cost } else { cur } <= target;
         if reached && tid == 0 {
-            request_stop(p.stop);
+            hit = claim_stop(p.stop);
         }
         if stop || reached {
             iterations = it + 1;
@@ -430,7 +432,7 @@ pub(super) unsafe fn drive<D: DevCost, const WALK: bool, P: Pricer<D>>(p: &AcoPa
     if keep {
         unsafe { pricer.save(&t) };
     }
-    unsafe { unit.finish(p, cur, best_cost, iterations, &rng) };
+    unsafe { unit.finish(p, cur, best_cost, iterations, &rng, hit) };
 }
 
 /// The search and walk kernels of one mapping of the split family for each element type:

@@ -103,7 +103,15 @@ impl Gpu {
         let t0 = std::time::Instant::now();
         let ctx = CudaContext::new(ordinal).context("creating a CUDA context")?;
         let context_s = t0.elapsed().as_secs_f64();
-        let stream = ctx.default_stream();
+        // One stream computes; the stop word's stream only copies into a word the kernels
+        // read through its address. So cudarc's per-buffer events, which every launch, copy
+        // and fill would wait on and record once that second stream exists, order nothing
+        // here and cost each call microseconds: the buffers are created without them.
+        // SAFETY: no buffer is used on two streams (above), and none exists yet.
+        unsafe { ctx.disable_event_tracking() };
+        // A stream of its own, not the context's null stream: engines opened on the same
+        // device (`--gpus 0,0`) then run their kernels side by side, not one after another.
+        let stream = ctx.new_stream().context("creating the compute stream")?;
         let (major, minor) = ctx.compute_capability()?;
         let arch = (major * 10 + minor) as u32;
         let t1 = std::time::Instant::now();
@@ -158,6 +166,56 @@ impl Gpu {
     /// engine on a stream of its own, so the write lands while a kernel fills every SM.
     pub fn stop_word(&self) -> Result<StopWord> {
         Ok(StopWord::mirrored(Box::new(DeviceStop::new(self)?)))
+    }
+}
+
+/// One `T` in page-locked host memory that kernels write through (mapped into the device's
+/// address space): the host reads what a kernel wrote while that kernel still runs, with no
+/// copy and no wait on the stream. The owner must let every kernel that may write it end
+/// before dropping it (a stream synchronisation).
+pub struct HostMapped<T: Copy> {
+    host: *mut T,
+    device: u64,
+}
+
+// SAFETY: the allocation is plain page-locked memory; the owner serialises the host's
+// accesses, and the device's writes are ordered by the kernels' system fences.
+unsafe impl<T: Copy> Send for HostMapped<T> {}
+
+impl<T: Copy> HostMapped<T> {
+    pub fn new(gpu: &Gpu, value: T) -> Result<HostMapped<T>> {
+        gpu.ctx.bind_to_thread().context("binding the CUDA context")?;
+        // SAFETY: the allocation has the size of T and is written before any read.
+        unsafe {
+            let host = cudarc::driver::result::malloc_host(std::mem::size_of::<T>(), sys::CU_MEMHOSTALLOC_DEVICEMAP).context("allocating mapped host memory")? as *mut T;
+            host.write(value);
+            let mut device = 0;
+            if let Err(e) = sys::cuMemHostGetDevicePointer_v2(&mut device, host.cast(), 0).result() {
+                let _ = cudarc::driver::result::free_host(host.cast());
+                return Err(e).context("mapping host memory into the device");
+            }
+            Ok(HostMapped { host, device })
+        }
+    }
+
+    /// The address kernels write it at.
+    pub fn device_ptr(&self) -> u64 {
+        self.device
+    }
+
+    /// The raw host pointer, for volatile reads and writes of single fields. Pitfall: a
+    /// kernel may write any field at any time; read the field it writes last first.
+    pub fn as_ptr(&self) -> *mut T {
+        self.host
+    }
+}
+
+impl<T: Copy> Drop for HostMapped<T> {
+    fn drop(&mut self) {
+        // SAFETY: allocated by `malloc_host`; the owner let every writer end (type docs).
+        unsafe {
+            let _ = cudarc::driver::result::free_host(self.host.cast());
+        }
     }
 }
 

@@ -167,7 +167,7 @@ impl Solver for Colony {
     }
 
     fn counters(&mut self) -> Result<Counters> {
-        let st: Vec<LsStats> = self.live().map(|e| e.ls_stats()).collect();
+        let st: Vec<LsStats> = self.live().map(|e| e.ls_stats()).collect::<Result<_>>()?;
         Ok(Counters {
             iterations: self.iterations,
             unit: "cAS iterations",

@@ -291,8 +291,8 @@ impl AcoEngine for AcoCpu {
         Ok(self.best.clone())
     }
 
-    fn ls_stats(&self) -> LsStats {
-        self.stats
+    fn ls_stats(&mut self) -> Result<LsStats> {
+        Ok(self.stats)
     }
 
     fn snapshot(&mut self) -> Result<AcoSnapshot> {

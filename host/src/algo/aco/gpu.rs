@@ -2,7 +2,7 @@
 //! cudarc, one launch per step of Fig. 2. Only the best-so-far (one `AcoBest`) crosses to
 //! the host each iteration.
 use super::{AcoConfig, AcoEngine, AcoSnapshot, Layout, LsStats};
-use crate::gpu::{Gpu, bytes_of, device_matrices, from_bytes};
+use crate::gpu::{Gpu, HostMapped, bytes_of, device_matrices, from_bytes};
 use crate::io::Instance;
 use crate::site::Site;
 use anyhow::{Context, Result, anyhow};
@@ -14,9 +14,12 @@ use qapgpu_common::delta::DeltaWidth;
 use qapgpu_common::layout::{LS_SCRATCH_PER_WARP, LsLayout, Placement, blocks_per_sm};
 use qapgpu_common::ls::{LsKind, TenureLaw};
 use qapgpu_common::mata::{Mapping, Shape};
-use qapgpu_common::params::{AcoBest, AcoParams, LS_SUMS_SIDE_B, LS_TENURE_MIXED, LS_TENURE_PER_MOVE, LS_TENURE_UNIFORM, LS_ZERO_DIAGONAL};
+use qapgpu_common::params::{AcoBest, AcoParams, TargetHit, LS_SUMS_SIDE_B, LS_TENURE_MIXED, LS_TENURE_PER_MOVE, LS_TENURE_UNIFORM, LS_ZERO_DIAGONAL};
 use qapgpu_common::sums::Side;
 use std::time::Instant;
+
+/// How long `update_best` polls without giving up its core.
+const SPIN: std::time::Duration = std::time::Duration::from_millis(1);
 
 /// Threads per block of the regrouping kernels (a walk's rank: one barrier count per this
 /// many walks).
@@ -78,6 +81,21 @@ pub struct AcoGpu {
     searching_since: Option<Instant>,
     stats: LsStats,
     site: Site,
+    /// Where the first search to reach the target leaves its result (`AcoParams::hit`).
+    hit: HostMapped<TargetHit>,
+    /// `update_best` returned a hit while kernels still ran: the stream is waited for
+    /// (`settle`) before the host clears the hit or trusts the counts.
+    unsettled: bool,
+    /// The walks' counts and table marks are all zero, as `random_ants` wants them (the
+    /// buffers start zeroed: a run's first start needs no clearing).
+    walks_clean: bool,
+}
+
+impl Drop for AcoGpu {
+    /// Kernels that may still write the mapped hit end before it is freed.
+    fn drop(&mut self) {
+        let _ = self.gpu.stream.synchronize();
+    }
 }
 
 impl AcoGpu {
@@ -129,6 +147,7 @@ impl AcoGpu {
         let bytes = m as u128 * (2 * stride as u128 + 2 * 8 + 4 + 16) + global_delta as u128 + 4 * global_tabu as u128 + 4 * (n * n) as u128 + kept_tables as u128;
         gpu.ensure_free(bytes, &format!("a colony of {m} ants on {}", inst.name))?;
         let site = Site::gpu(&gpu)?;
+        let hit = HostMapped::new(&gpu, TargetHit { flag: 0, _pad: 0, cost: i64::MAX, perm: [0; MAX_N] })?;
         let buf = Buffers {
             a: s.clone_htod(&a_bytes)?,
             b: s.clone_htod(&b_bytes)?,
@@ -165,6 +184,7 @@ impl AcoGpu {
             winners: gpu.ptr(&buf.winners),
             tables: if kept_tables > 0 { gpu.ptr(&buf.tables) } else { 0 },
             tables_ok: gpu.ptr(&buf.tables_ok),
+            hit: hit.device_ptr(),
             elite: 0,
             aspiration: cfg.aspiration,
             first_pairs: gpu.ptr(&buf.first_pairs),
@@ -198,7 +218,7 @@ impl AcoGpu {
             tau_max: 0.0,
             layout: layout.shared(),
         };
-        let mut engine = AcoGpu { gpu, cfg, n, layout, k, buf, params, uploaded: None, last_best: None, searching_since: None, stats: LsStats::default(), site };
+        let mut engine = AcoGpu { gpu, cfg, n, layout, k, buf, params, uploaded: None, last_best: None, searching_since: None, stats: LsStats::default(), site, hit, unsettled: false, walks_clean: true };
         // Now rather than in the first launch, which a run's clock times.
         engine.upload_params()?;
         engine.gpu.stream.synchronize()?;
@@ -212,6 +232,44 @@ impl AcoGpu {
             self.uploaded = Some(self.params);
         }
         Ok(())
+    }
+
+    /// Waits for every queued kernel after an early hit, and reads the best and the
+    /// counts they leave.
+    fn settle(&mut self) -> Result<()> {
+        if std::mem::take(&mut self.unsettled) {
+            self.gpu.stream.synchronize().context("ACO kernel failed")?;
+            let b: AcoBest = from_bytes(&self.gpu.stream.clone_dtoh(&self.buf.best)?);
+            self.note_best(b);
+        }
+        Ok(())
+    }
+
+    /// Adds the time since the searches not yet waited for began to the search seconds.
+    fn stop_search_clock(&mut self) {
+        if let Some(t0) = self.searching_since.take() {
+            self.stats.seconds += t0.elapsed().as_secs_f64();
+        }
+    }
+
+    fn note_best(&mut self, b: AcoBest) {
+        self.stats.iterations = b.ls_total;
+        self.stats.evaluations = b.ls_total * self.layout.shape.moves as u64;
+        self.last_best = Some(b);
+    }
+
+    /// The hit a search left (`TargetHit`), if its flag is up.
+    fn take_hit(&self) -> Option<(i64, [u8; MAX_N])> {
+        let h = self.hit.as_ptr();
+        // SAFETY: `h` is the live mapped allocation; the flag is read first and the kernel
+        // wrote it last, after a system fence, so cost and permutation are complete.
+        unsafe {
+            if std::ptr::read_volatile(std::ptr::addr_of!((*h).flag)) == 0 {
+                return None;
+            }
+            std::sync::atomic::fence(std::sync::atomic::Ordering::Acquire);
+            Some((std::ptr::read_volatile(std::ptr::addr_of!((*h).cost)), std::ptr::read_volatile(std::ptr::addr_of!((*h).perm))))
+        }
     }
 
     pub fn block_threads(&self) -> u32 {
@@ -368,10 +426,16 @@ impl AcoEngine for AcoGpu {
     }
 
     fn random_ants(&mut self) -> Result<()> {
+        // A new run: no kernel of the last one may still write the hit being cleared.
+        self.settle()?;
+        // SAFETY: no kernel runs that could write it (above).
+        unsafe { std::ptr::write_volatile(std::ptr::addr_of_mut!((*self.hit.as_ptr()).flag), 0) };
         // Walks start afresh (their tabu matrices are reset at iteration 0, their tables
         // rebuilt).
-        self.gpu.stream.memset_zeros(&mut self.buf.walks)?;
-        self.gpu.stream.memset_zeros(&mut self.buf.tables_ok)?;
+        if !std::mem::replace(&mut self.walks_clean, true) {
+            self.gpu.stream.memset_zeros(&mut self.buf.walks)?;
+            self.gpu.stream.memset_zeros(&mut self.buf.tables_ok)?;
+        }
         let c = self.per_ant_warp();
         self.launch(|k| &k.init, c)
     }
@@ -389,6 +453,7 @@ impl AcoEngine for AcoGpu {
         };
         let t0 = Instant::now();
         if self.cfg.walk {
+            self.walks_clean = false;
             self.launch(|k| &k.walk, c)?;
         } else {
             self.launch(|k| &k.local_search, c)?;
@@ -401,18 +466,35 @@ impl AcoEngine for AcoGpu {
     fn update_best(&mut self) -> Result<i64> {
         let c = LaunchConfig { grid_dim: (1, 1, 1), block_dim: (BEST_THREADS, 1, 1), shared_mem_bytes: BEST_THREADS / 32 * LS_SCRATCH_PER_WARP };
         self.launch(|k| &k.best, c)?;
-        // Wait in a stream synchronisation, not in the copy: a copy to pageable memory
-        // blocks the watchdog's stop-word write until the kernels end, so a time limit
-        // would wait for a whole local search (2.3 s for a 1-s limit at n = 256).
-        self.gpu.stream.synchronize().context("ACO kernel failed")?;
-        let b: AcoBest = from_bytes(&self.gpu.stream.clone_dtoh(&self.buf.best)?);
-        if let Some(t0) = self.searching_since.take() {
-            self.stats.seconds += t0.elapsed().as_secs_f64();
+        // Wait by polling the stream, not in a synchronisation or a copy: a copy to pageable
+        // memory blocks the watchdog's stop-word write until the kernels end (2.3 s for a 1-s
+        // limit at n = 256), and a hit left in mapped memory ends the wait at once, before
+        // the launch, the best kernel and a copy have (`TargetHit`).
+        let (stream, waiting) = (self.gpu.stream.cu_stream(), Instant::now());
+        loop {
+            if let Some((cost, perm)) = self.take_hit() {
+                self.stop_search_clock();
+                let ls_total = self.last_best.map_or(0, |b| b.ls_total);
+                self.last_best = Some(AcoBest { cost, ls_total, perm });
+                self.unsettled = true;
+                return Ok(cost);
+            }
+            // SAFETY: the engine's live stream.
+            match unsafe { cudarc::driver::sys::cuStreamQuery(stream) } {
+                // Hot for the first millisecond, where a hit's latency matters; then the
+                // core is given up between polls.
+                cudarc::driver::sys::CUresult::CUDA_ERROR_NOT_READY if waiting.elapsed() < SPIN => std::hint::spin_loop(),
+                cudarc::driver::sys::CUresult::CUDA_ERROR_NOT_READY => std::thread::yield_now(),
+                r => {
+                    r.result().context("ACO kernel failed")?;
+                    break;
+                }
+            }
         }
+        let b: AcoBest = from_bytes(&self.gpu.stream.clone_dtoh(&self.buf.best)?);
+        self.stop_search_clock();
         // Every search adds its iterations to the block the host reads anyway.
-        self.stats.iterations = b.ls_total;
-        self.stats.evaluations = b.ls_total * self.layout.shape.moves as u64;
-        self.last_best = Some(b);
+        self.note_best(b);
         Ok(b.cost)
     }
 
@@ -439,11 +521,13 @@ impl AcoEngine for AcoGpu {
         Ok((b.cost, b.perm[..self.n].to_vec()))
     }
 
-    fn ls_stats(&self) -> LsStats {
-        self.stats
+    fn ls_stats(&mut self) -> Result<LsStats> {
+        self.settle()?;
+        Ok(self.stats)
     }
 
     fn snapshot(&mut self) -> Result<AcoSnapshot> {
+        self.settle()?;
         let s = &self.gpu.stream;
         let (n, m, stride) = (self.n, self.cfg.ants as usize, self.params.stride as usize);
         let rows = |v: Vec<u8>| v.chunks(stride).map(|r| r[..n].to_vec()).collect();

@@ -341,7 +341,8 @@ pub trait AcoEngine: Send {
     /// Step 5: τ ← τ_init first when given, then evaporation, deposit and clamping.
     fn pheromone(&mut self, init: Option<f32>, bounds: Bounds) -> Result<()>;
     fn best(&mut self) -> Result<(i64, Vec<u8>)>;
-    fn ls_stats(&self) -> LsStats;
+    /// The totals so far (on the GPU, after waiting for kernels an early hit left running).
+    fn ls_stats(&mut self) -> Result<LsStats>;
     fn snapshot(&mut self) -> Result<AcoSnapshot>;
     /// The units' best ants (rows of n) and their costs: the archive the pheromone is laid
     /// from.
@@ -487,7 +488,7 @@ impl Solver for AcoSolver {
     }
 
     fn counters(&mut self) -> Result<Counters> {
-        let st = self.engine.ls_stats();
+        let st = self.engine.ls_stats()?;
         Ok(Counters { iterations: self.iterations, unit: "cAS iterations", restarts: 0, evaluations: st.evaluations, search_seconds: st.seconds, best_at: None })
     }
 

@@ -221,7 +221,7 @@ impl Solver for TsSolver {
     }
 
     fn counters(&mut self) -> Result<Counters> {
-        let st = self.engine.ls_stats();
+        let st = self.engine.ls_stats()?;
         Ok(Counters { iterations: st.iterations, unit: "tabu moves (all walks)", restarts: 0, evaluations: st.evaluations, search_seconds: st.seconds, best_at: None })
     }
 
