@@ -81,8 +81,9 @@ pub struct AcoGpu {
     searching_since: Option<Instant>,
     stats: LsStats,
     site: Site,
-    /// Where the first search to reach the target leaves its result (`AcoParams::hit`).
-    hit: HostMapped<TargetHit>,
+    /// Where the first search to reach the target leaves its result (`AcoParams::hit`);
+    /// None where mapped host memory could not be had (the hit then waits for the launch).
+    hit: Option<HostMapped<TargetHit>>,
     /// `update_best` returned a hit while kernels still ran: the stream is waited for
     /// (`settle`) before the host clears the hit or trusts the counts.
     unsettled: bool,
@@ -147,7 +148,7 @@ impl AcoGpu {
         let bytes = m as u128 * (2 * stride as u128 + 2 * 8 + 4 + 16) + global_delta as u128 + 4 * global_tabu as u128 + 4 * (n * n) as u128 + kept_tables as u128;
         gpu.ensure_free(bytes, &format!("a colony of {m} ants on {}", inst.name))?;
         let site = Site::gpu(&gpu)?;
-        let hit = HostMapped::new(&gpu, TargetHit { flag: 0, _pad: 0, cost: i64::MAX, perm: [0; MAX_N] })?;
+        let hit = HostMapped::new(&gpu, TargetHit { flag: 0, _pad: 0, cost: i64::MAX, perm: [0; MAX_N] }).ok();
         let buf = Buffers {
             a: s.clone_htod(&a_bytes)?,
             b: s.clone_htod(&b_bytes)?,
@@ -184,7 +185,7 @@ impl AcoGpu {
             winners: gpu.ptr(&buf.winners),
             tables: if kept_tables > 0 { gpu.ptr(&buf.tables) } else { 0 },
             tables_ok: gpu.ptr(&buf.tables_ok),
-            hit: hit.device_ptr(),
+            hit: hit.as_ref().map_or(0, HostMapped::device_ptr),
             elite: 0,
             aspiration: cfg.aspiration,
             first_pairs: gpu.ptr(&buf.first_pairs),
@@ -260,7 +261,7 @@ impl AcoGpu {
 
     /// The hit a search left (`TargetHit`), if its flag is up.
     fn take_hit(&self) -> Option<(i64, [u8; MAX_N])> {
-        let h = self.hit.as_ptr();
+        let h = self.hit.as_ref()?.as_ptr();
         // SAFETY: `h` is the live mapped allocation; the flag is read first and the kernel
         // wrote it last, after a system fence, so cost and permutation are complete.
         unsafe {
@@ -428,8 +429,10 @@ impl AcoEngine for AcoGpu {
     fn random_ants(&mut self) -> Result<()> {
         // A new run: no kernel of the last one may still write the hit being cleared.
         self.settle()?;
-        // SAFETY: no kernel runs that could write it (above).
-        unsafe { std::ptr::write_volatile(std::ptr::addr_of_mut!((*self.hit.as_ptr()).flag), 0) };
+        if let Some(hit) = &self.hit {
+            // SAFETY: no kernel runs that could write it (above).
+            unsafe { std::ptr::write_volatile(std::ptr::addr_of_mut!((*hit.as_ptr()).flag), 0) };
+        }
         // Walks start afresh (their tabu matrices are reset at iteration 0, their tables
         // rebuilt).
         if !std::mem::replace(&mut self.walks_clean, true) {
