@@ -90,18 +90,16 @@ impl Regroup {
     }
 }
 
-/// The walks, regrouping where `--regroup-every` asks for it.
+/// The walks, regrouping where `--regroup-every` asks for it (segments of the engine's
+/// launches, which `init` cuts them to).
 fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn Solver>> {
-    let every = opts.aco.regroup_every.unwrap_or(0);
-    if every == 0 {
-        return Ok(Box::new(TsSolver::new(walk_engine(backend, inst, opts)?, opts.target)));
-    }
-    // Launches of `launch` moves; `init` cuts them to the regrouping's segments.
     let engine = walk_engine(backend, inst, opts)?;
-    let launch = engine.config().ls_iterations;
-    let keep = opts.aco.regroup_keep.unwrap_or(REGROUP_KEEP);
-    let regroup = Regroup::new(every, launch, opts.aco.regroup_rounds.unwrap_or(REGROUP_ROUNDS), engine.config().ants, keep);
-    Ok(Box::new(TsSolver { regroup: Some(regroup), ..TsSolver::new(engine, opts.target) }))
+    let x = &opts.aco;
+    let regroup = x.regroup_every.filter(|&every| every > 0).map(|every| {
+        let (cfg, keep) = (engine.config(), x.regroup_keep.unwrap_or(REGROUP_KEEP));
+        Regroup::new(every, cfg.ls_iterations, x.regroup_rounds.unwrap_or(REGROUP_ROUNDS), cfg.ants, keep)
+    });
+    Ok(Box::new(TsSolver { regroup, ..TsSolver::new(engine, opts.target) }))
 }
 
 /// The walks of `opts` on `backend`: Ro-TS settings, the GPU filled (one walk per CPU
