@@ -16,7 +16,8 @@ commands:
         into target/ptx/qapgpu.ptx (embedded by the host at build time) and
         target/ptx/qapgpu-sm_XX.ptx; when ptxas is found (PATH, $PTXAS, or pip's
         nvidia-cuda-nvcc), assemble it for each --check arch (default sm_75,sm_80,sm_90; ptxas 13 has no sm_70)
-        and fail on errors, spills, or a kernel over its register budget.
+        and fail on errors, spills over a kernel's allowance, or a kernel over its register
+        budget.
   audit --n N [--arch sm_XX] [--subpop N] [--width u16|u32|i32]
         [--kernel ga|ls|cga] [--ls ts|2opt] [--layout mata|plain] [--ns N] [--delta i32|i64]
         [--ls-mapping gene|move] [--grid WxH]
