@@ -19,7 +19,7 @@ commands:
         and fail on errors, spills over a kernel's allowance, or a kernel over its register
         budget.
   audit --n N [--arch sm_XX] [--subpop N] [--width u16|u32|i32]
-        [--kernel ga|ls|cga] [--ls ts|2opt] [--layout mata|plain] [--ns N] [--delta i32|i64]
+        [--kernel ga|ls|cga] [--ls ts|2opt] [--layout mata|plain|split|sums] [--ns N] [--delta i32|i64]
         [--ls-mapping gene|move] [--grid WxH]
         Where every byte goes for the GA kernel (ls: seed 003's local search; cga: the
         cellular GA's kernels) at problem size n: shared-memory pools,
