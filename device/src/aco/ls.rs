@@ -165,11 +165,13 @@ impl Unit {
     /// the iteration counts and the RNG. `cur`: the search's current cost, `best_cost`:
     /// its best (the tabu search's) — the result is `best` for a tabu search, else `perm`.
     /// `hit`: thread 0 claimed the stop word on reaching the target (`stop::claim_stop`);
-    /// that search writes `AcoParams::hit` before anything else.
+    /// that search writes `AcoParams::hit` before anything else. `rng` is thread
+    /// `rng_owner`'s, the one that drew from it.
     /// Pitfall: contains barriers; every thread calls it after a barrier that follows the
     /// search's last write to `perm` and `best`.
     #[inline(always)]
-    pub unsafe fn finish(&self, p: &AcoParams, cur: i64, best_cost: i64, iterations: u32, rng: &Xoshiro128, hit: bool) {
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn finish(&self, p: &AcoParams, cur: i64, best_cost: i64, iterations: u32, rng: &Xoshiro128, rng_owner: u32, hit: bool) {
         let (tid, blk, n) = (thread_idx_x(), self.blk, self.n);
         let (result, result_cost) = if self.tabu_search { (self.best, best_cost) } else { (self.perm, cur) };
         // The search that claimed the stop word on reaching the target (`hit`, thread 0's)
@@ -216,6 +218,8 @@ impl Unit {
                     let done = (p.walks as *mut u32).add(blk);
                     *done = (*done).wrapping_add(iterations);
                 }
+            }
+            if tid == rng_owner {
                 store_rng(p.rng as *mut u32, blk, p.m as usize, rng);
             }
         }
@@ -346,7 +350,7 @@ unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: Matrix<E>>(p: &Aco
         }
     }
     sync_threads();
-    unsafe { unit.finish(p, cur, best_cost, iterations, &rng, hit) };
+    unsafe { unit.finish(p, cur, best_cost, iterations, &rng, 0, hit) };
 }
 
 macro_rules! ls_kernel {

@@ -11,7 +11,7 @@
 //! # Thread mapping
 //! Block k improves c-ant k (or runs walk k) with T threads (`mata::Shape::split`). An
 //! iteration has two phases and two barriers:
-//! 1. The move chosen last, (r, s), is applied: thread 0 draws the tenures, writes the tabu
+//! 1. The move chosen last, (r, s), is applied: thread T − 1 draws the tenures, writes the tabu
 //!    matrix and swaps φ; thread t writes the rows x ≡ t (mod T) of Eq. 5's per-facility
 //!    terms for the new φ (`moves::facility_terms`) and, when the move gave a new best,
 //!    bytes x of the best permutation. Barrier.
@@ -315,6 +315,10 @@ pub(super) unsafe fn drive<D: DevCost, const WALK: bool, P: Pricer<D>>(p: &AcoPa
     unsafe { pricer.start(&t) };
     sync_threads();
 
+    // The thread that draws the tenures, writes the tabu matrix and swaps φ: the block's
+    // last, which has no share of the sums table's update wherever n does not divide T
+    // (`sums.rs`), so that this serial work does not lengthen the phase's slowest warp.
+    let keeper = threads - 1;
     // Phase 1: applies `m`; `price`: also the pricer's share for the next scan.
     // Pitfall: no barrier inside; the caller's next one publishes the writes.
     let apply = |m: Pending, price: bool, rng: &mut qapgpu_common::rng::Xoshiro128| {
@@ -332,7 +336,7 @@ pub(super) unsafe fn drive<D: DevCost, const WALK: bool, P: Pricer<D>>(p: &AcoPa
         if price {
             unsafe { pricer.update(&t, &m) };
         }
-        if tid == 0 {
+        if tid == keeper {
             unsafe {
                 if tabu_search {
                     let (tr, ts) = rule.draw(rng);
@@ -432,7 +436,7 @@ pub(super) unsafe fn drive<D: DevCost, const WALK: bool, P: Pricer<D>>(p: &AcoPa
     if keep {
         unsafe { pricer.save(&t) };
     }
-    unsafe { unit.finish(p, cur, best_cost, iterations, &rng, hit) };
+    unsafe { unit.finish(p, cur, best_cost, iterations, &rng, keeper, hit) };
 }
 
 /// The search and walk kernels of one mapping of the split family for each element type:
