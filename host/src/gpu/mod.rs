@@ -235,7 +235,7 @@ unsafe impl Sync for DeviceStop {}
 
 impl DeviceStop {
     fn new(gpu: &Gpu) -> Result<DeviceStop> {
-        // Non-blocking: its copies do not wait for the kernels of the default stream.
+        // A stream of its own: its copies do not wait for the compute stream's kernels.
         let stream = gpu.ctx.new_stream().context("creating the stop word's stream")?;
         let word = stream.alloc_zeros::<u32>(1).context("allocating the stop word")?;
         // SAFETY: written below before any use.

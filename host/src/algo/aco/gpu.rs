@@ -240,10 +240,17 @@ impl AcoGpu {
     fn settle(&mut self) -> Result<()> {
         if std::mem::take(&mut self.unsettled) {
             self.gpu.stream.synchronize().context("ACO kernel failed")?;
-            let b: AcoBest = from_bytes(&self.gpu.stream.clone_dtoh(&self.buf.best)?);
-            self.note_best(b);
+            self.read_best()?;
         }
         Ok(())
+    }
+
+    /// Reads the best-so-far block (after the kernels that write it) and keeps it with its
+    /// counts.
+    fn read_best(&mut self) -> Result<AcoBest> {
+        let b: AcoBest = from_bytes(&self.gpu.stream.clone_dtoh(&self.buf.best)?);
+        self.note_best(b);
+        Ok(b)
     }
 
     /// Adds the time since the searches not yet waited for began to the search seconds.
@@ -494,10 +501,9 @@ impl AcoEngine for AcoGpu {
                 }
             }
         }
-        let b: AcoBest = from_bytes(&self.gpu.stream.clone_dtoh(&self.buf.best)?);
-        self.stop_search_clock();
         // Every search adds its iterations to the block the host reads anyway.
-        self.note_best(b);
+        let b = self.read_best()?;
+        self.stop_search_clock();
         Ok(b.cost)
     }
 
