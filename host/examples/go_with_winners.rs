@@ -7,8 +7,9 @@
 //! which the first walk reached TARGET, then the mean and median over the trials.
 //!
 //! `cargo run --release -p host --example go_with_winners -- INSTANCE TARGET WALKS MAX
-//! CLONE_EVERY KEEP TRIALS [STARTS]` (STARTS: each walk starts from the best of that many
-//! random permutations; 1, the default, as `ts` does).
+//! CLONE_EVERY KEEP TRIALS [STARTS [ROUNDS]]` (STARTS: each walk starts from the best of that
+//! many random permutations; 1, the default, as `ts` does. ROUNDS: regroupings in all, as
+//! `ts --regroup-rounds`; 0, the default, all along).
 use qapgpu::io::qaplib;
 use qapgpu_common::ls::{Scratch, TABU_FREE, Tenure, TenureLaw, WalkState, tabu_walk};
 use qapgpu_common::matrix::Dense;
@@ -30,7 +31,7 @@ struct Walk {
 
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    anyhow::ensure!((7..=8).contains(&args.len()), "usage: go_with_winners INSTANCE TARGET WALKS MAX CLONE_EVERY KEEP TRIALS [STARTS]");
+    anyhow::ensure!((7..=9).contains(&args.len()), "usage: go_with_winners INSTANCE TARGET WALKS MAX CLONE_EVERY KEEP TRIALS [STARTS [ROUNDS]]");
     let inst = qaplib::read_dat(&qaplib::resolve(&args[0]))?;
     let target: i64 = args[1].parse()?;
     let walks: usize = args[2].parse()?;
@@ -39,6 +40,10 @@ fn main() -> anyhow::Result<()> {
     let keep: f64 = args[5].parse()?;
     let trials: u64 = args[6].parse()?;
     let starts: u32 = args.get(7).map_or(Ok(1), |a| a.parse())?;
+    let rounds: u32 = match args.get(8).map_or(Ok(0), |a| a.parse())? {
+        0 => u32::MAX,
+        r => r,
+    };
     let n = inst.n;
     let to_i32 = |m: &[i64]| m.iter().map(|&x| i32::try_from(x)).collect::<Result<Vec<i32>, _>>();
     let (a, b) = (to_i32(&inst.a)?, to_i32(&inst.b)?);
@@ -82,7 +87,7 @@ fn main() -> anyhow::Result<()> {
                 .collect();
             hit = firsts.iter().flatten().min().map(|&i| done + i);
             done += step;
-            if every > 0 && hit.is_none() {
+            if every > 0 && hit.is_none() && done / step <= rounds {
                 let mut order: Vec<usize> = (0..walks).collect();
                 order.sort_by_key(|&k| ws[k].cost);
                 let elite = ((keep * walks as f64).ceil() as usize).clamp(1, walks);

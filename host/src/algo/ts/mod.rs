@@ -54,7 +54,10 @@ pub const ASPIRATION_FACTOR: u32 = 5;
 /// every 30–50 moves. On the GPU (H100, BENCHMARKS.md "Go with the winners"), 8 rounds of
 /// 32 moves cut tai40b's time to the optimum from 4.2 to 0.51 ms and tai30b's from 0.69 to
 /// 0.49 ms, but cost the smallest targets 0.03–0.1 ms and left tai35b no shorter (one seed
-/// in 20 took 36 ms); regrouping all along crowded the walks into one region.
+/// in 20 took 36 ms); regrouping all along crowded the walks into one region. Regrouping
+/// inside one cooperative launch, with no launch boundary a round, gave the same times
+/// (`docs/trials/regroup-in-launch.patch`, BENCHMARKS.md "Go with the winners inside one
+/// launch"), though the twin's 40-trial figures say eight rounds of 32 halve the moves.
 pub const REGROUP_KEEP: f64 = 0.25;
 /// Most launches (and regroupings) queued by one `advance`: the host sees that a walk
 /// reached the target only when it reads the best after them, and every launch queued
