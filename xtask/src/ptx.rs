@@ -37,13 +37,19 @@ pub const REGISTER_CAP: &[(&str, u32)] = &[("aco_local_search_", 72), ("ts_walk_
 /// edit that grows the spills past this fails the build instead of slowing it unseen.
 pub const SPILL_ALLOWANCE: &[(&str, u32)] = &[("ts_sums_walk_", 7168), ("ts_split_walk_", 4608), ("aco_sums_search_", 3072), ("aco_split_search_", 3072), ("aco_local_search_", 2560), ("ts_walk_", 512)];
 
+/// The figure a table of kernel-name prefixes (`REGISTER_BUDGET`, `REGISTER_CAP`,
+/// `SPILL_ALLOWANCE`) gives the kernel `name`: its first matching row's (None: no row).
+fn for_kernel(table: &[(&str, u32)], name: &str) -> Option<u32> {
+    table.iter().find(|(prefix, _)| name.starts_with(prefix)).map(|&(_, v)| v)
+}
+
 /// Inserts `.maxnreg` after the parameter list of every entry named in `REGISTER_CAP`.
 fn cap_registers(ptx: &str) -> String {
     let mut out = String::with_capacity(ptx.len() + 256);
     let mut cap = None;
     for line in ptx.split_inclusive('\n') {
         if let Some(name) = line.trim_start().strip_prefix(".visible .entry ") {
-            cap = REGISTER_CAP.iter().find(|(p, _)| name.starts_with(p)).map(|&(_, r)| r);
+            cap = for_kernel(REGISTER_CAP, name);
         }
         if line.trim_end() == "{" {
             if let Some(r) = cap.take() {
@@ -106,7 +112,7 @@ pub fn build_ptx(args: &[String]) -> Result<PathBuf, String> {
                     );
                 }
                 for k in &spills {
-                    let allowed = SPILL_ALLOWANCE.iter().find(|(p, _)| k.name.starts_with(p)).map_or(0, |&(_, b)| b);
+                    let allowed = for_kernel(SPILL_ALLOWANCE, &k.name).unwrap_or(0);
                     if k.spill_stores + k.spill_loads > allowed {
                         return Err(format!(
                             "{} spills {} B stores and {} B loads on {check}, over its allowance of {allowed} B (xtask/src/ptx.rs, SPILL_ALLOWANCE)",
@@ -118,8 +124,8 @@ pub fn build_ptx(args: &[String]) -> Result<PathBuf, String> {
                     eprintln!("note: {} kernels spill registers on {check}, each within its allowance (xtask/src/ptx.rs)", spills.len());
                 }
                 for k in &report {
-                    if let Some((_, budget)) = REGISTER_BUDGET.iter().find(|(p, _)| k.name.starts_with(p)) {
-                        if k.registers > *budget {
+                    if let Some(budget) = for_kernel(REGISTER_BUDGET, &k.name) {
+                        if k.registers > budget {
                             return Err(format!("{} uses {} registers on {check}, over its budget of {budget} (xtask/src/ptx.rs)", k.name, k.registers));
                         }
                     }

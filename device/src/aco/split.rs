@@ -26,7 +26,8 @@
 //!    begins); then every thread reads the slots and picks the same move.
 //!
 //! The swap is applied at the start of the next iteration (or after the last), so no thread
-//! reads φ(r) or φ(s) while thread 0 writes them: the winner's φ(r), φ(s) travel in its slot.
+//! reads φ(r) or φ(s) while thread T − 1 writes them: the winner's φ(r), φ(s) travel in its
+//! slot.
 use core::marker::PhantomData;
 
 use qapgpu_common::layout::LS_SCRATCH_PER_WARP;
