@@ -2,7 +2,8 @@
 # Time to target of the multi-start tabu search (`ts`) against `aco-ts` on the GPU, and of
 # `ts` on all the host's CPU cores (the user's alternative without a GPU), over the targets
 # of issue 10's table; from the repository root after `cargo xtask dist` with QAPLIB in
-# dist/qaplib. 10 runs each, seeds 1..10.
+# dist/qaplib. 10 runs each, seeds 1..10 (RUNS sets another count; the time to a target is
+# close to exponential, so a mean over 10 runs is within about a third of the true one).
 #   scripts/bench-ts.sh gpu-opt | gpu-gap | cpu | ttt | gaps | memetic | layout | auto
 # auto: `auto` alone over every target of issue 10's table (its choice and colony per
 # instance), 10 runs each.
@@ -15,7 +16,7 @@ export QAPLIB_DIR=$PWD/qaplib
 out=${OUT:-../bench-results}
 mkdir -p "$out"
 T=${RUN_SECONDS:-5}
-cmp() { local tag=$1; shift; timeout "${BENCH_LIMIT:-560}" ./qapgpu bench compare --runs 10 --time-limit "$T" --out "$out/$tag" "$@" \
+cmp() { local tag=$1; shift; timeout "${BENCH_LIMIT:-560}" ./qapgpu bench compare --runs "${RUNS:-10}" --time-limit "$T" --out "$out/$tag" "$@" \
           >/dev/null 2>"$out/$tag.log"; cat "$out/$tag/compare.md" 2>/dev/null || tail -3 "$out/$tag.log"; }
 small=tai25b,kra30a,kra30b,tai30b,tai35b,ste36b,tai40b,tai50b,tai60b
 case "${1:-}" in
@@ -33,7 +34,7 @@ case "${1:-}" in
   auto)    cmp auto-opt --engine gpu --algos auto --instances $small,tai80b,tai100b
            cmp auto-a1 --engine gpu --algos auto --gap 1 --instances tai40a,tai50a,tai60a,tai80a,tai100a
            cmp auto-b006 --engine gpu --algos auto --gap 0.06 --instances tai50b
-           T=12 cmp auto-b150 --engine gpu --algos auto --gap 0.2 --instances tai150b ;;
+           RUNS=${RUNS_TAI150B:-10} T=12 cmp auto-b150 --engine gpu --algos auto --gap 0.2 --instances tai150b ;;
   layout)  for i in tai25b tai40a tai60b tai100b tai150b; do ./qapgpu solve $i --algo ts --engine gpu --seed 1 --time-limit 1 --quiet | grep -E "^(instance|layout)"; done ;;
   cpu)     cmp ts-cpu --engine cpu --algos ts --instances tai25b,kra30a,kra30b,tai30b,tai35b,ste36b,tai40b
            cmp ts-cpu-a1 --engine cpu --algos ts --gap 1 --instances tai40a,tai50a,tai60a ;;

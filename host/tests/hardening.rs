@@ -76,6 +76,12 @@ fn bad_option_values_get_one_line_errors_naming_the_option() {
         all.extend_from_slice(args);
         assert_one_line_error(&qapgpu(&all), needle, &args.join(" "));
     }
+    // The ACO options that `bench compare` passes to every run are checked as `solve` checks them.
+    for (args, needle) in [(&["--regroup-keep", "5"][..], "--regroup-keep"), (&["--rho", "nan"][..], "--rho")] {
+        let mut all = vec!["bench", "compare", "--engine", "cpu", "--runs", "1", "--instances", "nug12", "--algos", "ts"];
+        all.extend_from_slice(args);
+        assert_one_line_error(&qapgpu(&all), needle, &args.join(" "));
+    }
 }
 
 #[test]

@@ -191,7 +191,8 @@ pub struct AcoArgs {
     #[arg(long)]
     ns: Option<u32>,
     /// Threads per block of the split and sums layouts, rounded up to a warp (default: half
-    /// a thread per move, a quarter for ts, 64 to 512; sums takes at least n).
+    /// a thread per move, a quarter for ts but at most 128 on structured data up to n = 40,
+    /// 64 to 512; sums takes at least n).
     #[arg(long)]
     split_threads: Option<u32>,
     /// ts: moves of every walk between two regroupings, where the walks outside the best
@@ -216,7 +217,7 @@ pub struct AcoArgs {
 }
 
 impl AcoArgs {
-    fn options(&self) -> AcoOptions {
+    pub(super) fn options(&self) -> AcoOptions {
         AcoOptions {
             layout: self.layout,
             settle_layout: false,
@@ -576,6 +577,11 @@ pub struct BenchArgs {
     /// Folder for the CSV and Markdown tables.
     #[arg(long, default_value = "bench-results")]
     pub out: PathBuf,
+    /// compare, ttt, gaps, problems: the ACO family's options (those of `ts`, `memetic`,
+    /// `aco-*` and `auto`'s colonies) for every run, as `solve` takes them; the papers'
+    /// protocols set their own.
+    #[command(flatten)]
+    pub aco: AcoArgs,
     #[command(flatten)]
     pub device: DeviceArgs,
 }

@@ -13,6 +13,9 @@ pub fn bench(a: BenchArgs) -> Result<()> {
     base.cga.grid = a.grid;
     base.cga.mapping = a.ls_mapping;
     base.cga.passes = a.ls_passes;
+    if !matches!(a.protocol, Protocol::Independent | Protocol::Islands | Protocol::AcoFixed | Protocol::AcoTarget | Protocol::Cellular002 | Protocol::Cellular004) {
+        base.aco = a.aco.options();
+    }
     base.validate()?;
     let backends = Backend::open_all(&base, |why| eprintln!("note: {why}"))?;
     let backend = backends[0].clone();

@@ -15,6 +15,7 @@
 //! (`AcoConfig::walk`): the same buffers and thread mappings; by default the sums layout
 //! where it applies (`aco::gpu::settle_layout`).
 use super::aco::{self, AcoConfig, AcoEngine, Layout};
+use super::auto;
 use super::{Backend, Family, Options};
 use crate::io::Instance;
 use crate::run::stop::StopWord;
@@ -46,6 +47,20 @@ pub const TENURE_FACTOR: u32 = 8;
 /// thousands of moves (tai40b), and on tai*a the cubic ones do better (BENCHMARKS.md).
 pub const TENURE_LAW: TenureLaw = TenureLaw::Mixed;
 pub const ASPIRATION_FACTOR: u32 = 5;
+
+/// Most threads a walk has on structured data (a matrix dominance of at least
+/// `auto::LOW_DOMINANCE`) up to n = `STRUCTURED_WALK_MAX_N`: there the first hit comes from
+/// many walks more than from fast ones. Over 200 runs a target on the H100 (BENCHMARKS.md,
+/// "Two hundred runs a target"), 128 threads reached tai35b's optimum in 0.90 ms against
+/// 1.03 ms with the quarter-thread rule's 160, and tai40b's in 1.32 ms against 3.46 ms with
+/// its 224; tai25b, kra30a, kra30b, tai30b and ste36b were within noise of their best from
+/// 128 up. Uniform data keeps the rule (`mata::walk_split_threads`): tai40a reached 1 % above
+/// the optimum in 0.73 ms with its 224 threads, 0.88 ms with 128.
+pub const STRUCTURED_WALK_THREADS: u32 = 128;
+/// Largest n where `STRUCTURED_WALK_THREADS` applies (`auto::TS_ANY_N`, where `auto` runs
+/// `ts`): above it fewer, faster walks win again (40 runs: tai50b's optimum in 0.229 s with
+/// 128 threads against 0.128 s with the rule's 320, tai60b's in 0.88 s against 0.21 s).
+pub const STRUCTURED_WALK_MAX_N: usize = auto::TS_ANY_N;
 
 /// The share of the walks the others regroup onto ("go with the winners", `ls::donor_rank`)
 /// when `--regroup-every` asks for regrouping, which is off by default. On the CPU twin of
@@ -111,7 +126,7 @@ pub fn walk_engine(backend: &Backend, inst: &Instance, opts: &Options) -> Result
     let mut cfg = AcoConfig::from_options(LsKind::Tabu, inst, opts);
     cfg.walk = true;
     cfg.layout = opts.aco.layout.unwrap_or(Layout::Sums);
-    cfg.split_threads = opts.aco.split_threads.or(Some(walk_split_threads(inst.n as u32, MAX_THREADS)));
+    cfg.split_threads = opts.aco.split_threads.or(Some(walk_threads(inst)));
     cfg.ls_iterations = opts.aco.ls_iterations.unwrap_or(LAUNCH_ITERATIONS);
     // Taillard's Ro-TS settings: tenures r³·8n (in half the walks), long-term aspiration
     // after 5n² iterations.
@@ -134,6 +149,13 @@ pub fn walk_engine(backend: &Backend, inst: &Instance, opts: &Options) -> Result
         Backend::Cpu { threads } => cfg.ants = opts.aco.ants.unwrap_or((if *threads == 0 { rayon::current_num_threads() } else { *threads }) as u32),
     }
     aco::engine(backend, inst, &cfg)
+}
+
+/// Threads a walk by default: a quarter of a thread a move (`mata::walk_split_threads`), at
+/// most `STRUCTURED_WALK_THREADS` on structured data up to n = `STRUCTURED_WALK_MAX_N`.
+pub fn walk_threads(inst: &Instance) -> u32 {
+    let quarter = walk_split_threads(inst.n as u32, MAX_THREADS);
+    if inst.n <= STRUCTURED_WALK_MAX_N && auto::max_dominance(inst) >= auto::LOW_DOMINANCE { quarter.min(STRUCTURED_WALK_THREADS) } else { quarter }
 }
 
 /// The driver: random starts, then one launch of every walk per `advance`.
@@ -234,7 +256,26 @@ impl Solver for TsSolver {
 
 #[cfg(test)]
 mod tests {
-    use super::Regroup;
+    use super::{Regroup, STRUCTURED_WALK_MAX_N, STRUCTURED_WALK_THREADS, walk_threads};
+    use crate::io::Instance;
+    use qapgpu_common::mata::{MAX_THREADS, walk_split_threads};
+
+    #[test]
+    fn small_walks_on_structured_data_have_at_most_four_warps_and_others_keep_the_rule() {
+        // Uniform-looking: every entry 1 or 2 (dominance about 33 %). Structured: mostly
+        // zeros with a few large flows (dominance far above 100 %).
+        let flat = |n: usize| (0..n * n).map(|x| 1 + (x % 2) as i64).collect::<Vec<i64>>();
+        let sparse = |n: usize| (0..n * n).map(|x| if x % 37 == 0 { 500 } else { 0 }).collect::<Vec<i64>>();
+        for n in [40, 50] {
+            let uniform = Instance::new("flat", n, flat(n), flat(n)).unwrap();
+            let structured = Instance::new("sparse", n, sparse(n), flat(n)).unwrap();
+            let quarter = walk_split_threads(n as u32, MAX_THREADS);
+            assert!(quarter > STRUCTURED_WALK_THREADS, "n = {n} takes {quarter} threads by the quarter rule");
+            assert_eq!(walk_threads(&uniform), quarter);
+            let capped = if n <= STRUCTURED_WALK_MAX_N { STRUCTURED_WALK_THREADS } else { quarter };
+            assert_eq!(walk_threads(&structured), capped, "n = {n}");
+        }
+    }
 
     #[test]
     fn a_launch_splits_into_segments_and_the_elite_is_a_rounded_up_share() {
