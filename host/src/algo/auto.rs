@@ -4,7 +4,8 @@
 //! one H200), where every choice below reached the targets of issue 10 first and ended
 //! lowest within 1 s:
 //!
-//! * n ≤ 40: the multi-start tabu search (`ts`), whatever the structure.
+//! * n ≤ 40: the multi-start tabu search (`ts`), whatever the structure, with its own
+//!   defaults there (`ts::walk_threads`, `ts::default_regroup`).
 //! * Larger, uniform random data (both dominances below `LOW_DOMINANCE`, the tai*a class):
 //!   `aco-ts` with Table 4's class (i) colony but searches of `UNIFORM_LS_FACTOR`·n moves,
 //!   and one wave of ants (`--one-wave`, m = every block the GPU holds at once; 2 an SM

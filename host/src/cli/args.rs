@@ -197,14 +197,16 @@ pub struct AcoArgs {
     split_threads: Option<u32>,
     /// ts: moves of every walk between two regroupings, where the walks outside the best
     /// --regroup-keep restart from the elite's current solutions ("go with the winners");
-    /// 0 (the default): never. Measured in BENCHMARKS.md ("Go with the winners").
+    /// 0: never. Default: 32 on the GPU for n = 30 to 40 (4 rounds), never otherwise. Measured in
+    /// BENCHMARKS.md ("Two hundred runs a target").
     #[arg(long)]
     regroup_every: Option<u32>,
     /// ts: the share of the walks, by current cost, that the others regroup onto, in (0, 1]
     /// (default 0.25).
     #[arg(long)]
     regroup_keep: Option<f64>,
-    /// ts: regroupings per run (default 8, the first read of the best's worth; 0: all along).
+    /// ts: regroupings per run (default 4 where ts regroups by default, else 8, the first
+    /// read of the best's worth; 0: all along).
     #[arg(long)]
     regroup_rounds: Option<u32>,
     /// IT_TOTAL: stop after this many local-search iterations in all (Table 5 uses n·50000).

@@ -5,11 +5,12 @@
 //! best. The run's target is checked inside the search: the block that reaches it writes
 //! the stop word and every walk stops at its next poll.
 //!
-//! On request (`--regroup-every`) the walks also "go with the winners" (`Regroup`): every
-//! so many moves, two small kernels rank them by current cost and restart every walk
-//! outside the best quarter from an elite walk's solution, queued behind the walk launches
-//! without a wait. It is off by default: measured, it helps some targets and hurts others
-//! (`REGROUP_KEEP`).
+//! The walks also "go with the winners" (`Regroup`): every so many moves, two small kernels
+//! rank them by current cost and restart every walk outside the best quarter from an elite
+//! walk's solution, queued behind the walk launches without a wait. On the GPU for n from
+//! `DEFAULT_REGROUP_MIN_N` to `DEFAULT_REGROUP_MAX_N` they do so by default, four times 32
+//! moves at a run's start (`default_regroup`); `--regroup-every` sets it anywhere, and
+//! `--regroup-every 0` turns it off.
 //!
 //! The engines are the ACO family's (`algo::aco::{gpu, cpu}`) in walk mode
 //! (`AcoConfig::walk`): the same buffers and thread mappings; by default the sums layout
@@ -62,8 +63,8 @@ pub const STRUCTURED_WALK_THREADS: u32 = 128;
 /// 128 threads against 0.128 s with the rule's 320, tai60b's in 0.88 s against 0.21 s).
 pub const STRUCTURED_WALK_MAX_N: usize = auto::TS_ANY_N;
 
-/// The share of the walks the others regroup onto ("go with the winners", `ls::donor_rank`)
-/// when `--regroup-every` asks for regrouping, which is off by default. On the CPU twin of
+/// The share of the walks the others regroup onto ("go with the winners", `ls::donor_rank`).
+/// On the CPU twin of
 /// 792 tai35b walks (`examples/go_with_winners.rs`, 12 trials each) the first walk reached
 /// the optimum after 296 moves on average without it and after 140–154 with a quarter kept
 /// every 30–50 moves. On the GPU (H100, BENCHMARKS.md "Go with the winners"), 8 rounds of
@@ -72,8 +73,40 @@ pub const STRUCTURED_WALK_MAX_N: usize = auto::TS_ANY_N;
 /// in 20 took 36 ms); regrouping all along crowded the walks into one region. Regrouping
 /// inside one cooperative launch, with no launch boundary a round, gave the same times
 /// (`docs/trials/regroup-in-launch.patch`, BENCHMARKS.md "Go with the winners inside one
-/// launch"), though the twin's 40-trial figures say eight rounds of 32 halve the moves.
+/// launch"), though the twin's 40-trial figures say eight rounds of 32 halve the moves. Those
+/// GPU figures were means of 20 runs, too few to see the gain on tai35b: over 200 runs
+/// (BENCHMARKS.md, "Two hundred runs a target") it was there (`DEFAULT_REGROUP_EVERY`).
 pub const REGROUP_KEEP: f64 = 0.25;
+
+/// `ts`'s regrouping where the command line does not set it, on the GPU for n from
+/// `DEFAULT_REGROUP_MIN_N` to `DEFAULT_REGROUP_MAX_N` (where `auto` runs `ts`): every
+/// `DEFAULT_REGROUP_EVERY` moves,
+/// `DEFAULT_REGROUP_ROUNDS` times, then plain walks. Over 200 runs a target on the H100
+/// (BENCHMARKS.md, "Two hundred runs a target"), 4 rounds of 32 moves took tai35b's optimum
+/// from 0.90 to 0.67 ms (σ from 0.74 to 0.25), tai40b's from 1.33 to 0.55 ms, tai30b's from
+/// 0.57 to 0.40 ms and tai40a's 1 % from 0.73 to 0.62 ms, and cost tai25b, kra30a, kra30b and
+/// ste36b 0.02–0.08 ms (each still at least 12× its issue-10 Ro-TS time). 16 moves a round
+/// gave runs of tens of ms (the walks crowd into one region); 48 moves, 6 rounds and a
+/// share of 1/8 were no better. Below n = 30 the walks reach their targets within a few
+/// hundred moves anyway, and the rounds' relaunches only cost: tai25b 0.15 → 0.17 ms (200
+/// runs; 0.14 → 0.21 ms over the issue's 10 runs).
+pub const DEFAULT_REGROUP_EVERY: u32 = 32;
+pub const DEFAULT_REGROUP_ROUNDS: u32 = 4;
+pub const DEFAULT_REGROUP_MIN_N: usize = 30;
+pub const DEFAULT_REGROUP_MAX_N: usize = auto::TS_ANY_N;
+
+/// The regrouping (every, rounds) of a `ts` run: the command line's (`--regroup-every 0`:
+/// none), else the default on the GPU for n in `DEFAULT_REGROUP_MIN_N..=DEFAULT_REGROUP_MAX_N`,
+/// else none. The CPU
+/// runs a walk a core, too few to regroup onto a share of them by default.
+pub fn default_regroup(every: Option<u32>, rounds: Option<u32>, n: usize, gpu: bool) -> Option<(u32, u32)> {
+    match every {
+        Some(0) => None,
+        Some(every) => Some((every, rounds.unwrap_or(REGROUP_ROUNDS))),
+        None if gpu && (DEFAULT_REGROUP_MIN_N..=DEFAULT_REGROUP_MAX_N).contains(&n) => Some((DEFAULT_REGROUP_EVERY, rounds.unwrap_or(DEFAULT_REGROUP_ROUNDS))),
+        None => None,
+    }
+}
 /// Most launches (and regroupings) queued by one `advance`: the host sees that a walk
 /// reached the target only when it reads the best after them, and every launch queued
 /// behind the hit still costs its blocks' start and exit.
@@ -113,9 +146,10 @@ impl Regroup {
 fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn Solver>> {
     let engine = walk_engine(backend, inst, opts)?;
     let x = &opts.aco;
-    let regroup = x.regroup_every.filter(|&every| every > 0).map(|every| {
+    let gpu = matches!(backend, Backend::Gpu(_));
+    let regroup = default_regroup(x.regroup_every, x.regroup_rounds, inst.n, gpu).map(|(every, rounds)| {
         let (cfg, keep) = (engine.config(), x.regroup_keep.unwrap_or(REGROUP_KEEP));
-        Regroup::new(every, cfg.ls_iterations, x.regroup_rounds.unwrap_or(REGROUP_ROUNDS), cfg.ants, keep)
+        Regroup::new(every, cfg.ls_iterations, rounds, cfg.ants, keep)
     });
     Ok(Box::new(TsSolver { regroup, ..TsSolver::new(engine, opts.target) }))
 }
@@ -256,7 +290,21 @@ impl Solver for TsSolver {
 
 #[cfg(test)]
 mod tests {
-    use super::{Regroup, STRUCTURED_WALK_MAX_N, STRUCTURED_WALK_THREADS, walk_threads};
+    use super::{DEFAULT_REGROUP_EVERY, DEFAULT_REGROUP_ROUNDS, REGROUP_ROUNDS, Regroup, STRUCTURED_WALK_MAX_N, STRUCTURED_WALK_THREADS, default_regroup, walk_threads};
+
+    #[test]
+    fn small_runs_on_the_gpu_regroup_by_default_and_the_command_line_decides_otherwise() {
+        let default = Some((DEFAULT_REGROUP_EVERY, DEFAULT_REGROUP_ROUNDS));
+        assert_eq!(default_regroup(None, None, 35, true), default);
+        assert_eq!(default_regroup(None, None, 40, true), default);
+        assert_eq!(default_regroup(None, None, 30, true), default);
+        assert_eq!(default_regroup(None, None, 29, true), None);
+        assert_eq!(default_regroup(None, None, 41, true), None);
+        assert_eq!(default_regroup(None, None, 35, false), None);
+        assert_eq!(default_regroup(Some(0), None, 35, true), None);
+        assert_eq!(default_regroup(Some(50), None, 60, false), Some((50, REGROUP_ROUNDS)));
+        assert_eq!(default_regroup(None, Some(2), 30, true), Some((DEFAULT_REGROUP_EVERY, 2)));
+    }
     use crate::io::Instance;
     use qapgpu_common::mata::{MAX_THREADS, walk_split_threads};
 
