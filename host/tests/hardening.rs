@@ -82,6 +82,9 @@ fn bad_option_values_get_one_line_errors_naming_the_option() {
         all.extend_from_slice(args);
         assert_one_line_error(&qapgpu(&all), needle, &args.join(" "));
     }
+    // A paper's protocol sets its own: an ACO option there is refused, not ignored.
+    let out = qapgpu(&["bench", "003-target", "--engine", "cpu", "--runs", "1", "--instances", "nug12", "--ants", "8"]);
+    assert_one_line_error(&out, "bench 003-target: a paper's protocol sets its own ACO options", "bench 003-target --ants 8");
 }
 
 #[test]

@@ -581,7 +581,7 @@ pub struct BenchArgs {
     pub out: PathBuf,
     /// compare, ttt, gaps, problems: the ACO family's options (those of `ts`, `memetic`,
     /// `aco-*` and `auto`'s colonies) for every run, as `solve` takes them; the papers'
-    /// protocols set their own.
+    /// protocols set their own and refuse them.
     #[command(flatten)]
     pub aco: AcoArgs,
     #[command(flatten)]

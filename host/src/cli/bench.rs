@@ -2,10 +2,12 @@
 //! and Markdown.
 use super::args::{BenchArgs, CgaTopology, Protocol, Search};
 use crate::algo::Backend;
+use crate::algo::aco::AcoOptions;
 use crate::algo::cga::Pass;
 use crate::bench::{Table, compare, problems, seed000, seed001, seed003, seed004, ttt};
 use crate::io::qaplib;
 use anyhow::Result;
+use clap::ValueEnum;
 use qapgpu_common::ls::LsKind;
 
 pub fn bench(a: BenchArgs) -> Result<()> {
@@ -13,8 +15,12 @@ pub fn bench(a: BenchArgs) -> Result<()> {
     base.cga.grid = a.grid;
     base.cga.mapping = a.ls_mapping;
     base.cga.passes = a.ls_passes;
-    if !matches!(a.protocol, Protocol::Independent | Protocol::Islands | Protocol::AcoFixed | Protocol::AcoTarget | Protocol::Cellular002 | Protocol::Cellular004) {
-        base.aco = a.aco.options();
+    // The papers' protocols set their own ACO options; the others run every run with these.
+    let aco = a.aco.options();
+    if matches!(a.protocol, Protocol::Independent | Protocol::Islands | Protocol::AcoFixed | Protocol::AcoTarget | Protocol::Cellular002 | Protocol::Cellular004) {
+        anyhow::ensure!(aco == AcoOptions::default(), "bench {}: a paper's protocol sets its own ACO options (--ants, --layout, --split-threads, …); they apply to compare, ttt, gaps and problems", a.protocol.to_possible_value().map_or_else(String::new, |v| v.get_name().to_string()));
+    } else {
+        base.aco = aco;
     }
     base.validate()?;
     let backends = Backend::open_all(&base, |why| eprintln!("note: {why}"))?;

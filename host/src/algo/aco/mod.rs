@@ -33,7 +33,7 @@ pub const TWO_OPT: Family = Family {
 
 /// The ACO settings of `Options` (the command line's `--layout` … `--max-ls-iterations`);
 /// unset ones come from Table 4 for the instance's class.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct AcoOptions {
     /// None: the family's (MATA for aco-ts and aco-2opt, sums for ts).
     pub layout: Option<Layout>,

@@ -80,8 +80,8 @@ pub const REGROUP_KEEP: f64 = 0.25;
 
 /// `ts`'s regrouping where the command line does not set it, on the GPU for n from
 /// `DEFAULT_REGROUP_MIN_N` to `DEFAULT_REGROUP_MAX_N` (where `auto` runs `ts`): every
-/// `DEFAULT_REGROUP_EVERY` moves,
-/// `DEFAULT_REGROUP_ROUNDS` times, then plain walks. Over 200 runs a target on the H100
+/// `DEFAULT_REGROUP_EVERY` moves, `DEFAULT_REGROUP_ROUNDS` times, then plain walks. Over
+/// 200 runs a target on the H100
 /// (BENCHMARKS.md, "Two hundred runs a target"), 4 rounds of 32 moves took tai35b's optimum
 /// from 0.90 to 0.67 ms (σ from 0.74 to 0.25), tai40b's from 1.33 to 0.55 ms, tai30b's from
 /// 0.57 to 0.40 ms and tai40a's 1 % from 0.73 to 0.62 ms, and cost tai25b, kra30a, kra30b and
@@ -97,8 +97,7 @@ pub const DEFAULT_REGROUP_MAX_N: usize = auto::TS_ANY_N;
 
 /// The regrouping (every, rounds) of a `ts` run: the command line's (`--regroup-every 0`:
 /// none), else the default on the GPU for n in `DEFAULT_REGROUP_MIN_N..=DEFAULT_REGROUP_MAX_N`,
-/// else none. The CPU
-/// runs a walk a core, too few to regroup onto a share of them by default.
+/// else none. The CPU runs a walk a core, too few to regroup onto a share of them by default.
 pub fn default_regroup(every: Option<u32>, rounds: Option<u32>, n: usize, gpu: bool) -> Option<(u32, u32)> {
     match every {
         Some(0) => None,
@@ -291,6 +290,8 @@ impl Solver for TsSolver {
 #[cfg(test)]
 mod tests {
     use super::{DEFAULT_REGROUP_EVERY, DEFAULT_REGROUP_ROUNDS, REGROUP_ROUNDS, Regroup, STRUCTURED_WALK_MAX_N, STRUCTURED_WALK_THREADS, default_regroup, walk_threads};
+    use crate::io::Instance;
+    use qapgpu_common::mata::{MAX_THREADS, walk_split_threads};
 
     #[test]
     fn small_runs_on_the_gpu_regroup_by_default_and_the_command_line_decides_otherwise() {
@@ -305,8 +306,6 @@ mod tests {
         assert_eq!(default_regroup(Some(50), None, 60, false), Some((50, REGROUP_ROUNDS)));
         assert_eq!(default_regroup(None, Some(2), 30, true), Some((DEFAULT_REGROUP_EVERY, 2)));
     }
-    use crate::io::Instance;
-    use qapgpu_common::mata::{MAX_THREADS, walk_split_threads};
 
     #[test]
     fn small_walks_on_structured_data_have_at_most_four_warps_and_others_keep_the_rule() {
