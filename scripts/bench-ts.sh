@@ -23,7 +23,7 @@ case "${1:-}" in
   gpu-opt) cmp ts-opt --engine gpu --algos ts,aco-ts --instances $small,tai80b,tai100b ;;
   gpu-gap) cmp ts-a1 --engine gpu --algos ts,aco-ts --gap 1 --instances tai40a,tai50a,tai60a,tai80a,tai100a
            cmp ts-b006 --engine gpu --algos ts,aco-ts --gap 0.06 --instances tai50b ;;
-  ttt)     timeout "${BENCH_LIMIT:-560}" ./qapgpu bench ttt --engine gpu --cpu-baseline --runs 10 --time-limit "$T" \
+  ttt)     timeout "${BENCH_LIMIT:-560}" ./qapgpu bench ttt --engine gpu --cpu-baseline --runs "${RUNS:-10}" --time-limit "$T" \
              --instances tai25b,kra30a,kra30b,tai35b,ste36b,tai40b --out "$out/ttt" >/dev/null 2>/tmp/ttt.log
            cat "$out/ttt/ttt.md" 2>/dev/null || tail -3 /tmp/ttt.log ;;
   gaps)    timeout "${BENCH_LIMIT:-560}" ./qapgpu bench gaps --engine gpu --runs 1 --time-limit 1 --out "$out/gaps" >/dev/null 2>/tmp/gaps.log
