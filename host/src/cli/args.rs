@@ -197,8 +197,8 @@ pub struct AcoArgs {
     split_threads: Option<u32>,
     /// ts: moves of every walk between two regroupings, where the walks outside the best
     /// --regroup-keep restart from the elite's current solutions ("go with the winners");
-    /// 0: never. Default: 32 on the GPU for n = 30 to 40 (4 rounds), never otherwise. Measured in
-    /// BENCHMARKS.md ("Two hundred runs a target").
+    /// 0: never. Default: 32 on the GPU for n = 30 to 40 (4 rounds), never otherwise.
+    /// Measured in BENCHMARKS.md ("Two hundred runs a target").
     #[arg(long)]
     regroup_every: Option<u32>,
     /// ts: the share of the walks, by current cost, that the others regroup onto, in (0, 1]
@@ -499,6 +499,13 @@ pub enum Protocol {
     Ttt,
     /// Every QAPLIB instance with a best-known value for --time-limit each: final gaps.
     Gaps,
+}
+
+impl Protocol {
+    /// A paper's protocol, which sets its own ACO options (the others take `BenchArgs::aco`).
+    pub fn is_papers(self) -> bool {
+        matches!(self, Protocol::Independent | Protocol::Islands | Protocol::AcoFixed | Protocol::AcoTarget | Protocol::Cellular002 | Protocol::Cellular004)
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]

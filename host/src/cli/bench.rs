@@ -17,7 +17,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
     base.cga.passes = a.ls_passes;
     // The papers' protocols set their own ACO options; the others run every run with these.
     let aco = a.aco.options();
-    if matches!(a.protocol, Protocol::Independent | Protocol::Islands | Protocol::AcoFixed | Protocol::AcoTarget | Protocol::Cellular002 | Protocol::Cellular004) {
+    if a.protocol.is_papers() {
         anyhow::ensure!(aco == AcoOptions::default(), "bench {}: a paper's protocol sets its own ACO options (--ants, --layout, --split-threads, …); they apply to compare, ttt, gaps and problems", a.protocol.to_possible_value().map_or_else(String::new, |v| v.get_name().to_string()));
     } else {
         base.aco = aco;

@@ -81,11 +81,11 @@ pub const REGROUP_KEEP: f64 = 0.25;
 /// `ts`'s regrouping where the command line does not set it, on the GPU for n from
 /// `DEFAULT_REGROUP_MIN_N` to `DEFAULT_REGROUP_MAX_N` (where `auto` runs `ts`): every
 /// `DEFAULT_REGROUP_EVERY` moves, `DEFAULT_REGROUP_ROUNDS` times, then plain walks. Over
-/// 200 runs a target on the H100
-/// (BENCHMARKS.md, "Two hundred runs a target"), 4 rounds of 32 moves took tai35b's optimum
-/// from 0.90 to 0.67 ms (σ from 0.74 to 0.25), tai40b's from 1.33 to 0.55 ms, tai30b's from
-/// 0.57 to 0.40 ms and tai40a's 1 % from 0.73 to 0.62 ms, and cost tai25b, kra30a, kra30b and
-/// ste36b 0.02–0.08 ms (each still at least 12× its issue-10 Ro-TS time). 16 moves a round
+/// 200 runs a target on the H100 (BENCHMARKS.md, "Two hundred runs a target"), 4 rounds of
+/// 32 moves took tai35b's optimum from 0.90 to 0.67 ms (σ from 0.74 to 0.25), tai40b's from
+/// 1.33 to 0.55 ms, tai30b's from 0.57 to 0.40 ms and tai40a's 1 % from 0.73 to 0.62 ms, and
+/// cost kra30a, kra30b and ste36b 0.04–0.08 ms (each still at least 68× its issue-10 Ro-TS
+/// time). 16 moves a round
 /// gave runs of tens of ms (the walks crowd into one region); 48 moves, 6 rounds and a
 /// share of 1/8 were no better. Below n = 30 the walks reach their targets within a few
 /// hundred moves anyway, and the rounds' relaunches only cost: tai25b 0.15 → 0.17 ms (200
@@ -106,6 +106,7 @@ pub fn default_regroup(every: Option<u32>, rounds: Option<u32>, n: usize, gpu: b
         None => None,
     }
 }
+
 /// Most launches (and regroupings) queued by one `advance`: the host sees that a walk
 /// reached the target only when it reads the best after them, and every launch queued
 /// behind the hit still costs its blocks' start and exit.
