@@ -33,11 +33,18 @@ pub const TABOO: u32 = 2;
 /// it (a branch on `aspiration` = 0 cost the GPU's walks both paths, predicated, a move).
 #[inline(always)]
 pub const fn move_class(until_u: i32, until_v: i32, now: i32, new_best: bool, aspiration: i32) -> u32 {
-    let allowed = authorized(until_u, until_v, now);
-    let forgotten = now.wrapping_sub(aspiration);
-    if new_best || until_u < forgotten || until_v < forgotten {
+    let until = if until_u < until_v { until_u } else { until_v };
+    class_of_earlier(until, now, new_best, aspiration)
+}
+
+/// `move_class` from the earlier of the two entries: "either entry is below x" is "their
+/// minimum is below x", so one minimum and two compares class a move (the GPU's walks class
+/// every move this way, without a branch).
+#[inline(always)]
+pub const fn class_of_earlier(until: i32, now: i32, new_best: bool, aspiration: i32) -> u32 {
+    if new_best || until < now.wrapping_sub(aspiration) {
         ASPIRED
-    } else if allowed {
+    } else if until < now {
         AUTHORIZED
     } else {
         TABOO

@@ -214,6 +214,37 @@ pub unsafe fn st_shared_u32(addr: u64, v: u32) {
     unsafe { asm!("st.shared.u32 [{a}], {v};", a = in(reg64) addr, v = in(reg32) v, options(nostack)) };
 }
 
+/// Loads and stores at a 32-bit shared-window address (`shared_base() as u32` plus an
+/// offset): a loop that steps such an address keeps it in one register and one add, where
+/// a 64-bit address takes a pair and an add with carry. Pitfall: as `ld_shared_i64`; the
+/// address is a window address, never a generic one; `addr` 4-byte aligned.
+#[inline(always)]
+pub unsafe fn ld_shared32_u32(addr: u32) -> u32 {
+    let r: u32;
+    unsafe { asm!("ld.shared.u32 {r}, [{a}];", r = out(reg32) r, a = in(reg32) addr, options(readonly, nostack)) };
+    r
+}
+
+/// Pitfall: as `ld_shared32_u32`.
+#[inline(always)]
+pub unsafe fn st_shared32_u32(addr: u32, v: u32) {
+    unsafe { asm!("st.shared.u32 [{a}], {v};", a = in(reg32) addr, v = in(reg32) v, options(nostack)) };
+}
+
+/// Pitfall: as `ld_shared32_u32`; `addr` 8-byte aligned.
+#[inline(always)]
+pub unsafe fn ld_shared32_i64(addr: u32) -> i64 {
+    let r: i64;
+    unsafe { asm!("ld.shared.s64 {r}, [{a}];", r = out(reg64) r, a = in(reg32) addr, options(readonly, nostack)) };
+    r
+}
+
+/// Pitfall: as `ld_shared32_i64`.
+#[inline(always)]
+pub unsafe fn st_shared32_i64(addr: u32, v: i64) {
+    unsafe { asm!("st.shared.s64 [{a}], {v};", a = in(reg32) addr, v = in(reg64) v, options(nostack)) };
+}
+
 /// Byte load, zero-extended. Pitfall: as `ld_shared_i64`.
 #[inline(always)]
 pub unsafe fn ld_shared_u8(addr: u64) -> u32 {

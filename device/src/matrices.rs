@@ -19,6 +19,8 @@ pub trait DevElem: Elem {
     unsafe fn ld_shared(addr: u64) -> Self;
     /// Read-only (non-coherent) global load. Pitfall: only for data no thread writes.
     unsafe fn ld_global_nc(addr: u64) -> Self;
+    /// Pitfall: `addr` is a 32-bit shared-window address (`intrinsics::ld_shared32_u32`).
+    unsafe fn ld_shared32(addr: u32) -> Self;
 }
 
 macro_rules! dev_elem {
@@ -40,6 +42,12 @@ macro_rules! dev_elem {
             unsafe fn ld_global_nc(addr: u64) -> Self {
                 let r: $t;
                 unsafe { asm!(concat!("ld.global.nc.", $ptx, " {r}, [{a}];"), r = out($class) r, a = in(reg64) addr, options(pure, nomem, nostack)) };
+                r
+            }
+            #[inline(always)]
+            unsafe fn ld_shared32(addr: u32) -> Self {
+                let r: $t;
+                unsafe { asm!(concat!("ld.shared.", $ptx, " {r}, [{a}];"), r = out($class) r, a = in(reg32) addr, options(pure, readonly, nostack)) };
                 r
             }
         }
@@ -92,7 +100,13 @@ impl<E> View<E, Global> {
 /// entry (i, j) is at `base() + (i·n + j)·size_of::<E>()`, so a loop can step along a row
 /// or a column by adding a stride instead of recomputing i·n + j.
 pub trait DevMatrix<E: DevElem>: Matrix<E> {
+    /// The matrix is in shared memory, where `load_window` reads it.
+    const SHARED: bool;
     fn base(&self) -> u64;
+    /// The entry at a 32-bit shared-window address (`base() as u32` plus an offset), which a
+    /// loop steps with one add. Pitfall: only where `SHARED` (elsewhere it reads the wrong
+    /// address); `addr` inside this matrix.
+    unsafe fn load_window(&self, addr: u32) -> E;
     /// The entry at `addr`. Pitfall: `addr` must be inside this matrix.
     unsafe fn load(&self, addr: u64) -> E;
     /// Entry x of the row-major array (x = i·n + j), the index in 32 bits: ptxas keeps
@@ -105,7 +119,7 @@ pub trait DevMatrix<E: DevElem>: Matrix<E> {
 }
 
 macro_rules! view_matrix {
-    ($space:ty, $load:ident) => {
+    ($space:ty, $load:ident, $shared:literal) => {
         impl<E: DevElem> Matrix<E> for View<E, $space> {
             #[inline(always)]
             fn at(&self, i: usize, j: usize) -> E {
@@ -116,9 +130,14 @@ macro_rules! view_matrix {
         }
 
         impl<E: DevElem> DevMatrix<E> for View<E, $space> {
+            const SHARED: bool = $shared;
             #[inline(always)]
             fn base(&self) -> u64 {
                 self.base
+            }
+            #[inline(always)]
+            unsafe fn load_window(&self, addr: u32) -> E {
+                unsafe { if $shared { E::ld_shared32(addr) } else { self.load(addr as u64) } }
             }
             #[inline(always)]
             unsafe fn load(&self, addr: u64) -> E {
@@ -127,9 +146,9 @@ macro_rules! view_matrix {
         }
     };
 }
-view_matrix!(Const, ld_const);
-view_matrix!(Shared, ld_shared);
-view_matrix!(Global, ld_global_nc);
+view_matrix!(Const, ld_const, false);
+view_matrix!(Shared, ld_shared, true);
+view_matrix!(Global, ld_global_nc, false);
 
 /// A move cost (`MoveCost`: i32 or i64) in shared memory and across a warp.
 pub trait DevCost: qapgpu_common::delta::MoveCost {
@@ -138,6 +157,10 @@ pub trait DevCost: qapgpu_common::delta::MoveCost {
     unsafe fn ld_shared(addr: u64) -> Self;
     /// Pitfall: as `ld_shared`.
     unsafe fn st_shared(addr: u64, v: Self);
+    /// At a 32-bit shared-window address (`intrinsics::ld_shared32_u32`). Pitfall: as `ld_shared`.
+    unsafe fn ld_shared32(addr: u32) -> Self;
+    /// Pitfall: as `ld_shared32`.
+    unsafe fn st_shared32(addr: u32, v: Self);
     /// `__shfl_down_sync` over the full warp. Pitfall: as `intrinsics::shfl_down_u32`.
     fn shfl_down(self, off: u32) -> Self;
 
@@ -175,6 +198,14 @@ impl DevCost for i32 {
     #[inline(always)]
     unsafe fn st_shared(addr: u64, v: i32) {
         unsafe { crate::intrinsics::st_shared_u32(addr, v as u32) }
+    }
+    #[inline(always)]
+    unsafe fn ld_shared32(addr: u32) -> i32 {
+        unsafe { crate::intrinsics::ld_shared32_u32(addr) as i32 }
+    }
+    #[inline(always)]
+    unsafe fn st_shared32(addr: u32, v: i32) {
+        unsafe { crate::intrinsics::st_shared32_u32(addr, v as u32) }
     }
     #[inline(always)]
     fn shfl_down(self, off: u32) -> i32 {
@@ -229,6 +260,14 @@ impl DevCost for i64 {
     #[inline(always)]
     unsafe fn st_shared(addr: u64, v: i64) {
         unsafe { crate::intrinsics::st_shared_i64(addr, v) }
+    }
+    #[inline(always)]
+    unsafe fn ld_shared32(addr: u32) -> i64 {
+        unsafe { crate::intrinsics::ld_shared32_i64(addr) }
+    }
+    #[inline(always)]
+    unsafe fn st_shared32(addr: u32, v: i64) {
+        unsafe { crate::intrinsics::st_shared32_i64(addr, v) }
     }
     #[inline(always)]
     fn shfl_down(self, off: u32) -> i64 {

@@ -9,7 +9,9 @@
 //! `cargo run --release -p host --example go_with_winners -- INSTANCE TARGET WALKS MAX
 //! CLONE_EVERY KEEP TRIALS [STARTS [ROUNDS]]` (STARTS: each walk starts from the best of that
 //! many random permutations; 1, the default, as `ts` does. ROUNDS: regroupings in all, as
-//! `ts --regroup-rounds`; 0, the default, all along).
+//! `ts --regroup-rounds`; 0, the default, all along). `PERTURB=K` in the environment: each
+//! regrouped walk also takes K random swaps of its copy (BENCHMARKS.md, "A fast path for the
+//! sums walks": no sooner hits).
 use qapgpu::io::qaplib;
 use qapgpu_common::ls::{Scratch, TABU_FREE, Tenure, TenureLaw, WalkState, tabu_walk};
 use qapgpu_common::matrix::Dense;
@@ -45,6 +47,7 @@ fn main() -> anyhow::Result<()> {
         r => r,
     };
     let n = inst.n;
+    let perturb: u32 = std::env::var("PERTURB").ok().and_then(|v| v.parse().ok()).unwrap_or(0);
     let to_i32 = |m: &[i64]| m.iter().map(|&x| i32::try_from(x)).collect::<Result<Vec<i32>, _>>();
     let (a, b) = (to_i32(&inst.a)?, to_i32(&inst.b)?);
     let (a, b) = (Dense::new(&a, n), Dense::new(&b, n));
@@ -98,6 +101,14 @@ fn main() -> anyhow::Result<()> {
                     w.p.copy_from_slice(&p);
                     w.cost = cost;
                     w.tabu.fill(TABU_FREE);
+                    for _ in 0..perturb {
+                        let x = w.rng.below(n as u32) as usize;
+                        let y = (x + 1 + w.rng.below(n as u32 - 1) as usize) % n;
+                        w.p.swap(x, y);
+                    }
+                    if perturb > 0 {
+                        w.cost = inst.cost(&w.p);
+                    }
                 }
             }
         }

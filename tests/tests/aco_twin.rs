@@ -8,7 +8,7 @@ use qapgpu::gpu::Gpu;
 use qapgpu::io::Instance;
 use qapgpu::io::qaplib;
 use qapgpu_common::delta::DeltaWidth;
-use qapgpu_common::layout::Placement;
+use qapgpu_common::layout::{LsLayout, Placement};
 use qapgpu_common::ls::{LsKind, TenureLaw};
 use qapgpu_common::sums::Side;
 use qapgpu_tests::{gpu, near_limit, negatives, small, symmetrised, zeros};
@@ -84,6 +84,9 @@ fn small_instances_every_width_mapping_and_search() {
             }
         }
     }
+    // The colony's searches on the fast path too (`split::drive`'s `SHARED_TABU`).
+    let e = twin(&g, &load("nug12"), LsKind::Tabu, Layout::Sums, 8, 36, 2);
+    assert!(aco::gpu::on_fast_path(&e.layout), "nug12's colony is off the fast path: {:?}", e.layout);
 }
 
 #[test]
@@ -201,12 +204,12 @@ fn walks_agree(s1: &aco::AcoSnapshot, s2: &aco::AcoSnapshot, what: &str) {
 /// long-term aspiration) against their CPU twin, over several launches: tabu matrices and
 /// iteration counts carried between launches must agree for the moves to agree.
 fn twin_walks(g: &Gpu, inst: &Instance, layout: Layout, walks: u32, per_launch: u32, launches: usize, aspiration: u32) {
-    twin_walks_with(g, inst, layout, walks, per_launch, launches, aspiration, TenureLaw::Cubic)
+    twin_walks_with(g, inst, layout, walks, per_launch, launches, aspiration, TenureLaw::Cubic);
 }
 
-/// `twin_walks` with the tenure law `law`.
+/// `twin_walks` with the tenure law `law`; the GPU's memory plan.
 #[allow(clippy::too_many_arguments)]
-fn twin_walks_with(g: &Gpu, inst: &Instance, layout: Layout, walks: u32, per_launch: u32, launches: usize, aspiration: u32, law: TenureLaw) {
+fn twin_walks_with(g: &Gpu, inst: &Instance, layout: Layout, walks: u32, per_launch: u32, launches: usize, aspiration: u32, law: TenureLaw) -> LsLayout {
     let mut cfg = AcoConfig::paper(LsKind::Tabu, inst.n as u32, Class::Random);
     cfg.tenure_law = law;
     (cfg.layout, cfg.ants, cfg.ls_iterations, cfg.seed) = (layout, walks, per_launch, 77);
@@ -234,6 +237,7 @@ fn twin_walks_with(g: &Gpu, inst: &Instance, layout: Layout, walks: u32, per_lau
             assert_eq!((inst.cost(p), inst.cost(q)), (c, d), "{what}: a cost is wrong");
         }
     }
+    gpu.layout
 }
 
 #[test]
@@ -248,8 +252,11 @@ fn walks_go_on_across_launches_as_on_the_cpu() {
         twin_walks_with(&g, &inst, Layout::Split, 12, 5 * inst.n as u32, 4, 3 * inst.n as u32, TenureLaw::Uniform);
     }
     twin_walks_with(&g, &load("tai35b"), Layout::Sums, 12, 200, 3, 100, TenureLaw::Uniform);
-    // The portfolio: even walks cubic, odd ones uniform (each resolved by its block index).
-    twin_walks_with(&g, &load("tai35b"), Layout::Sums, 12, 200, 3, 100, TenureLaw::Mixed);
+    // The portfolio: even walks cubic, odd ones uniform (each resolved by its block index),
+    // on the kernels' fast path: i32 move costs, A, B and the tabu matrix in shared memory,
+    // every move classed without a branch (`split::drive`'s `SHARED_TABU`).
+    let fast = twin_walks_with(&g, &load("tai35b"), Layout::Sums, 12, 200, 3, 100, TenureLaw::Mixed);
+    assert!(aco::gpu::on_fast_path(&fast), "tai35b's walks are off the fast path: {fast:?}");
     twin_walks_with(&g, &load("nug12"), Layout::Mata, 12, 60, 3, 36, TenureLaw::Mixed);
     twin_walks(&g, &load("tai150b"), Layout::Mata, 3, 40, 3, 60);
     twin_walks(&g, &load("tai150b"), Layout::Split, 3, 40, 3, 60);

@@ -301,3 +301,34 @@ fn move_classes_with_and_without_aspiration() {
     assert_eq!(move_class(150, 200, 100, false, 50), TABOO);
     assert_eq!(move_class(150, 200, 100, true, 50), ASPIRED);
 }
+
+/// `move_class` classes a move from the earlier of its two entries (`class_of_earlier`);
+/// that is the rule as Taillard states it for each entry, over every order of the entries,
+/// iterations near the ends of i32 (where `now − aspiration` wraps) and aspirations of 0 to
+/// i32::MAX.
+#[test]
+fn the_earlier_entry_classes_a_move_as_both_entries_do() {
+    use qapgpu_common::ls::{ASPIRED, AUTHORIZED, TABOO, move_class};
+    let per_entry = |u: i32, v: i32, now: i32, new_best: bool, aspiration: i32| {
+        let forgotten = now.wrapping_sub(aspiration);
+        if new_best || u < forgotten || v < forgotten {
+            ASPIRED
+        } else if u < now || v < now {
+            AUTHORIZED
+        } else {
+            TABOO
+        }
+    };
+    let values = [i32::MIN, i32::MIN + 1, -6125, -1, 0, 1, 49, 50, 99, 100, 101, 6125, 1 << 30, i32::MAX - 1, i32::MAX];
+    for &now in &values {
+        for aspiration in [0, 1, 50, 6125, i32::MAX] {
+            for &u in &values {
+                for &v in &values {
+                    for new_best in [false, true] {
+                        assert_eq!(move_class(u, v, now, new_best, aspiration), per_entry(u, v, now, new_best, aspiration), "until {u}, {v} at {now}, aspiration {aspiration}");
+                    }
+                }
+            }
+        }
+    }
+}

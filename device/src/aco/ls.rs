@@ -29,7 +29,7 @@ use crate::stop::{block_stop_requested, claim_stop, stop_requested};
 
 /// A search body: MATA and plain here (`Mata`), the split mapping in `split.rs`.
 pub(super) trait Search {
-    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M);
+    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const SHARED_TABU: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M);
 }
 
 /// Seed 003's mappings (MATA and plain), as the module docs describe.
@@ -37,7 +37,7 @@ pub(super) struct Mata;
 
 impl Search for Mata {
     #[inline(always)]
-    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M) {
+    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const SHARED_TABU: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M) {
         unsafe { search::<E, D, WALK, M>(p, a, b) }
     }
 }
@@ -68,11 +68,37 @@ pub(super) unsafe fn run<S: Search, E: DevElem, const WALK: bool>(p: &AcoParams)
         }
         let at = |off: u32| View::<E, Shared>::shared(shared_base() + off as u64, n);
         let (a, b) = (at(p.layout.a), at(p.layout.b));
-        if narrow { unsafe { S::search::<E, i32, WALK, _>(p, &a, &b) } } else { unsafe { S::search::<E, i64, WALK, _>(p, &a, &b) } }
+        if narrow { unsafe { S::search::<E, i32, WALK, false, _>(p, &a, &b) } } else { unsafe { S::search::<E, i64, WALK, false, _>(p, &a, &b) } }
     } else {
         let (a, b) = (View::<E, _>::global(p.a, n), View::<E, _>::global(p.b, n));
-        if narrow { unsafe { S::search::<E, i32, WALK, _>(p, &a, &b) } } else { unsafe { S::search::<E, i64, WALK, _>(p, &a, &b) } }
+        if narrow { unsafe { S::search::<E, i32, WALK, false, _>(p, &a, &b) } } else { unsafe { S::search::<E, i64, WALK, false, _>(p, &a, &b) } }
     }
+}
+
+/// `run` on the fast path, in kernels of their own (`LS_DELTA_I32`, `LS_AB_SHARED` and
+/// `LS_TABU_SHARED` all set, which the host checks): one body, so that ptxas allocates
+/// registers for it alone. In the kernels of `run`, beside the other bodies, it spilled to
+/// local memory in its iteration (BENCHMARKS.md, "A fast path for the sums walks"). Its
+/// start repeats `run`'s: a shared helper changed the machine code of every kernel that
+/// calls `run`, which the measurements did not cover.
+#[inline(always)]
+pub(super) unsafe fn run_fast<S: Search, E: DevElem, const WALK: bool>(p: &AcoParams) {
+    if WALK && block_stop_requested(p.stop) {
+        if thread_idx_x() == 0 {
+            unsafe { *(p.ls_iters as *mut u32).add(block_idx_x() as usize) = 0 };
+        }
+        return;
+    }
+    let n = p.n as usize;
+    let smem = shared_generic();
+    let (sa, sb) = unsafe { (smem.add(p.layout.a as usize) as *mut E, smem.add(p.layout.b as usize) as *mut E) };
+    // Made visible to the block by the barrier before the first move.
+    unsafe {
+        block_copy(sa, p.a as *const E, n * n);
+        block_copy(sb, p.b as *const E, n * n);
+    }
+    let at = |off: u32| View::<E, Shared>::shared(shared_base() + off as u64, n);
+    unsafe { S::search::<E, i32, WALK, true, _>(p, &at(p.layout.a), &at(p.layout.b)) }
 }
 
 /// The tenure rule the host set (`ls::Tenure`), as unit `blk` draws from it.

@@ -31,7 +31,7 @@
 use core::marker::PhantomData;
 
 use qapgpu_common::layout::LS_SCRATCH_PER_WARP;
-use qapgpu_common::ls::{ASPIRED, Candidate, move_class};
+use qapgpu_common::ls::{ASPIRED, Candidate, class_of_earlier, move_class};
 use qapgpu_common::mata::touching_move;
 use qapgpu_common::moves::{delta_offset_in, delta_update_terms_in, facility_terms, move_index, touches, unpack_pair};
 use qapgpu_common::params::AcoParams;
@@ -48,7 +48,7 @@ struct Split;
 
 impl Search for Split {
     #[inline(always)]
-    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M) {
+    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const SHARED_TABU: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M) {
         unsafe { search::<E, D, WALK, M>(p, a, b) }
     }
 }
@@ -101,9 +101,24 @@ impl Tables {
     /// The block's winner from the `warps` slots, in every thread: lane w of each warp reads
     /// slot w, and the warp reduces the keys with shuffles (one key compare a step, as in
     /// `warp_argmin`; comparing `Candidate`s here was a sixth of the walk's instructions).
+    /// `SEQUENTIAL`, up to `SEQUENTIAL_SLOTS` slots: every thread reads them all instead,
+    /// one after another (tai35b's four warps: half the instructions of the shuffles).
     /// Pitfall: every lane of every warp calls it.
     #[inline(always)]
-    unsafe fn winner<D: DevCost>(&self, warps: u32) -> (Candidate, u32) {
+    unsafe fn winner<D: DevCost, const SEQUENTIAL: bool>(&self, warps: u32) -> (Candidate, u32) {
+        if SEQUENTIAL && warps <= SEQUENTIAL_SLOTS {
+            let (mut k, mut at) = (unsafe { D::ld_key(self.slots) }, self.slots);
+            let mut slot = self.slots;
+            for _ in 1..warps {
+                slot += LS_SCRATCH_PER_WARP as u64;
+                let o = unsafe { D::ld_key(slot) };
+                // Strictly better: the first slot wins a tie, as the lowest lane does below.
+                if D::less(&o, &k) {
+                    (k, at) = (o, slot);
+                }
+            }
+            return (D::candidate(k), unsafe { ld_shared_u32(at + 12) });
+        }
         let lane = thread_idx_x() % 32;
         let (mut k, mut phis) = (D::NONE, 0);
         if lane < warps {
@@ -130,6 +145,9 @@ impl Tables {
         self.delta + D::BYTES * k as u64
     }
 }
+
+/// Most argmin slots (warps) that `Tables::winner` reads one after another in every thread.
+const SEQUENTIAL_SLOTS: u32 = 8;
 
 /// The move chosen last and what applying it needs.
 #[derive(Clone, Copy)]
@@ -184,6 +202,9 @@ unsafe fn group_terms<E: DevElem, D: DevCost, M: DevMatrix<E>>(a: &M, b: &M, t: 
 /// tabu matrix, φ, the argmin, the stop poll), so the split and sums mappings choose the
 /// same moves by construction wherever they price them the same.
 pub(super) trait Pricer<D: DevCost> {
+    /// `facility` does something: the driver then visits every facility when it applies a
+    /// move, else only to copy a new best.
+    const FACILITY: bool = true;
     /// Once, after the barrier that publishes the unit's φ; the driver's next barrier
     /// publishes what it writes.
     unsafe fn start(&self, t: &Tables);
@@ -192,9 +213,10 @@ pub(super) trait Pricer<D: DevCost> {
     /// The rest of applying `m`. Pitfall: no barrier inside; the driver's next one
     /// publishes the writes.
     unsafe fn update(&self, t: &Tables, m: &Pending);
-    /// Calls `consider(Δ, u, v, φ)` for this thread's share of the moves, every move of the
-    /// neighbourhood once per block; φ: (φ(u), φ(v)) where the pricer has them at hand, else
-    /// None (the argmin reads them if it needs them). `last`: the move applied since the
+    /// Calls `consider(Δ, u, v, at)` for this thread's share of the moves, every move of the
+    /// neighbourhood once per block; `at`: the indices of the move's two tabu entries,
+    /// (u·n + φ(v), v·n + φ(u)), where the pricer has φ at hand, else None (the argmin
+    /// computes them if it needs them). `last`: the move applied since the
     /// previous call (None at a search's start). Pitfall: every thread calls it (it may
     /// shuffle).
     unsafe fn price(&self, t: &Tables, last: Option<Pending>, consider: &mut impl FnMut(D, u32, u32, Option<(u32, u32)>));
@@ -262,7 +284,7 @@ impl<E: DevElem, D: DevCost, M: DevMatrix<E>> Pricer<D> for SplitPricer<'_, E, M
             }
             if active && g == 0 {
                 unsafe { D::st_shared(t.delta_at::<D>(move_index(u, v)), d) };
-                consider(d, u, v, Some((pu, pv)));
+                consider(d, u, v, Some((u * nu + pv, v * nu + pu)));
             }
         }
         if let Some(l) = last {
@@ -285,19 +307,26 @@ impl<E: DevElem, D: DevCost, M: DevMatrix<E>> Pricer<D> for SplitPricer<'_, E, M
 #[inline(always)]
 unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M) {
     let pricer = SplitPricer { elem: PhantomData, a, b, n: p.n, moves: p.moves, lanes: p.lanes };
-    unsafe { drive::<D, WALK, _>(p, &pricer) }
+    unsafe { drive::<D, WALK, false, _>(p, &pricer) }
 }
 
 /// One block's search of the split family: the iteration of the module docs, with the
 /// moves priced by `pricer`.
 #[inline(always)]
-pub(super) unsafe fn drive<D: DevCost, const WALK: bool, P: Pricer<D>>(p: &AcoParams, pricer: &P) {
+///
+/// `SHARED_TABU`: the tabu matrix is in shared memory (`LS_TABU_SHARED`, which the host sets
+/// only for a tabu search): every move is classed from its two entries without a branch.
+/// A warp read them for some lane on nearly every move anyway, through a generic pointer
+/// and behind two tests (tai35b's walks: 36 of a move's 78 instructions).
+pub(super) unsafe fn drive<D: DevCost, const WALK: bool, const SHARED_TABU: bool, P: Pricer<D>>(p: &AcoParams, pricer: &P) {
     let (tid, threads) = (thread_idx_x(), block_dim_x());
     let nu = p.n;
     let t = Tables::of(p);
     let unit = unsafe { Unit::begin(p, WALK) };
     let (tabu_search, tabu) = (unit.tabu_search, unit.tabu);
     let aspiration = if unit.walk { p.aspiration as i32 } else { 0 };
+    // The tabu matrix's shared-window address where `SHARED_TABU`.
+    let tabu_window = shared_base() + p.layout.tabu as u64;
     let mut k = tid;
     while k < p.moves {
         unsafe { st_shared_u16(t.pairs + 2 * k as u64, *(p.first_pairs as *const u16).add(k as usize) as u32) };
@@ -323,7 +352,7 @@ pub(super) unsafe fn drive<D: DevCost, const WALK: bool, P: Pricer<D>>(p: &AcoPa
     // Phase 1: applies `m`; `price`: also the pricer's share for the next scan.
     // Pitfall: no barrier inside; the caller's next one publishes the writes.
     let apply = |m: Pending, price: bool, rng: &mut qapgpu_common::rng::Xoshiro128| {
-        let mut x = tid;
+        let mut x = if (price && P::FACILITY) || m.improved { tid } else { nu };
         while x < nu {
             let px = if x == m.r { m.ps } else if x == m.s { m.pr } else { unsafe { t.phi(x) } };
             if price {
@@ -370,7 +399,17 @@ pub(super) unsafe fn drive<D: DevCost, const WALK: bool, P: Pricer<D>>(p: &AcoPa
         // A move gives a new best when cur + Δ < best_cost, i.e. Δ < room (both are costs, so
         // neither side overflows), i.e. Δ ≤ ceiling in the move-cost type.
         let ceiling = D::ceiling(best_cost - cur);
-        let mut consider = |d: D, u: u32, v: u32, phis: Option<(u32, u32)>| {
+        let mut consider = |d: D, u: u32, v: u32, at: Option<(u32, u32)>| {
+            let entries = || at.unwrap_or_else(|| unsafe { (u * nu + t.phi(v), v * nu + t.phi(u)) });
+            if SHARED_TABU {
+                let (iu, iv) = entries();
+                let until = unsafe { (ld_shared_u32(tabu_window + 4 * iu as u64) as i32).min(ld_shared_u32(tabu_window + 4 * iv as u64) as i32) };
+                let c = D::key(class_of_earlier(until, now, d.at_most(ceiling), aspiration), d, u, v);
+                if D::less(&c, &pick) {
+                    pick = c;
+                }
+                return;
+            }
             // ASPIRED is the best class, and every new best has it (`move_class`): a move
             // that cannot beat the pick as ASPIRED is dropped, and a new best is ranked,
             // before its tabu entries are read (the same choice, fewer loads).
@@ -381,10 +420,10 @@ pub(super) unsafe fn drive<D: DevCost, const WALK: bool, P: Pricer<D>>(p: &AcoPa
             pick = if !tabu_search || d.at_most(ceiling) {
                 best_case
             } else {
-                let (pu, pv) = phis.unwrap_or_else(|| unsafe { (t.phi(u), t.phi(v)) });
                 // Indices in 32 bits: n² < 2³², and 64-bit index arithmetic costs a move
                 // a few instructions more.
-                let until = unsafe { (*tabu.add((u * nu + pv) as usize), *tabu.add((v * nu + pu) as usize)) };
+                let (iu, iv) = entries();
+                let until = unsafe { (*tabu.add(iu as usize), *tabu.add(iv as usize)) };
                 let c = D::key(move_class(until.0, until.1, now, false, aspiration), d, u, v);
                 if D::less(&c, &pick) { c } else { pick }
             };
@@ -404,7 +443,7 @@ pub(super) unsafe fn drive<D: DevCost, const WALK: bool, P: Pricer<D>>(p: &AcoPa
         }
         // Publishes the slots, and whether the host asked to stop.
         let stop = sync_threads_or(stop_word != 0);
-        let (win, phis) = unsafe { t.winner::<D>(threads / 32) };
+        let (win, phis) = unsafe { t.winner::<D, SHARED_TABU>(threads / 32) };
         // The move and every decision below are the same in every thread (uniform branches).
         if !tabu_search && win.delta >= 0 {
             iterations = it + 1;
@@ -441,10 +480,10 @@ pub(super) unsafe fn drive<D: DevCost, const WALK: bool, P: Pricer<D>>(p: &AcoPa
 }
 
 /// The search and walk kernels of one mapping of the split family for each element type:
-/// `$body` is the mapping's `Search`, `$what` its name and `$needs` what its plan must give
+/// `$body` is the mapping's `Search`, `$run` the body's dispatch (`ls::run`, `ls::run_fast`), `$what` its name and `$needs` what its plan must give
 /// (the Safety sections).
 macro_rules! family_kernels {
-    ($body:ty, $what:literal, $needs:literal, $(($t:ty, $search:ident, $walk:ident)),+) => {$(
+    ($body:ty, $run:ident, $what:literal, $needs:literal, $(($t:ty, $search:ident, $walk:ident)),+) => {$(
         #[doc = concat!("`aco_local_search_*` with the ", $what, " mapping: the local search of every c-ant, then")]
         /// step 8 of cAS.
         ///
@@ -456,7 +495,7 @@ macro_rules! family_kernels {
         /// Block = ant; threads map to moves as the mapping's module docs say.
         #[unsafe(no_mangle)]
         pub unsafe extern "ptx-kernel" fn $search(p: *const AcoParams) {
-            unsafe { run::<$body, $t, false>(&*p) }
+            unsafe { $run::<$body, $t, false>(&*p) }
         }
 
         #[doc = concat!("`ts_walk_*` with the ", $what, " mapping: `p.ls_iterations` more moves of every walk.")]
@@ -468,7 +507,7 @@ macro_rules! family_kernels {
         /// Block = walk; threads map to moves as the mapping's module docs say.
         #[unsafe(no_mangle)]
         pub unsafe extern "ptx-kernel" fn $walk(p: *const AcoParams) {
-            unsafe { run::<$body, $t, true>(&*p) }
+            unsafe { $run::<$body, $t, true>(&*p) }
         }
     )+};
 }
@@ -476,6 +515,7 @@ pub(super) use family_kernels;
 
 family_kernels!(
     Split,
+    run,
     "split",
     "`p.layout` a split plan (`LS_SPLIT`: pairs, terms and Δ in shared memory) and `p.lanes` a power of two up to 32",
     (u16, aco_split_search_u16, ts_split_walk_u16),

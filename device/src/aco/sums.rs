@@ -11,6 +11,13 @@
 //! adds the rank-1 change after every move (one multiply-add each). Moves k ≡ t (mod T) are
 //! priced from four entries of H and the move's offset. Two barriers an iteration, as in
 //! `split.rs`: after the table's update, and after the argmin.
+//!
+//! # Fast path
+//! Where move costs are i32 and A, B and the tabu matrix are in shared memory (the small
+//! instances'), the host launches kernels of their own (`ts_sums_fast_walk_*`,
+//! `aco_sums_fast_search_*`, through `ls::run_fast`): one body, a move classed without a
+//! branch (`split::drive`'s `SHARED_TABU`), two moves a pass, the zero-diagonal test outside
+//! the loop, and the table's update on 32-bit window addresses, two rows a pass.
 use core::marker::PhantomData;
 use core::slice;
 
@@ -18,7 +25,7 @@ use qapgpu_common::moves::delta_offset_in;
 use qapgpu_common::params::{AcoParams, LS_SUMS_SIDE_B, LS_ZERO_DIAGONAL};
 use qapgpu_common::sums::{SUM_ROWS, Side, delta_from_sums, location_factor, offset_of, sum_entries};
 
-use super::ls::{Search, run};
+use super::ls::{Search, run, run_fast};
 use super::split::{Pending, Pricer, Tables, drive, family_kernels};
 use crate::intrinsics::*;
 use crate::matrices::{DevCost, DevElem, DevMatrix};
@@ -30,17 +37,18 @@ impl Search for Sums {
     /// The side is a type parameter of the pricer, not a flag read per move: as a flag, both
     /// sides' loads were issued (one of them predicated off) for every table entry and move.
     #[inline(always)]
-    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M) {
+    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const SHARED_TABU: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M) {
         if p.flags & LS_SUMS_SIDE_B != 0 {
-            unsafe { drive::<D, WALK, _>(p, &SumsPricer::<E, M, true>::new::<D>(p, a, b, WALK)) }
+            unsafe { drive::<D, WALK, SHARED_TABU, _>(p, &SumsPricer::<E, M, true, SHARED_TABU>::new::<D>(p, a, b, WALK)) }
         } else {
-            unsafe { drive::<D, WALK, _>(p, &SumsPricer::<E, M, false>::new::<D>(p, a, b, WALK)) }
+            unsafe { drive::<D, WALK, SHARED_TABU, _>(p, &SumsPricer::<E, M, false, SHARED_TABU>::new::<D>(p, a, b, WALK)) }
         }
     }
 }
 
-/// `SIDE_B`: B is the symmetric matrix (`Side::B`), else A (`Side::A`).
-struct SumsPricer<'m, E, M, const SIDE_B: bool> {
+/// `SIDE_B`: B is the symmetric matrix (`Side::B`), else A (`Side::A`). `FAST`: the fast
+/// path's kernels (`ls::run_fast`), whose A is in shared memory.
+struct SumsPricer<'m, E, M, const SIDE_B: bool, const FAST: bool> {
     elem: PhantomData<E>,
     a: &'m M,
     b: &'m M,
@@ -61,7 +69,7 @@ struct SumsPricer<'m, E, M, const SIDE_B: bool> {
     ok_word: u64,
 }
 
-impl<'m, E: DevElem, M: DevMatrix<E>, const SIDE_B: bool> SumsPricer<'m, E, M, SIDE_B> {
+impl<'m, E: DevElem, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool> SumsPricer<'m, E, M, SIDE_B, FAST> {
     const SIDE: Side = if SIDE_B { Side::B } else { Side::A };
 
     /// The pricer of block `block_idx_x()`; a walk's (`walk`) with the table it kept
@@ -92,9 +100,10 @@ impl<'m, E: DevElem, M: DevMatrix<E>, const SIDE_B: bool> SumsPricer<'m, E, M, S
     fn entry<D: DevCost>(&self, t: &Tables, i: u32, l: u32) -> u64 {
         t.sums + D::BYTES * (i * self.n + l) as u64
     }
+
 }
 
-impl<E: DevElem, D: DevCost, M: DevMatrix<E>, const SIDE_B: bool> Pricer<D> for SumsPricer<'_, E, M, SIDE_B> {
+impl<E: DevElem, D: DevCost, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool> Pricer<D> for SumsPricer<'_, E, M, SIDE_B, FAST> {
     /// H from φ (`sums::sum_entries`, which the CPU twin's `sum_entry` is checked against):
     /// column `col` of the rows of this thread's group, `SUM_ROWS` rows a pass (one row a
     /// pass read φ and β three times as often).
@@ -129,6 +138,8 @@ impl<E: DevElem, D: DevCost, M: DevMatrix<E>, const SIDE_B: bool> Pricer<D> for 
         }
     }
 
+    const FACILITY: bool = false;
+
     #[inline(always)]
     unsafe fn facility(&self, _: &Tables, _: &Pending, _: u32, _: u32) {}
 
@@ -143,6 +154,41 @@ impl<E: DevElem, D: DevCost, M: DevMatrix<E>, const SIDE_B: bool> Pricer<D> for 
         }
         let along: D = location_factor(self.b, Self::SIDE, m.pr as usize, m.ps as usize, self.col as usize);
         let (a, n, g) = (self.a, self.n, self.groups);
+        if FAST && M::SHARED {
+            // Window addresses stepped by adds (`DevMatrix::load_window`), two rows a pass:
+            // one loop test, and row s's and the second row's addresses at fixed distances.
+            let (es, bytes) = (core::mem::size_of::<E>() as u32, D::BYTES as u32);
+            let base = a.base() as u32;
+            let (down, down_col, down_h) = (g * es, g * n * es, g * n * bytes);
+            // a(r, i) and a(s, i) along rows r and s; a(i, r) and a(i, s) down columns r
+            // and s, where α = A + Aᵀ.
+            let mut at_r = base + (m.r * n + self.group) * es;
+            let mut col_r = base + (self.group * n + m.r) * es;
+            let (to_s, to_col_s) = ((m.s * n).wrapping_sub(m.r * n).wrapping_mul(es), m.s.wrapping_sub(m.r).wrapping_mul(es));
+            let across = |at: u32, col: u32| {
+                let x = D::of(unsafe { a.load_window(at) }).sub(D::of(unsafe { a.load_window(at.wrapping_add(to_s)) }));
+                if SIDE_B { x.add(D::of(unsafe { a.load_window(col) })).sub(D::of(unsafe { a.load_window(col.wrapping_add(to_col_s)) })) } else { x }
+            };
+            let sums = t.sums as u32;
+            // Row i < n is entry i·n + col < n² (col < n).
+            let (mut entry, end) = (sums + (self.group * n + self.col) * bytes, sums + n * n * bytes);
+            while entry + down_h < end {
+                let (x0, x1) = (across(at_r, col_r), across(at_r + down, col_r + down_col));
+                let next = entry + down_h;
+                unsafe {
+                    D::st_shared32(entry, D::ld_shared32(entry).add(x0.mul(along)));
+                    D::st_shared32(next, D::ld_shared32(next).add(x1.mul(along)));
+                }
+                at_r += 2 * down;
+                col_r += 2 * down_col;
+                entry += 2 * down_h;
+            }
+            if entry < end {
+                let x = across(at_r, col_r);
+                unsafe { D::st_shared32(entry, D::ld_shared32(entry).add(x.mul(along))) };
+            }
+            return;
+        }
         // Indices, not addresses, step down the rows (`DevMatrix::load_index`).
         let load = |x: u32| D::of(unsafe { a.load_index(x) });
         let (row_r, row_s) = (m.r * n, m.s * n);
@@ -181,17 +227,32 @@ impl<E: DevElem, D: DevCost, M: DevMatrix<E>, const SIDE_B: bool> Pricer<D> for 
         }
     }
 
+    /// Moves k ≡ t (mod T). On the fast path the zero-diagonal test is taken once, outside
+    /// the loop (`priced`); elsewhere a move tests it, which costs the kernels that hold
+    /// four bodies fewer registers.
     #[inline(always)]
     unsafe fn price(&self, t: &Tables, _: Option<Pending>, consider: &mut impl FnMut(D, u32, u32, Option<(u32, u32)>)) {
+        match (FAST, self.zero_diagonal) {
+            (true, true) => unsafe { self.priced::<D, true, true>(t, consider) },
+            (true, false) => unsafe { self.priced::<D, true, false>(t, consider) },
+            (false, _) => unsafe { self.priced::<D, false, false>(t, consider) },
+        }
+    }
+}
+
+impl<E: DevElem, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool> SumsPricer<'_, E, M, SIDE_B, FAST> {
+    /// `Pricer::price`; `HOISTED`: the zero-diagonal test is `ZERO_DIAGONAL`, else
+    /// `self.zero_diagonal` read a move.
+    #[inline(always)]
+    unsafe fn priced<D: DevCost, const HOISTED: bool, const ZERO_DIAGONAL: bool>(&self, t: &Tables, consider: &mut impl FnMut(D, u32, u32, Option<(u32, u32)>)) {
         let (a, b, n) = (self.a, self.b, self.n);
         let h = |x: u32| unsafe { D::ld_shared(t.sums + D::BYTES * x as u64) };
         let el = |m: &M, x: u32| D::of(unsafe { m.load_index(x) });
-        let mut k = thread_idx_x();
-        while k < self.moves {
+        let priced = |k: u32| {
             let (u, v) = unsafe { t.pair(k) };
             let (pu, pv) = unsafe { (t.phi(u), t.phi(v)) };
             let (un, vn) = (u * n, v * n);
-            let offset = if self.zero_diagonal {
+            let offset = if (HOISTED && ZERO_DIAGONAL) || (!HOISTED && self.zero_diagonal) {
                 // `sums::zero_diagonal_offset` (α and β as `sums::alpha`, `sums::beta` form
                 // them), read by index from the row offsets.
                 let alpha = if SIDE_B { el(a, un + v).add(el(a, vn + u)) } else { el(a, un + v) };
@@ -200,18 +261,45 @@ impl<E: DevElem, D: DevCost, M: DevMatrix<E>, const SIDE_B: bool> Pricer<D> for 
             } else {
                 delta_offset_in(a, b, u as usize, v as usize, pu as usize, pv as usize)
             };
-            let d = delta_from_sums(h(un + pv), h(un + pu), h(vn + pv), h(vn + pu), offset);
-            consider(d, u, v, Some((pu, pv)));
-            k += block_dim_x();
+            // H(u, φv) and H(v, φu) sit at the indices of the move's two tabu entries.
+            let (upv, vpu) = (un + pv, vn + pu);
+            (delta_from_sums(h(upv), h(un + pu), h(vn + pv), h(vpu), offset), u, v, (upv, vpu))
+        };
+        let (mut k, threads) = (thread_idx_x(), block_dim_x());
+        if HOISTED {
+            // Two moves a pass on the fast path: the second's loads issue while the first's
+            // wait (a move is one chain of dependent shared loads).
+            while k + threads < self.moves {
+                let ((d0, u0, v0, at0), (d1, u1, v1, at1)) = (priced(k), priced(k + threads));
+                consider(d0, u0, v0, Some(at0));
+                consider(d1, u1, v1, Some(at1));
+                k += 2 * threads;
+            }
+        }
+        while k < self.moves {
+            let (d, u, v, at) = priced(k);
+            consider(d, u, v, Some(at));
+            k += threads;
         }
     }
 }
 
 family_kernels!(
     Sums,
+    run,
     "sums",
     "`p.layout` a sums plan (`LS_SUMS`: pairs and H in shared memory), A or B symmetric as `LS_SUMS_SIDE_B` says, zero diagonals where `LS_ZERO_DIAGONAL` says so, and T ≥ n",
     (u16, aco_sums_search_u16, ts_sums_walk_u16),
     (u32, aco_sums_search_u32, ts_sums_walk_u32),
     (i32, aco_sums_search_i32, ts_sums_walk_i32)
+);
+
+family_kernels!(
+    Sums,
+    run_fast,
+    "sums (fast path)",
+    "what the sums kernels need, and `LS_DELTA_I32`, `LS_AB_SHARED` and `LS_TABU_SHARED` set (`ls::run_fast`)",
+    (u16, aco_sums_fast_search_u16, ts_sums_fast_walk_u16),
+    (u32, aco_sums_fast_search_u32, ts_sums_fast_walk_u32),
+    (i32, aco_sums_fast_search_i32, ts_sums_fast_walk_i32)
 );

@@ -108,7 +108,7 @@ impl AcoGpu {
         anyhow::ensure!(cfg.layout != Layout::Sums || sums_side.is_some(), "{}: --layout sums needs A or B symmetric, and neither is; use --layout split", inst.name);
         let (search, walk) = ls_kernels(cfg.layout);
         let load = |name: String| gpu.module.load_function(&name).with_context(|| format!("kernel {name} missing from the PTX"));
-        let k = Kernels {
+        let mut k = Kernels {
             init: load(format!("aco_init_{w}"))?,
             construct: load(format!("aco_construct_{w}"))?,
             local_search: load(format!("{search}_{w}"))?,
@@ -125,6 +125,10 @@ impl AcoGpu {
         let ls_kernel = if cfg.walk { &k.walk } else { &k.local_search };
         let (layout, registers) = plan_on(&gpu, inst, &cfg, ls_kernel)?;
         let layout = layout.map_err(|e| anyhow!("{}: {e}", inst.name))?;
+        if on_fast_path(&layout) {
+            (k.local_search, k.walk) = (load(format!("{FAST_SEARCH}_{w}"))?, load(format!("{FAST_WALK}_{w}"))?);
+        }
+        let ls_kernel = if cfg.walk { &k.walk } else { &k.local_search };
         let shape = layout.shape;
         anyhow::ensure!(!cfg.walk || cfg.ls == LsKind::Tabu, "walks are tabu searches");
         anyhow::ensure!(layout.runnable(), "{}: the {} layout needs its tables ({} bytes) in shared memory, more than this GPU gives a block; use --layout mata", inst.name, cfg.layout.name(), layout.delta.bytes + layout.sums.bytes);
@@ -365,6 +369,22 @@ fn plan_on(gpu: &Gpu, inst: &Instance, cfg: &AcoConfig, kernel: &CudaFunction) -
     Ok((ls_shape(cfg, inst.n as u32, max_threads).map(|shape| ls_layout(gpu, inst, cfg, shape, registers)), registers))
 }
 
+/// The sums kernels of the fast path (`on_fast_path`), less the element type: one body each
+/// (`device::aco::ls::run_fast`), so that ptxas allocates registers for it alone.
+pub const FAST_SEARCH: &str = "aco_sums_fast_search";
+pub const FAST_WALK: &str = "ts_sums_fast_walk";
+
+/// Whether `layout` runs on the sums kernels' fast path: i32 move costs, A, B and the tabu
+/// matrix in shared memory (the small instances', where the time to a target is a few
+/// hundred moves). The kernels of the fast path class every move without a branch.
+pub fn on_fast_path(layout: &LsLayout) -> bool {
+    layout.shape.mapping == Mapping::Sums
+        && layout.delta_width == DeltaWidth::I32
+        && layout.ab_placement == Placement::Shared
+        && layout.tabu_search
+        && layout.tabu_placement == Placement::Shared
+}
+
 /// The names, less the element type, of the seed-003 search and `ts` walk kernels of `layout`.
 pub fn ls_kernels(layout: Layout) -> (&'static str, &'static str) {
     match layout {
@@ -429,6 +449,9 @@ impl AcoEngine for AcoGpu {
         let mut s = format!("; {costs}, A and B in {} memory", where_(l.ab_placement));
         if l.tabu_search {
             s += &format!(", tabu matrix in {} memory", where_(l.tabu_placement));
+        }
+        if on_fast_path(l) {
+            s += " (the fast path's kernels)";
         }
         s
     }
