@@ -84,7 +84,7 @@ fn small_instances_every_width_mapping_and_search() {
             }
         }
     }
-    // The colony's searches on the fast path too (`split::drive`'s `SHARED_TABU`).
+    // The colony's searches on the fast path too (`split::drive`'s `FAST`).
     let e = twin(&g, &load("nug12"), LsKind::Tabu, Layout::Sums, 8, 36, 2);
     assert!(aco::gpu::on_fast_path(&e.layout), "nug12's colony is off the fast path: {:?}", e.layout);
 }
@@ -254,7 +254,7 @@ fn walks_go_on_across_launches_as_on_the_cpu() {
     twin_walks_with(&g, &load("tai35b"), Layout::Sums, 12, 200, 3, 100, TenureLaw::Uniform);
     // The portfolio: even walks cubic, odd ones uniform (each resolved by its block index),
     // on the kernels' fast path: i32 move costs, A, B and the tabu matrix in shared memory,
-    // every move classed without a branch (`split::drive`'s `SHARED_TABU`).
+    // every move classed without a branch (`split::drive`'s `FAST`).
     let fast = twin_walks_with(&g, &load("tai35b"), Layout::Sums, 12, 200, 3, 100, TenureLaw::Mixed);
     assert!(aco::gpu::on_fast_path(&fast), "tai35b's walks are off the fast path: {fast:?}");
     twin_walks_with(&g, &load("nug12"), Layout::Mata, 12, 60, 3, 36, TenureLaw::Mixed);

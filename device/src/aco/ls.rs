@@ -29,7 +29,7 @@ use crate::stop::{block_stop_requested, claim_stop, stop_requested};
 
 /// A search body: MATA and plain here (`Mata`), the split mapping in `split.rs`.
 pub(super) trait Search {
-    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const SHARED_TABU: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M);
+    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const FAST: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M);
 }
 
 /// Seed 003's mappings (MATA and plain), as the module docs describe.
@@ -37,7 +37,7 @@ pub(super) struct Mata;
 
 impl Search for Mata {
     #[inline(always)]
-    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const SHARED_TABU: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M) {
+    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const FAST: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M) {
         unsafe { search::<E, D, WALK, M>(p, a, b) }
     }
 }

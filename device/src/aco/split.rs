@@ -48,7 +48,7 @@ struct Split;
 
 impl Search for Split {
     #[inline(always)]
-    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const SHARED_TABU: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M) {
+    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const FAST: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M) {
         unsafe { search::<E, D, WALK, M>(p, a, b) }
     }
 }
@@ -314,18 +314,20 @@ unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: DevMatrix<E>>(p: &
 /// moves priced by `pricer`.
 #[inline(always)]
 ///
-/// `SHARED_TABU`: the tabu matrix is in shared memory (`LS_TABU_SHARED`, which the host sets
-/// only for a tabu search): every move is classed from its two entries without a branch.
-/// A warp read them for some lane on nearly every move anyway, through a generic pointer
-/// and behind two tests (tai35b's walks: 36 of a move's 78 instructions).
-pub(super) unsafe fn drive<D: DevCost, const WALK: bool, const SHARED_TABU: bool, P: Pricer<D>>(p: &AcoParams, pricer: &P) {
+/// `FAST`: the fast path's body (`ls::run_fast`: i32 costs, A, B and the tabu matrix in
+/// shared memory; the host sets `LS_TABU_SHARED` only for a tabu search). Every move is
+/// classed from its two tabu entries without a branch: a warp read them for some lane on
+/// nearly every move anyway, through a generic pointer and behind two tests (tai35b's
+/// walks: 36 of a move's 78 instructions). The winner is read from the slots one after
+/// another (`Tables::winner`).
+pub(super) unsafe fn drive<D: DevCost, const WALK: bool, const FAST: bool, P: Pricer<D>>(p: &AcoParams, pricer: &P) {
     let (tid, threads) = (thread_idx_x(), block_dim_x());
     let nu = p.n;
     let t = Tables::of(p);
     let unit = unsafe { Unit::begin(p, WALK) };
     let (tabu_search, tabu) = (unit.tabu_search, unit.tabu);
     let aspiration = if unit.walk { p.aspiration as i32 } else { 0 };
-    // The tabu matrix's shared-window address where `SHARED_TABU`.
+    // The tabu matrix's shared-window address where `FAST`.
     let tabu_window = shared_base() + p.layout.tabu as u64;
     let mut k = tid;
     while k < p.moves {
@@ -401,7 +403,7 @@ pub(super) unsafe fn drive<D: DevCost, const WALK: bool, const SHARED_TABU: bool
         let ceiling = D::ceiling(best_cost - cur);
         let mut consider = |d: D, u: u32, v: u32, at: Option<(u32, u32)>| {
             let entries = || at.unwrap_or_else(|| unsafe { (u * nu + t.phi(v), v * nu + t.phi(u)) });
-            if SHARED_TABU {
+            if FAST {
                 let (iu, iv) = entries();
                 let until = unsafe { (ld_shared_u32(tabu_window + 4 * iu as u64) as i32).min(ld_shared_u32(tabu_window + 4 * iv as u64) as i32) };
                 let c = D::key(class_of_earlier(until, now, d.at_most(ceiling), aspiration), d, u, v);
@@ -443,7 +445,7 @@ pub(super) unsafe fn drive<D: DevCost, const WALK: bool, const SHARED_TABU: bool
         }
         // Publishes the slots, and whether the host asked to stop.
         let stop = sync_threads_or(stop_word != 0);
-        let (win, phis) = unsafe { t.winner::<D, SHARED_TABU>(threads / 32) };
+        let (win, phis) = unsafe { t.winner::<D, FAST>(threads / 32) };
         // The move and every decision below are the same in every thread (uniform branches).
         if !tabu_search && win.delta >= 0 {
             iterations = it + 1;

@@ -16,7 +16,7 @@
 //! Where move costs are i32 and A, B and the tabu matrix are in shared memory (the small
 //! instances'), the host launches kernels of their own (`ts_sums_fast_walk_*`,
 //! `aco_sums_fast_search_*`, through `ls::run_fast`): one body, a move classed without a
-//! branch (`split::drive`'s `SHARED_TABU`), two moves a pass, the zero-diagonal test outside
+//! branch (`split::drive`'s `FAST`), two moves a pass, the zero-diagonal test outside
 //! the loop, and the table's update on 32-bit window addresses, two rows a pass.
 use core::marker::PhantomData;
 use core::slice;
@@ -37,11 +37,11 @@ impl Search for Sums {
     /// The side is a type parameter of the pricer, not a flag read per move: as a flag, both
     /// sides' loads were issued (one of them predicated off) for every table entry and move.
     #[inline(always)]
-    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const SHARED_TABU: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M) {
+    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const FAST: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M) {
         if p.flags & LS_SUMS_SIDE_B != 0 {
-            unsafe { drive::<D, WALK, SHARED_TABU, _>(p, &SumsPricer::<E, M, true, SHARED_TABU>::new::<D>(p, a, b, WALK)) }
+            unsafe { drive::<D, WALK, FAST, _>(p, &SumsPricer::<E, M, true, FAST>::new::<D>(p, a, b, WALK)) }
         } else {
-            unsafe { drive::<D, WALK, SHARED_TABU, _>(p, &SumsPricer::<E, M, false, SHARED_TABU>::new::<D>(p, a, b, WALK)) }
+            unsafe { drive::<D, WALK, FAST, _>(p, &SumsPricer::<E, M, false, FAST>::new::<D>(p, a, b, WALK)) }
         }
     }
 }
@@ -100,7 +100,6 @@ impl<'m, E: DevElem, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool> Sums
     fn entry<D: DevCost>(&self, t: &Tables, i: u32, l: u32) -> u64 {
         t.sums + D::BYTES * (i * self.n + l) as u64
     }
-
 }
 
 impl<E: DevElem, D: DevCost, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool> Pricer<D> for SumsPricer<'_, E, M, SIDE_B, FAST> {
@@ -232,19 +231,19 @@ impl<E: DevElem, D: DevCost, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bo
     /// four bodies fewer registers.
     #[inline(always)]
     unsafe fn price(&self, t: &Tables, _: Option<Pending>, consider: &mut impl FnMut(D, u32, u32, Option<(u32, u32)>)) {
-        match (FAST, self.zero_diagonal) {
-            (true, true) => unsafe { self.priced::<D, true, true>(t, consider) },
-            (true, false) => unsafe { self.priced::<D, true, false>(t, consider) },
-            (false, _) => unsafe { self.priced::<D, false, false>(t, consider) },
+        if FAST && self.zero_diagonal {
+            unsafe { self.priced::<D, true>(t, consider) }
+        } else {
+            unsafe { self.priced::<D, false>(t, consider) }
         }
     }
 }
 
 impl<E: DevElem, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool> SumsPricer<'_, E, M, SIDE_B, FAST> {
-    /// `Pricer::price`; `HOISTED`: the zero-diagonal test is `ZERO_DIAGONAL`, else
+    /// `Pricer::price`; on the fast path the zero-diagonal test is `ZERO_DIAGONAL`, else
     /// `self.zero_diagonal` read a move.
     #[inline(always)]
-    unsafe fn priced<D: DevCost, const HOISTED: bool, const ZERO_DIAGONAL: bool>(&self, t: &Tables, consider: &mut impl FnMut(D, u32, u32, Option<(u32, u32)>)) {
+    unsafe fn priced<D: DevCost, const ZERO_DIAGONAL: bool>(&self, t: &Tables, consider: &mut impl FnMut(D, u32, u32, Option<(u32, u32)>)) {
         let (a, b, n) = (self.a, self.b, self.n);
         let h = |x: u32| unsafe { D::ld_shared(t.sums + D::BYTES * x as u64) };
         let el = |m: &M, x: u32| D::of(unsafe { m.load_index(x) });
@@ -252,7 +251,7 @@ impl<E: DevElem, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool> SumsPric
             let (u, v) = unsafe { t.pair(k) };
             let (pu, pv) = unsafe { (t.phi(u), t.phi(v)) };
             let (un, vn) = (u * n, v * n);
-            let offset = if (HOISTED && ZERO_DIAGONAL) || (!HOISTED && self.zero_diagonal) {
+            let offset = if (FAST && ZERO_DIAGONAL) || (!FAST && self.zero_diagonal) {
                 // `sums::zero_diagonal_offset` (α and β as `sums::alpha`, `sums::beta` form
                 // them), read by index from the row offsets.
                 let alpha = if SIDE_B { el(a, un + v).add(el(a, vn + u)) } else { el(a, un + v) };
@@ -266,7 +265,7 @@ impl<E: DevElem, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool> SumsPric
             (delta_from_sums(h(upv), h(un + pu), h(vn + pv), h(vpu), offset), u, v, (upv, vpu))
         };
         let (mut k, threads) = (thread_idx_x(), block_dim_x());
-        if HOISTED {
+        if FAST {
             // Two moves a pass on the fast path: the second's loads issue while the first's
             // wait (a move is one chain of dependent shared loads).
             while k + threads < self.moves {
