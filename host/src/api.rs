@@ -37,7 +37,7 @@ pub fn solve_on_all(backends: &[Backend], inst: &Instance, opts: &Options, obs: 
     let out = run::run(solver.as_mut(), &limits, obs, interrupt)?;
     let mut sol = Solution::new(inst, &out, &solver.info(), opts.seed, opts.target, opts.known)?;
     if matches!(opts.algorithm.as_deref(), None | Some(crate::algo::AUTO)) {
-        sol.auto = Some(crate::algo::auto::choose(inst).1);
+        sol.auto = Some(crate::algo::auto::choose(inst, backends.first().is_some_and(Backend::is_gpu)).1);
     }
     if let Some(Backend::Gpu(g)) = backends.first() {
         (sol.startup_s, sol.startup) = (Some(g.startup.context_s + g.startup.module_s), Some(g.startup.describe()));

@@ -133,3 +133,31 @@ fn bad_problem_inputs_give_one_line_errors_naming_the_file_and_problem() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.code() == Some(1) && err.contains("--k") && err.contains("2..=16"), "{err}");
 }
+
+#[test]
+fn trace_writes_the_convergence_as_csv_ending_at_the_reported_cost() {
+    let dir = std::env::temp_dir().join(format!("qapgpu-trace-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("trace.csv");
+    let out = host().args(["--engine", "cpu", "--json", "--seed", "4", "--time-limit", "60", "--trace"]).arg(&path).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("seconds,best,gap_percent"));
+    let rows: Vec<(f64, i64)> = lines
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            assert_eq!(f.len(), 3, "{l}");
+            (f[0].parse().unwrap(), f[1].parse().unwrap())
+        })
+        .collect();
+    assert!(!rows.is_empty(), "{text}");
+    assert!(rows.windows(2).all(|w| w[0].0 <= w[1].0 && w[1].1 < w[0].1), "times rise and costs fall: {text}");
+    assert_eq!(rows.last().unwrap().1, v["cost"].as_i64().unwrap(), "{text}");
+
+    let bad = host().args(["--engine", "cpu", "--quiet", "--trace"]).arg(dir.join("no-such-dir").join("t.csv")).output().unwrap();
+    assert_eq!(bad.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.trim_end().lines().count() == 1 && err.contains("--trace") && err.contains("no-such-dir"), "{err}");
+}

@@ -121,6 +121,40 @@ fn walks_regroup_onto_the_elite() {
     assert!(e.contains("--regroup-keep"), "{e}");
 }
 
+/// `--restart-after`: walks whose own bests stall for that many moves start afresh from
+/// random solutions; the run's best never rises, and it is the cost of its permutation.
+/// Only ts restarts.
+#[test]
+fn ts_walks_restart_after_a_stall_and_keep_the_best() {
+    use qapgpu::algo::{Backend, build};
+    let (inst, _) = bench::load("tai40a").unwrap();
+    let mut opts = ts_on_cpu(0);
+    // 100 moves a launch: each `advance` is 100 moves of every walk.
+    (opts.aco.ls_iterations, opts.aco.restart_after) = (Some(100), Some(200));
+    let mut s = build(&Backend::Cpu { threads: 2 }, &inst, &opts).unwrap();
+    assert!(s.info().layout.contains("from random solutions after 200 moves without a new best"), "{}", s.info().layout);
+    s.init().unwrap();
+    let mut last = s.best().unwrap().0;
+    for _ in 0..60 {
+        s.advance().unwrap();
+        let (cost, perm) = s.best().unwrap();
+        assert!(cost <= last);
+        assert_eq!(cost, inst.cost(&perm));
+        last = cost;
+    }
+    let restarts = s.counters().unwrap().restarts;
+    // A fresh start improves on its first launch, so at most one restart every 3 launches.
+    assert!((1..=20).contains(&restarts), "{restarts} restarts in 60 launches");
+    let never = qapgpu::Options { aco: qapgpu::algo::aco::AcoOptions { restart_after: Some(0), ..opts.aco.clone() }, ..opts.clone() };
+    let mut s = build(&Backend::Cpu { threads: 2 }, &inst, &never).unwrap();
+    s.init().unwrap();
+    (0..20).for_each(|_| drop(s.advance().unwrap()));
+    assert_eq!(s.counters().unwrap().restarts, 0);
+    let colony = qapgpu::Options { algorithm: Some("aco-ts".into()), ..opts };
+    let e = build(&Backend::Cpu { threads: 2 }, &inst, &colony).err().unwrap().to_string();
+    assert!(e.contains("--restart-after") && e.contains("aco-ts"), "{e}");
+}
+
 /// Several devices, one run (`algo::multi`), with CPU "devices": every family reaches the
 /// target, the report names both devices, and the device that reaches the target stops the
 /// other inside its launch (walks of 2³¹ − 1 moves per launch would otherwise run on).
@@ -169,32 +203,44 @@ fn memetic_breeds_and_reaches_the_optimum() {
 }
 
 /// `auto` sets its colonies for time to target: structured data (tai80b) one wave of ants,
-/// IT_TS = n, class iv, a tenure per entry; uniform data IT_TS = 32n, with one wave up to
-/// n = 64 (tai50a) and m = 2n, at most one wave, above (tai80a). It keeps what the user set, leaves
-/// `ts` (n ≤ 40) alone, and `--one-wave` on the CPU cuts m to one ant per thread.
+/// IT_TS = n, class iv, a tenure per entry; uniform data above n = 100 IT_TS = 32n and one
+/// wave. On the GPU, uniform data from n = 41 to 100 (tai50a, tai80a) and every n ≤ 40 go to
+/// `ts`, which `tune` leaves alone; on the CPU uniform data above n = 40 keeps the colony. It
+/// keeps what the user set, and `--one-wave` on the CPU cuts m to one ant per thread.
 #[test]
 fn auto_tunes_the_colony_on_structured_data() {
     use qapgpu::algo::{Backend, auto, build};
     let (b80, _) = bench::load("tai80b").unwrap();
     let (a80, _) = bench::load("tai80a").unwrap();
     let opts = qapgpu::Options::default();
-    assert_eq!(auto::choose(&b80).0, "aco-ts");
-    assert_eq!(auto::choose(&a80).0, "aco-ts");
-    let t = auto::tune(&b80, &opts);
+    assert_eq!(auto::choose(&b80, true).0, "aco-ts");
+    assert_eq!(auto::choose(&a80, true).0, "ts");
+    assert!(auto::is_uniform(&a80) && !auto::is_uniform(&b80));
+    let t = auto::tune(&b80, &opts, true);
     assert_eq!((t.aco.one_wave, t.aco.ls_iterations, t.aco.tenure_per_move), (Some(true), Some(80), Some(false)));
     assert!(matches!(t.aco.class, Some(qapgpu::algo::aco::Class::RealLifeLike)));
-    let t = auto::tune(&a80, &opts);
-    assert_eq!((t.aco.one_wave, t.aco.ls_iterations, t.aco.tenure_per_move, t.aco.ants), (Some(true), Some(2560), None, Some(qapgpu::algo::aco::MAX_ANTS)));
+    assert_eq!(auto::tune(&a80, &opts, true).aco.ls_iterations, None);
+    // Uniform data above n = 100: the colony (a random instance of n = 101 with tai*a's
+    // entries, 0 to 99).
+    let mut rng = qapgpu_common::rng::Xoshiro128::from_stream(7, 0);
+    let entries = |rng: &mut qapgpu_common::rng::Xoshiro128| (0..101 * 101).map(|_| rng.below(100) as i64).collect::<Vec<i64>>();
+    let a101 = qapgpu::io::Instance::new("uniform101", 101, entries(&mut rng), entries(&mut rng)).unwrap();
+    assert!(auto::is_uniform(&a101));
+    assert_eq!(auto::choose(&a101, true).0, "aco-ts");
+    let t = auto::tune(&a101, &opts, true);
+    assert_eq!((t.aco.one_wave, t.aco.ls_iterations, t.aco.tenure_per_move, t.aco.ants), (Some(true), Some(3232), None, Some(qapgpu::algo::aco::MAX_ANTS)));
     assert!(matches!(t.aco.class, Some(qapgpu::algo::aco::Class::Random)));
     let (a50, _) = bench::load("tai50a").unwrap();
-    assert_eq!(auto::choose(&a50).0, "aco-ts");
-    assert_eq!((auto::tune(&a50, &opts).aco.one_wave, auto::tune(&a50, &opts).aco.ls_iterations), (Some(true), Some(1600)));
+    assert_eq!(auto::choose(&a50, true).0, "ts");
     let (a40, _) = bench::load("tai40a").unwrap();
-    assert_eq!(auto::choose(&a40).0, "ts");
-    assert_eq!(auto::tune(&a40, &opts).aco.ls_iterations, None);
+    assert_eq!(auto::choose(&a40, true).0, "ts");
+    assert_eq!(auto::tune(&a40, &opts, true).aco.ls_iterations, None);
+    // On the CPU the colony keeps uniform data above n = 40, tuned as above n = 100.
+    assert_eq!((auto::choose(&a50, false).0, auto::choose(&a80, false).0, auto::choose(&a40, false).0), ("aco-ts", "aco-ts", "ts"));
+    assert_eq!(auto::tune(&a80, &opts, false).aco.ls_iterations, Some(32 * 80));
     let mut mine = qapgpu::Options::default();
     mine.aco.ls_iterations = Some(77);
-    assert_eq!(auto::tune(&b80, &mine).aco.ls_iterations, Some(77));
+    assert_eq!(auto::tune(&b80, &mine, true).aco.ls_iterations, Some(77));
     let s = build(&Backend::Cpu { threads: 2 }, &b80, &opts).unwrap();
     assert_eq!(s.info().blocks, 2, "one wave on two CPU threads");
     let paper = qapgpu::Options { algorithm: Some("aco-ts".into()), ..qapgpu::Options::default() };

@@ -1,17 +1,30 @@
 //! `--algo auto`, the default: the algorithm and its settings from the instance's
 //! measurable features (n and the dominance of its matrices), never from its name. The
 //! rule follows the measurements of BENCHMARKS.md ("`auto`: a colony for time to target",
-//! one H200), where every choice below reached the targets of issue 10 first and ended
-//! lowest within 1 s:
+//! one H200, and the later sections on an H100), where every choice below ended lowest
+//! within 1 s and reached the targets of issue 10 first or, where it says so, nearly as
+//! soon:
 //!
 //! * n ≤ 40: the multi-start tabu search (`ts`), whatever the structure, with its own
 //!   defaults there (`ts::walk_threads`, `ts::default_regroup`).
-//! * Larger, uniform random data (both dominances below `LOW_DOMINANCE`, the tai*a class):
-//!   `aco-ts` with Table 4's class (i) colony but searches of `UNIFORM_LS_FACTOR`·n moves,
-//!   and one wave of ants (`--one-wave`, m = every block the GPU holds at once; 2 an SM
-//!   at n = 80 and 100 on an H100, where 2n ants, the rule before, took as long an
-//!   iteration and ended higher within 1 s: BENCHMARKS.md, "Whole waves"). On tai60a: 1 % above the optimum in 0.031 s (`ts` 0.039 s) and
-//!   0.33 % after 1 s (`ts` 0.59 %); tai100a: 1 % in 0.092 s (Table 4's colony 0.139 s).
+//! * Uniform random data (both dominances below `LOW_DOMINANCE`, the tai*a class) up to
+//!   n = `ts::UNIFORM_REGROUP_MAX_N`: `ts` too, whose walks then go with the winners all run
+//!   long (`ts::uniform_regroup_every`). Within 1 s on the H100 they end lower than the
+//!   colony below on tai50a, tai60a, tai80a and tai100a (0.109, 0.306, 0.445 and 0.359 %
+//!   against 0.337, 0.366, 0.512 and 0.439 %, means over seeds 1–8 or 1–16). 1 % above the
+//!   optimum comes as soon on tai50a and tai60a, and 10–30 % later on tai80a and tai100a
+//!   (27 and 30 ms against 25 and 24 ms, still 35× or more ahead of issue 10's Ro-TS column;
+//!   BENCHMARKS.md, "Go with the winners all along on tai*a"). Not on
+//!   the CPU: a handful of walks there cannot go with the winners, and the colony below
+//!   ended lower on tai50a within 1 s on two cores (0.38–0.79 % against 1.17–1.37 %, seeds
+//!   1–3).
+//! * Larger uniform random data (n above `ts::UNIFORM_REGROUP_MAX_N`, none in the shared
+//!   QAPLIB set, so not measured with `ts`): `aco-ts` with Table 4's class (i) colony but
+//!   searches of `UNIFORM_LS_FACTOR`·n moves, and one wave of ants (`--one-wave`, m = every
+//!   block the GPU holds at once: 2n ants took as long an iteration at n = 80 and 100 and
+//!   ended higher within 1 s, BENCHMARKS.md, "Whole waves"). This was the rule on tai50a to
+//!   tai100a before the one above (tai100a: 1 % above the optimum in 0.092 s, Table 4's
+//!   colony 0.139 s).
 //! * Larger, structured data (a dominance of at least `LOW_DOMINANCE`, the tai*b class):
 //!   `aco-ts` with class (iv)'s γ, one wave of ants, searches of `STRUCTURED_LS_FACTOR`·n
 //!   moves and a tenure drawn per tabu entry. tai80b's optimum in 0.27 s (Table 4's colony
@@ -62,8 +75,8 @@ pub fn max_dominance(inst: &Instance) -> f64 {
     dominance(&inst.a).max(dominance(&inst.b))
 }
 
-/// The family for `inst` and why, in words.
-pub fn choose(inst: &Instance) -> (&'static str, String) {
+/// The family for `inst` on the GPU (`gpu`) or the CPU, and why, in words.
+pub fn choose(inst: &Instance, gpu: bool) -> (&'static str, String) {
     let n = inst.n;
     if n < 3 {
         return ("ga-independent", format!("n = {n}: no local search below 3"));
@@ -73,14 +86,25 @@ pub fn choose(inst: &Instance) -> (&'static str, String) {
     }
     let d = max_dominance(inst);
     let data = if d < LOW_DOMINANCE { "uniform" } else { "structured" };
+    if d < LOW_DOMINANCE && n <= super::ts::UNIFORM_REGROUP_MAX_N {
+        if gpu {
+            return ("ts", format!("n = {n}, max dominance {d:.0} %: uniform data, n ≤ {}", super::ts::UNIFORM_REGROUP_MAX_N));
+        }
+        return ("aco-ts", format!("n = {n}, max dominance {d:.0} %: uniform data, on the CPU"));
+    }
     ("aco-ts", format!("n = {n}, max dominance {d:.0} %: {data} data"))
+}
+
+/// Whether `inst` looks like uniform random data: both dominances below `LOW_DOMINANCE`.
+pub fn is_uniform(inst: &Instance) -> bool {
+    max_dominance(inst) < LOW_DOMINANCE
 }
 
 /// `opts` with `auto`'s settings for its choice filled in where the user left them unset
 /// (module docs).
-pub fn tune(inst: &Instance, opts: &Options) -> Options {
+pub fn tune(inst: &Instance, opts: &Options, gpu: bool) -> Options {
     let mut tuned = opts.clone();
-    if choose(inst).0 != "aco-ts" {
+    if choose(inst, gpu).0 != "aco-ts" {
         return tuned;
     }
     let n = inst.n as u32;
@@ -89,7 +113,7 @@ pub fn tune(inst: &Instance, opts: &Options) -> Options {
     // then split; both fit more ants per SM than MATA: a one-wave colony of structured data
     // grows with them, which cost tai150b time (264 split ants against MATA's 132). So MATA
     // there. Where sums does not apply or fit, the engine settles on split.
-    let uniform = max_dominance(inst) < LOW_DOMINANCE;
+    let uniform = is_uniform(inst);
     if (uniform || inst.n <= STRUCTURED_SPLIT_N) && x.layout.is_none() {
         x.layout = Some(Layout::Sums);
         x.settle_layout = true;

@@ -48,10 +48,11 @@ pub fn check_name(name: &str) -> Result<()> {
     Ok(())
 }
 
-/// The family `opts` asks for on `inst`: its `--algo`, or `auto`'s choice.
-pub fn resolve(inst: &Instance, opts: &Options) -> Result<&'static Family> {
+/// The family `opts` asks for on `inst`: its `--algo`, or `auto`'s choice for the GPU
+/// (`gpu`) or the CPU.
+pub fn resolve(inst: &Instance, opts: &Options, gpu: bool) -> Result<&'static Family> {
     match opts.algorithm.as_deref() {
-        None | Some(AUTO) => family(auto::choose(inst).0),
+        None | Some(AUTO) => family(auto::choose(inst, gpu).0),
         Some(name) => family(name),
     }
 }
@@ -59,10 +60,11 @@ pub fn resolve(inst: &Instance, opts: &Options) -> Result<&'static Family> {
 /// Builds the solver for `opts.algorithm` (or `auto`'s choice) on `backend`.
 pub fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn Solver>> {
     opts.validate()?;
-    let fam = resolve(inst, opts)?;
+    let gpu = backend.is_gpu();
+    let fam = resolve(inst, opts, gpu)?;
     let tuned;
     let opts = if matches!(opts.algorithm.as_deref(), None | Some(AUTO)) {
-        tuned = auto::tune(inst, opts);
+        tuned = auto::tune(inst, opts, gpu);
         &tuned
     } else {
         opts
@@ -72,6 +74,9 @@ pub fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<d
     }
     if fam.name != ts::TS.name && opts.aco.regroup_every.is_some_and(|e| e > 0) {
         bail!("--regroup-every: only --algo ts regroups its walks, not {}", fam.name);
+    }
+    if fam.name != ts::TS.name && opts.aco.restart_after.is_some_and(|e| e > 0) {
+        bail!("--restart-after: only --algo ts restarts its walks, not {}", fam.name);
     }
     (fam.build)(backend, inst, opts)
 }
@@ -109,6 +114,10 @@ pub enum Backend {
 pub const MAX_THREADS: usize = 256;
 
 impl Backend {
+    pub fn is_gpu(&self) -> bool {
+        matches!(self, Backend::Gpu(_))
+    }
+
     /// Opens the engine `opts` asks for. Under `auto`, the reason there is no GPU goes to
     /// `note` (followed by "running the CPU engine") and the CPU is used.
     pub fn open(opts: &Options, note: impl FnOnce(&str)) -> Result<Backend> {

@@ -197,8 +197,9 @@ pub struct AcoArgs {
     split_threads: Option<u32>,
     /// ts: moves of every walk between two regroupings, where the walks outside the best
     /// --regroup-keep restart from the elite's current solutions ("go with the winners");
-    /// 0: never. Default: 32 on the GPU for n = 30 to 40 (4 rounds), never otherwise.
-    /// Measured in BENCHMARKS.md ("Two hundred runs a target").
+    /// 0: never. Default on the GPU: 32 for n = 30 to 40 (4 rounds), 1024 (n ≤ 64) or 768
+    /// all along on uniform random data from n = 41 to 100, never otherwise. Measured in
+    /// BENCHMARKS.md ("Two hundred runs a target", "Go with the winners all along").
     #[arg(long)]
     regroup_every: Option<u32>,
     /// ts: the share of the walks, by current cost, that the others regroup onto, in (0, 1]
@@ -209,6 +210,10 @@ pub struct AcoArgs {
     /// read of the best's worth; 0: all along).
     #[arg(long)]
     regroup_rounds: Option<u32>,
+    /// ts: after this many moves of every walk without a new best, all walks restart from
+    /// random solutions (the best so far is kept); 0: never (the default).
+    #[arg(long)]
+    restart_after: Option<u32>,
     /// IT_TOTAL: stop after this many local-search iterations in all (Table 5 uses n·50000).
     #[arg(long)]
     max_ls_iterations: Option<u64>,
@@ -242,6 +247,7 @@ impl AcoArgs {
             regroup_every: self.regroup_every,
             regroup_keep: self.regroup_keep,
             regroup_rounds: self.regroup_rounds,
+            restart_after: self.restart_after,
             max_ls_iterations: self.max_ls_iterations,
             wide_delta: self.wide_delta,
         }
@@ -404,6 +410,10 @@ pub struct SolveArgs {
     /// Also write the solution as a QAPLIB .sln file.
     #[arg(long)]
     pub write_sln: Option<PathBuf>,
+    /// Also write the run's convergence as CSV: seconds into the search and the best cost
+    /// (and its gap to the best known, in %) at every step that improved it.
+    #[arg(long)]
+    pub trace: Option<PathBuf>,
     #[command(flatten)]
     pub problem: ProblemArgs,
     #[command(flatten)]

@@ -4,7 +4,7 @@ use super::{INTERRUPT, catch_ctrl_c};
 use crate::algo::{Backend, Options};
 use crate::gpu::{Gpu, unavailable_reason};
 use crate::io::{Instance, qaplib};
-use crate::run::{Observer, ProgressLine, Silent};
+use crate::run::{Observer, ProgressLine, Silent, Trace, Traced};
 use anyhow::{Context, Result, bail};
 
 /// Planted instance of the default job: n and generator seed.
@@ -64,9 +64,16 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     }
     let quiet = a.quiet || a.json;
     let backends = open(&opts, quiet)?;
-    let mut line = ProgressLine::new();
-    let obs: &mut dyn Observer = if quiet { &mut Silent } else { &mut line };
-    let sol = crate::api::solve_on_all(&backends, &inst, &opts, obs, &INTERRUPT)?;
+    // Made now, so that a path that cannot be written stops the run before it starts.
+    let trace_file = a.trace.as_ref().map(|p| std::fs::File::create(p).with_context(|| format!("--trace {}: cannot write it", p.display()))).transpose()?;
+    let (mut line, mut silent) = (ProgressLine::new(), Silent);
+    let shown: &mut dyn Observer = if quiet { &mut silent } else { &mut line };
+    let mut obs = Traced { inner: shown, trace: a.trace.as_ref().map(|_| Trace::default()) };
+    let sol = crate::api::solve_on_all(&backends, &inst, &opts, &mut obs, &INTERRUPT)?;
+    if let (Some(mut f), Some(t), Some(path)) = (trace_file, &obs.trace, &a.trace) {
+        use std::io::Write;
+        f.write_all(t.csv(known).as_bytes()).with_context(|| format!("--trace {}: cannot write it", path.display()))?;
+    }
     if !quiet {
         line.finish();
     }

@@ -3,7 +3,7 @@
 pub mod observer;
 pub mod stop;
 
-pub use observer::{Observer, Progress, ProgressLine, Silent, Trace, gap_percent};
+pub use observer::{Observer, Progress, ProgressLine, Silent, Trace, Traced, gap_percent};
 
 use anyhow::Result;
 use std::sync::Arc;

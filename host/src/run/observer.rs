@@ -63,6 +63,47 @@ impl Observer for Trace {
     }
 }
 
+impl Trace {
+    /// The points as CSV: `seconds,best,gap_percent` (the gap empty without a best-known
+    /// value).
+    pub fn csv(&self, known: Option<i64>) -> String {
+        let mut s = String::from("seconds,best,gap_percent\n");
+        for &(t, best) in &self.points {
+            let gap = gap_percent(best, known).map_or(String::new(), |g| format!("{g:.4}"));
+            s.push_str(&format!("{t:.6},{best},{gap}\n"));
+        }
+        s
+    }
+}
+
+/// Another observer's output, and the convergence curve beside it where `trace` is Some
+/// (`solve --trace`).
+pub struct Traced<'a> {
+    pub inner: &'a mut dyn Observer,
+    pub trace: Option<Trace>,
+}
+
+impl Observer for Traced<'_> {
+    fn progress(&mut self, p: &Progress) {
+        self.inner.progress(p);
+    }
+    fn exchange_every_s(&self) -> Option<f64> {
+        self.inner.exchange_every_s()
+    }
+    fn exchange(&mut self, best: &(i64, Vec<u8>)) -> Option<(i64, Vec<u8>)> {
+        self.inner.exchange(best)
+    }
+    fn wants_trace(&self) -> bool {
+        self.trace.is_some() || self.inner.wants_trace()
+    }
+    fn trace(&mut self, elapsed_s: f64, best: i64) {
+        self.inner.trace(elapsed_s, best);
+        if let Some(t) = self.trace.as_mut() {
+            t.trace(elapsed_s, best);
+        }
+    }
+}
+
 /// No output (benchmarks, --quiet, the library API).
 pub struct Silent;
 impl Observer for Silent {}

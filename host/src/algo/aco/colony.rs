@@ -23,7 +23,7 @@ pub fn split(m: u32, devices: usize) -> Vec<u32> {
 /// The master/slave colony of `opts` (aco-ts or aco-2opt) over `backends`.
 pub fn build(backends: &[Backend], inst: &Instance, opts: &Options) -> Result<Box<dyn Solver>> {
     opts.validate()?;
-    let ls = match resolve(inst, opts)?.name {
+    let ls = match resolve(inst, opts, backends.iter().any(Backend::is_gpu))?.name {
         "aco-ts" => LsKind::Tabu,
         "aco-2opt" => LsKind::TwoOpt,
         other => bail!("--multi master-slave splits one ant colony over the devices: it takes --algo aco-ts or aco-2opt, not {other}"),

@@ -64,6 +64,9 @@ pub struct AcoOptions {
     pub regroup_keep: Option<f64>,
     /// ts: regroupings per run (0: all along).
     pub regroup_rounds: Option<u32>,
+    /// ts: moves of every walk without a new best after which all walks restart from random
+    /// solutions (0: never; `ts::default_restart`).
+    pub restart_after: Option<u32>,
     /// IT_TOTAL: stop after this many local-search iterations in all.
     pub max_ls_iterations: Option<u64>,
     /// Move costs in i64 on the GPU even where i32 is proven to hold them (for comparison).
@@ -92,6 +95,7 @@ impl AcoOptions {
         opt("--tabu-list", self.tabu_list.map(f64::from), 1.0, 65535.0)?;
         opt("--ns", self.ns.map(f64::from), 1.0, qapgpu_common::moves::move_count(qapgpu_common::MAX_N as u32) as f64)?;
         opt("--regroup-every", self.regroup_every.map(f64::from), 0.0, i32::MAX as f64)?;
+        opt("--restart-after", self.restart_after.map(f64::from), 0.0, i32::MAX as f64)?;
         if let Some(k) = self.regroup_keep {
             if !(k > 0.0 && k <= 1.0) {
                 bail!("--regroup-keep = {k}: must be in (0, 1]");

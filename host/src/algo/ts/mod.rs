@@ -9,8 +9,11 @@
 //! rank them by current cost and restart every walk outside the best quarter from an elite
 //! walk's solution, queued behind the walk launches without a wait. On the GPU for n from
 //! `DEFAULT_REGROUP_MIN_N` to `DEFAULT_REGROUP_MAX_N` they do so by default, four times 32
-//! moves at a run's start (`default_regroup`); `--regroup-every` sets it anywhere, and
-//! `--regroup-every 0` turns it off.
+//! moves at a run's start, and on uniform random data above n = 40 (up to
+//! `UNIFORM_REGROUP_MAX_N`) every 768 or 1024 moves all run long, where the walks
+//! become the population of one search (`default_regroup`); `--regroup-every` sets it
+//! anywhere, and `--regroup-every 0` turns it off. `--restart-after` starts every walk
+//! afresh once their bests stall (`restart_after`).
 //!
 //! The engines are the ACO family's (`algo::aco::{gpu, cpu}`) in walk mode
 //! (`AcoConfig::walk`): the same buffers and thread mappings; by default the sums layout
@@ -95,16 +98,63 @@ pub const DEFAULT_REGROUP_ROUNDS: u32 = 4;
 pub const DEFAULT_REGROUP_MIN_N: usize = 30;
 pub const DEFAULT_REGROUP_MAX_N: usize = auto::TS_ANY_N;
 
-/// The regrouping (every, rounds) of a `ts` run: the command line's (`--regroup-every 0`:
-/// none), else the default on the GPU for n in `DEFAULT_REGROUP_MIN_N..=DEFAULT_REGROUP_MAX_N`,
-/// else none. The CPU runs a walk a core, too few to regroup onto a share of them by default.
-pub fn default_regroup(every: Option<u32>, rounds: Option<u32>, n: usize, gpu: bool) -> Option<(u32, u32)> {
+/// `ts`'s regrouping on uniform random data (`auto::is_uniform`) above n = `auto::TS_ANY_N`
+/// up to `UNIFORM_REGROUP_MAX_N`, on the GPU: every `uniform_regroup_every(n)` moves, all run
+/// long. There the walks are the population of one search, which ends lower than the
+/// colony `auto` ran before on all four shared tai*a above n = 40. Means over seeds 1–16
+/// (tai80a, tai100a) or 1–8 (tai50a, tai60a) on the H100 (BENCHMARKS.md, "Go with the
+/// winners all along on tai*a"), gap after 1 s in %, for regroupings every 512 / 640 / 768 /
+/// 896 / 1024 moves, and the colony (`aco-ts --class i --ls-iterations 32n --one-wave`):
+///
+/// | instance | 512 | 640 | 768 | 896 | 1024 | colony |
+/// |---|---|---|---|---|---|---|
+/// | tai50a | | | 0.158 | | **0.109** | 0.337 |
+/// | tai60a | | | 0.344 | | **0.306** | 0.366 |
+/// | tai80a | 0.538 | 0.499 | **0.445** | 0.495 | 0.514 | 0.512 |
+/// | tai100a | 0.399 | 0.378 | 0.359 | **0.346** | 0.382 | 0.439 |
+///
+/// Every 1536 or 2048 moves ended tai80a and tai100a as high as walks that never regroup
+/// (about 0.7 %): between two rounds a walk must stay close enough to where it started for
+/// its cost to say something about that region. So the rounds are as long as the best
+/// measured for the n around them: `UNIFORM_REGROUP_EVERY_SMALL` up to n =
+/// `UNIFORM_REGROUP_SMALL_N`, `UNIFORM_REGROUP_EVERY` above.
+pub const UNIFORM_REGROUP_EVERY: u32 = 768;
+pub const UNIFORM_REGROUP_EVERY_SMALL: u32 = 1024;
+pub const UNIFORM_REGROUP_SMALL_N: usize = 64;
+
+/// Moves between two regroupings on uniform data of size n (`UNIFORM_REGROUP_EVERY`).
+pub fn uniform_regroup_every(n: usize) -> u32 {
+    if n <= UNIFORM_REGROUP_SMALL_N { UNIFORM_REGROUP_EVERY_SMALL } else { UNIFORM_REGROUP_EVERY }
+}
+
+/// Largest n where `UNIFORM_REGROUP_EVERY` is the default: the largest measured (tai100a).
+pub const UNIFORM_REGROUP_MAX_N: usize = 100;
+
+/// The regrouping (every, rounds; rounds 0: all along) of a `ts` run: the command line's
+/// (`--regroup-every 0`: none), else on the GPU the default for n in
+/// `DEFAULT_REGROUP_MIN_N..=DEFAULT_REGROUP_MAX_N`, or on `uniform` data for n above that
+/// up to `UNIFORM_REGROUP_MAX_N`, else none. The CPU runs a walk a core, too few to regroup
+/// onto a share of them by default.
+pub fn default_regroup(every: Option<u32>, rounds: Option<u32>, n: usize, gpu: bool, uniform: bool) -> Option<(u32, u32)> {
     match every {
         Some(0) => None,
         Some(every) => Some((every, rounds.unwrap_or(REGROUP_ROUNDS))),
         None if gpu && (DEFAULT_REGROUP_MIN_N..=DEFAULT_REGROUP_MAX_N).contains(&n) => Some((DEFAULT_REGROUP_EVERY, rounds.unwrap_or(DEFAULT_REGROUP_ROUNDS))),
+        None if gpu && uniform && (DEFAULT_REGROUP_MAX_N + 1..=UNIFORM_REGROUP_MAX_N).contains(&n) => Some((uniform_regroup_every(n), rounds.unwrap_or(0))),
         None => None,
     }
+}
+
+/// Moves of every walk without a new best of theirs after which all walks restart from
+/// random solutions, the run's best kept (`--restart-after`; None or 0: never, the default).
+/// On tai*a, where the walks go with the winners all along, they stall for seconds after the
+/// first 0.1–0.8 s (`solve --trace`), yet starting them afresh did not end lower: on the H100
+/// within 1 s (seeds 1–16) tai80a 0.445 / 0.450 / 0.445 % and tai100a 0.359 / 0.359 / 0.359 %
+/// without, after 65536 and after 131072 moves; within 5 s (seeds 1–4) tai80a 0.389 against
+/// 0.389–0.433 %, tai100a 0.360 against 0.385–0.392 % (BENCHMARKS.md, "Go with the winners
+/// all along on tai*a").
+pub fn restart_after(after: Option<u32>) -> Option<u64> {
+    after.filter(|&m| m > 0).map(u64::from)
 }
 
 /// Most launches (and regroupings) queued by one `advance`: the host sees that a walk
@@ -147,11 +197,12 @@ fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn S
     let engine = walk_engine(backend, inst, opts)?;
     let x = &opts.aco;
     let gpu = matches!(backend, Backend::Gpu(_));
-    let regroup = default_regroup(x.regroup_every, x.regroup_rounds, inst.n, gpu).map(|(every, rounds)| {
+    let regroup = default_regroup(x.regroup_every, x.regroup_rounds, inst.n, gpu, auto::is_uniform(inst)).map(|(every, rounds)| {
         let (cfg, keep) = (engine.config(), x.regroup_keep.unwrap_or(REGROUP_KEEP));
         Regroup::new(every, cfg.ls_iterations, rounds, cfg.ants, keep)
     });
-    Ok(Box::new(TsSolver { regroup, ..TsSolver::new(engine, opts.target) }))
+    let restart_after = restart_after(x.restart_after);
+    Ok(Box::new(TsSolver { regroup, restart_after, ..TsSolver::new(engine, opts.target) }))
 }
 
 /// The walks of `opts` on `backend`: Ro-TS settings, the GPU filled (one walk per CPU
@@ -200,11 +251,28 @@ pub struct TsSolver {
     regroup: Option<Regroup>,
     /// Regroupings left in this run.
     rounds_left: u32,
+    /// Moves of every walk without a new best after which all walks restart afresh.
+    restart_after: Option<u64>,
+    /// The best of the walks since they last started afresh, and every walk's moves since it
+    /// last fell.
+    best: i64,
+    stalled: u64,
+    restarts: u64,
 }
 
 impl TsSolver {
     pub fn new(engine: Box<dyn AcoEngine>, target: Option<i64>) -> TsSolver {
-        TsSolver { engine, target, regroup: None, rounds_left: 0 }
+        TsSolver { engine, target, regroup: None, rounds_left: 0, restart_after: None, best: i64::MAX, stalled: 0, restarts: 0 }
+    }
+
+    /// Every walk from a random solution with a fresh tabu memory, the regroupings from
+    /// their first round (a run's start; the best so far is kept).
+    fn start_walks(&mut self) -> Result<()> {
+        if let Some(r) = self.regroup {
+            self.rounds_left = r.rounds;
+            self.engine.set_ls_iterations(r.every)?;
+        }
+        self.engine.random_ants()
     }
 
     /// The walks (for `memetic`, which breeds them between launches).
@@ -218,13 +286,16 @@ impl Solver for TsSolver {
         let cfg = self.engine.config();
         let threads = self.engine.threads_per_block();
         let mapping = if threads > 1 { format!(", {} layout, {threads} threads per walk{}", cfg.layout.name(), self.engine.memory()) } else { String::new() };
-        let regroup = match self.regroup {
+        let mut regroup = match self.regroup {
             Some(Regroup { elite: Some(elite), every, rounds, launch, .. }) => {
                 let rounds = if rounds == u32::MAX { "all along".to_string() } else { format!("{rounds} times, then {launch} moves per launch") };
                 format!(", walks outside the best {elite} by current cost restarting from theirs every {every} moves {rounds}")
             }
             _ => String::new(),
         };
+        if let Some(m) = self.restart_after {
+            regroup.push_str(&format!(", all walks from random solutions after {m} moves without a new best"));
+        }
         SolverInfo {
             algorithm: "ts",
             engine: self.engine.site().engine,
@@ -240,19 +311,16 @@ impl Solver for TsSolver {
     }
 
     fn init(&mut self) -> Result<()> {
-        if let Some(r) = self.regroup {
-            self.rounds_left = r.rounds;
-            self.engine.set_ls_iterations(r.every)?;
-        }
-        self.engine.random_ants()?;
+        self.start_walks()?;
         self.advance().map(|_| ())
     }
 
     fn advance(&mut self) -> Result<Advance> {
-        match self.regroup {
+        let moves = match self.regroup {
             // Queued without a wait: launches after the target or a stop end at once.
             Some(r) if self.rounds_left > 0 => {
-                for _ in 0..r.segments.min(self.rounds_left) {
+                let segments = r.segments.min(self.rounds_left);
+                for _ in 0..segments {
                     self.engine.local_search()?;
                     if let Some(elite) = r.elite {
                         self.engine.regroup(elite)?;
@@ -262,10 +330,31 @@ impl Solver for TsSolver {
                 if self.rounds_left == 0 {
                     self.engine.set_ls_iterations(r.launch)?;
                 }
+                u64::from(segments * r.every)
             }
-            _ => self.engine.local_search()?,
+            _ => {
+                self.engine.local_search()?;
+                u64::from(self.engine.config().ls_iterations)
+            }
+        };
+        let run_best = self.engine.update_best()?;
+        let reached = self.target.is_some_and(|t| run_best <= t);
+        // Not after a hit (the run ends with this step, its searches may still be winding
+        // down).
+        if let (Some(after), false) = (self.restart_after, reached) {
+            // The walks' own bests, not the run's: those of walks started afresh begin far
+            // above it, and they must stall before they restart again.
+            let best = self.engine.unit_costs()?.into_iter().min().unwrap_or(i64::MAX);
+            if best < self.best {
+                (self.best, self.stalled) = (best, 0);
+            } else {
+                self.stalled += moves;
+            }
+            if self.stalled >= after && !self.engine.site().stop.is_set() {
+                self.start_walks()?;
+                (self.best, self.stalled, self.restarts) = (i64::MAX, 0, self.restarts + 1);
+            }
         }
-        self.engine.update_best()?;
         Ok(Advance::Continue)
     }
 
@@ -279,7 +368,7 @@ impl Solver for TsSolver {
 
     fn counters(&mut self) -> Result<Counters> {
         let st = self.engine.ls_stats()?;
-        Ok(Counters { iterations: st.iterations, unit: "tabu moves (all walks)", restarts: 0, evaluations: st.evaluations, search_seconds: st.seconds, best_at: None })
+        Ok(Counters { iterations: st.iterations, unit: "tabu moves (all walks)", restarts: self.restarts, evaluations: st.evaluations, search_seconds: st.seconds, best_at: None })
     }
 
     /// The worst walk restarts from the immigrant with a fresh tabu memory.
@@ -290,22 +379,34 @@ impl Solver for TsSolver {
 
 #[cfg(test)]
 mod tests {
-    use super::{DEFAULT_REGROUP_EVERY, DEFAULT_REGROUP_ROUNDS, REGROUP_ROUNDS, Regroup, STRUCTURED_WALK_MAX_N, STRUCTURED_WALK_THREADS, default_regroup, walk_threads};
+    use super::{DEFAULT_REGROUP_EVERY, DEFAULT_REGROUP_ROUNDS, REGROUP_ROUNDS, Regroup, STRUCTURED_WALK_MAX_N, STRUCTURED_WALK_THREADS, UNIFORM_REGROUP_EVERY, UNIFORM_REGROUP_EVERY_SMALL, UNIFORM_REGROUP_MAX_N, UNIFORM_REGROUP_SMALL_N, default_regroup, walk_threads};
     use crate::io::Instance;
     use qapgpu_common::mata::{MAX_THREADS, walk_split_threads};
 
     #[test]
-    fn small_runs_on_the_gpu_regroup_by_default_and_the_command_line_decides_otherwise() {
+    fn small_runs_and_uniform_data_on_the_gpu_regroup_by_default_and_the_command_line_decides_otherwise() {
         let default = Some((DEFAULT_REGROUP_EVERY, DEFAULT_REGROUP_ROUNDS));
-        assert_eq!(default_regroup(None, None, 35, true), default);
-        assert_eq!(default_regroup(None, None, 40, true), default);
-        assert_eq!(default_regroup(None, None, 30, true), default);
-        assert_eq!(default_regroup(None, None, 29, true), None);
-        assert_eq!(default_regroup(None, None, 41, true), None);
-        assert_eq!(default_regroup(None, None, 35, false), None);
-        assert_eq!(default_regroup(Some(0), None, 35, true), None);
-        assert_eq!(default_regroup(Some(50), None, 60, false), Some((50, REGROUP_ROUNDS)));
-        assert_eq!(default_regroup(None, Some(2), 30, true), Some((DEFAULT_REGROUP_EVERY, 2)));
+        for uniform in [false, true] {
+            assert_eq!(default_regroup(None, None, 35, true, uniform), default);
+            assert_eq!(default_regroup(None, None, 40, true, uniform), default);
+            assert_eq!(default_regroup(None, None, 30, true, uniform), default);
+            assert_eq!(default_regroup(None, None, 29, true, uniform), None);
+            assert_eq!(default_regroup(None, None, 35, false, uniform), None);
+            assert_eq!(default_regroup(Some(0), None, 35, true, uniform), None);
+            assert_eq!(default_regroup(Some(50), None, 60, false, uniform), Some((50, REGROUP_ROUNDS)));
+            assert_eq!(default_regroup(None, Some(2), 30, true, uniform), Some((DEFAULT_REGROUP_EVERY, 2)));
+            assert_eq!(default_regroup(None, None, UNIFORM_REGROUP_MAX_N + 1, true, uniform), None);
+        }
+        // Uniform data above n = 40, on the GPU: all along (rounds 0), unless told otherwise.
+        assert_eq!(default_regroup(None, None, 41, true, true), Some((UNIFORM_REGROUP_EVERY_SMALL, 0)));
+        assert_eq!(default_regroup(None, None, UNIFORM_REGROUP_SMALL_N, true, true), Some((UNIFORM_REGROUP_EVERY_SMALL, 0)));
+        assert_eq!(default_regroup(None, None, UNIFORM_REGROUP_SMALL_N + 1, true, true), Some((UNIFORM_REGROUP_EVERY, 0)));
+        assert_eq!(default_regroup(None, None, UNIFORM_REGROUP_MAX_N, true, true), Some((UNIFORM_REGROUP_EVERY, 0)));
+        assert_eq!(default_regroup(None, None, 80, false, true), None);
+        assert_eq!(default_regroup(None, None, 80, true, false), None);
+        assert_eq!(default_regroup(None, Some(3), 80, true, true), Some((UNIFORM_REGROUP_EVERY, 3)));
+        assert_eq!(default_regroup(Some(0), None, 80, true, true), None);
+        assert_eq!(Regroup::new(UNIFORM_REGROUP_EVERY, 2048, 0, 264, 0.25), Regroup { every: 768, launch: 2048, segments: 3, rounds: u32::MAX, elite: Some(66) });
     }
 
     #[test]
