@@ -55,6 +55,8 @@ fn bad_option_values_get_one_line_errors_naming_the_option() {
         (&["--ants", "0"], "--ants"),
         (&["--ns", "0"], "--ns"),
         (&["--tabu-list", "0"], "--tabu-list"),
+        (&["--regroup-distance", "1.5"], "--regroup-distance"),
+        (&["--regroup-distance", "nan"], "--regroup-distance"),
         (&["--ls-iterations", "0"], "--ls-iterations"),
         (&["--ls-iterations", "4294967295"], "--ls-iterations"),
         (&["--max-ls-iterations", "0"], "--max-ls-iterations"),

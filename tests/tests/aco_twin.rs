@@ -4,6 +4,7 @@
 use qapgpu::algo::aco::cpu::AcoCpu;
 use qapgpu::algo::aco::gpu::AcoGpu;
 use qapgpu::algo::aco::{self, AcoConfig, AcoEngine, AcoSolver, Class, Layout};
+use qapgpu::algo::ts::elite::diverse_winners;
 use qapgpu::gpu::Gpu;
 use qapgpu::io::Instance;
 use qapgpu::io::qaplib;
@@ -273,7 +274,10 @@ fn walks_go_on_across_launches_as_on_the_cpu() {
 /// GPU's default for `ts`) against their CPU twin: the ranks, the donors, the fresh tabu
 /// matrices and the launches after them. The regrouped solutions are also checked against
 /// the rule itself, so that an engine that did not regroup could not pass.
-fn twin_regroup(g: &Gpu, inst: &Instance, layout: Layout, walks: u32, elite: u32, per_launch: u32, launches: usize) {
+/// `min_distance`: the elite is chosen on the host (`ts::elite::diverse_winners`, from each
+/// engine's own `currents`) and both engines regroup by that ranking (`regroup_ranked`).
+#[allow(clippy::too_many_arguments)]
+fn twin_regroup(g: &Gpu, inst: &Instance, layout: Layout, walks: u32, elite: u32, per_launch: u32, launches: usize, min_distance: Option<usize>) {
     let mut cfg = AcoConfig::paper(LsKind::Tabu, inst.n as u32, Class::Random);
     cfg.tenure_law = TenureLaw::Mixed;
     (cfg.layout, cfg.ants, cfg.ls_iterations, cfg.seed) = (layout, walks, per_launch, 91);
@@ -286,15 +290,34 @@ fn twin_regroup(g: &Gpu, inst: &Instance, layout: Layout, walks: u32, elite: u32
         gpu.local_search().unwrap();
         cpu.local_search().unwrap();
         let before = cpu.snapshot().unwrap();
-        gpu.regroup(elite).unwrap();
-        cpu.regroup(elite).unwrap();
+        let what = format!("{} {layout:?} walks regrouped onto {elite} of {walks} (distance {min_distance:?}), launch {launch}", inst.name);
+        // The walk of each rank, and how many of them are elite.
+        let (order, kept): (Vec<usize>, u32) = match min_distance {
+            None => {
+                gpu.regroup(elite).unwrap();
+                cpu.regroup(elite).unwrap();
+                let mut order: Vec<usize> = (0..walks as usize).collect();
+                order.sort_by_key(|&k| (before.cant_costs[k], k));
+                (order, elite)
+            }
+            Some(d) => {
+                let (n, m) = (inst.n, walks as usize);
+                let ((rows_g, stride_g, costs_g), (rows_c, stride_c, costs_c)) = (gpu.currents().unwrap(), cpu.currents().unwrap());
+                assert_eq!(costs_g, costs_c, "{what}: current costs");
+                assert!((0..m).all(|k| rows_g[k * stride_g..k * stride_g + n] == rows_c[k * stride_c..k * stride_c + n]), "{what}: current solutions");
+                let (winners, e) = diverse_winners(&rows_c, stride_c, n, &costs_c, elite as usize, d);
+                assert_eq!((winners.clone(), e), diverse_winners(&rows_g, stride_g, n, &costs_g, elite as usize, d));
+                gpu.regroup_ranked(&winners, e).unwrap();
+                cpu.regroup_ranked(&winners, e).unwrap();
+                let mut order = vec![0; m];
+                (0..m).for_each(|k| order[winners[k] as usize] = k);
+                (order, e)
+            }
+        };
         let (s1, s2) = (gpu.snapshot().unwrap(), cpu.snapshot().unwrap());
-        let what = format!("{} {layout:?} walks regrouped onto {elite} of {walks}, launch {launch}", inst.name);
         walks_agree(&s1, &s2, &what);
-        let mut order: Vec<usize> = (0..walks as usize).collect();
-        order.sort_by_key(|&k| (before.cant_costs[k], k));
         for (rank, &k) in order.iter().enumerate() {
-            let from = if rank < elite as usize { k } else { order[(rank - elite as usize) % elite as usize] };
+            let from = if rank < kept as usize { k } else { order[(rank - kept as usize) % kept as usize] };
             assert_eq!((&s2.cants[k], s2.cant_costs[k]), (&before.cants[from], before.cant_costs[from]), "{what}: walk {k} (rank {rank})");
         }
     }
@@ -305,11 +328,15 @@ fn walks_regroup_as_on_the_cpu() {
     let Some(g) = gpu() else { return };
     for (inst, layout) in [(load("tai35b"), Layout::Sums), (load("tai25b"), Layout::Split), (load("nug12"), Layout::Mata)] {
         let n = inst.n as u32;
-        twin_regroup(&g, &inst, layout, 40, 10, 2 * n, 4);
+        twin_regroup(&g, &inst, layout, 40, 10, 2 * n, 4, None);
+        // A diverse elite, chosen on the host: half of n apart.
+        twin_regroup(&g, &inst, layout, 40, 10, 2 * n, 4, Some(inst.n.div_ceil(2)));
     }
     // Every walk ties at cost 0: ranks by index. One elite walk: all take its solution.
-    twin_regroup(&g, &zeros(12), Layout::Split, 16, 4, 20, 3);
-    twin_regroup(&g, &load("tai25b"), Layout::Sums, 24, 1, 50, 3);
+    twin_regroup(&g, &zeros(12), Layout::Split, 16, 4, 20, 3, None);
+    twin_regroup(&g, &load("tai25b"), Layout::Sums, 24, 1, 50, 3, None);
+    // Farther apart than n: one elite walk.
+    twin_regroup(&g, &load("tai25b"), Layout::Sums, 24, 6, 50, 3, Some(26));
 }
 
 /// A search that reaches the run's target leaves its result in mapped host memory

@@ -80,19 +80,24 @@ fn multi_start_tabu_search_reaches_the_optimum() {
     }
 }
 
+/// `walks` tabu walks of 30 moves a launch on tai25b, on the CPU engine, from random starts.
+fn tai25b_walks(walks: u32) -> (qapgpu::Instance, i64, qapgpu::algo::aco::cpu::AcoCpu) {
+    use qapgpu::algo::aco::{AcoConfig, AcoEngine, Class};
+    let (inst, known) = bench::load("tai25b").unwrap();
+    let mut cfg = AcoConfig::paper(qapgpu_common::ls::LsKind::Tabu, inst.n as u32, Class::Random);
+    (cfg.walk, cfg.ants, cfg.ls_iterations, cfg.aspiration) = (true, walks, 30, 5 * 25 * 25);
+    let mut e = qapgpu::algo::aco::cpu::AcoCpu::new(&inst, &cfg, 2).unwrap();
+    e.random_ants().unwrap();
+    (inst, known, e)
+}
+
 /// `ts --regroup-every` on the CPU engine: the walks outside the elite take the elite's
 /// current solutions by the rule of `ls::donor_rank`, and a run that regroups still reaches
 /// the optimum and says so in its report.
 #[test]
 fn walks_regroup_onto_the_elite() {
-    use qapgpu::algo::aco::cpu::AcoCpu;
-    use qapgpu::algo::aco::{AcoConfig, AcoEngine, Class};
-    use qapgpu_common::ls::LsKind;
-    let (inst, known) = bench::load("tai25b").unwrap();
-    let mut cfg = AcoConfig::paper(LsKind::Tabu, inst.n as u32, Class::Random);
-    (cfg.walk, cfg.ants, cfg.ls_iterations, cfg.aspiration) = (true, 10, 30, 5 * 25 * 25);
-    let mut e = AcoCpu::new(&inst, &cfg, 2).unwrap();
-    e.random_ants().unwrap();
+    use qapgpu::algo::aco::AcoEngine;
+    let (inst, known, mut e) = tai25b_walks(10);
     e.local_search().unwrap();
     let before = e.snapshot().unwrap();
     e.regroup(3).unwrap();
@@ -119,6 +124,40 @@ fn walks_regroup_onto_the_elite() {
     zero.aco.regroup_keep = Some(0.0);
     let e = qapgpu::solve(&inst, &zero).unwrap_err().to_string();
     assert!(e.contains("--regroup-keep"), "{e}");
+}
+
+/// `--regroup-distance` on the CPU engine: the walks outside a diverse elite
+/// (`ts::elite::diverse_winners`) take its solutions by the rule of `ls::donor_rank`, and a
+/// run that regroups so reaches the optimum and says so in its report.
+#[test]
+fn walks_regroup_onto_a_diverse_elite() {
+    use qapgpu::algo::aco::AcoEngine;
+    use qapgpu::algo::ts::elite::diverse_winners;
+    use qapgpu_common::ls::donor_rank;
+    let (inst, known, mut e) = tai25b_walks(12);
+    for round in 0..3 {
+        e.local_search().unwrap();
+        let (rows, stride, costs) = e.currents().unwrap();
+        let (winners, elite) = diverse_winners(&rows, stride, 25, &costs, 4, 13);
+        e.regroup_ranked(&winners, elite).unwrap();
+        let (after, _, after_costs) = e.currents().unwrap();
+        let mut moved = 0;
+        for k in 0..12 {
+            let from = donor_rank(winners[k], elite).map_or(k, |d| winners[12 + d as usize] as usize);
+            assert_eq!((&after[k * stride..k * stride + 25], after_costs[k]), (&rows[from * stride..from * stride + 25], costs[from]), "round {round}, walk {k}");
+            moved += usize::from(from != k);
+        }
+        assert_eq!(moved, 12 - elite as usize, "round {round}");
+    }
+    let mut opts = ts_on_cpu(known);
+    (opts.aco.ants, opts.aco.regroup_every, opts.aco.regroup_distance) = (Some(8), Some(20), Some(0.5));
+    let sol = qapgpu::solve(&inst, &opts).unwrap();
+    assert_eq!(sol.cost, known);
+    assert!(sol.layout.contains("at least 13 positions from every better one's"), "{}", sol.layout);
+    let mut colony = qapgpu::Options { algorithm: Some("aco-ts".into()), ..opts };
+    colony.aco.regroup_every = None;
+    let err = qapgpu::solve(&inst, &colony).unwrap_err().to_string();
+    assert!(err.contains("--regroup-distance") && err.contains("aco-ts"), "{err}");
 }
 
 /// `--restart-after`: walks whose own bests stall for that many moves start afresh from
@@ -148,7 +187,9 @@ fn ts_walks_restart_after_a_stall_and_keep_the_best() {
     let never = qapgpu::Options { aco: qapgpu::algo::aco::AcoOptions { restart_after: Some(0), ..opts.aco.clone() }, ..opts.clone() };
     let mut s = build(&Backend::Cpu { threads: 2 }, &inst, &never).unwrap();
     s.init().unwrap();
-    (0..20).for_each(|_| drop(s.advance().unwrap()));
+    for _ in 0..20 {
+        s.advance().unwrap();
+    }
     assert_eq!(s.counters().unwrap().restarts, 0);
     let colony = qapgpu::Options { algorithm: Some("aco-ts".into()), ..opts };
     let e = build(&Backend::Cpu { threads: 2 }, &inst, &colony).err().unwrap().to_string();

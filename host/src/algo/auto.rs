@@ -9,12 +9,13 @@
 //!   defaults there (`ts::walk_threads`, `ts::default_regroup`).
 //! * Uniform random data (both dominances below `LOW_DOMINANCE`, the tai*a class) up to
 //!   n = `ts::UNIFORM_REGROUP_MAX_N`: `ts` too, whose walks then go with the winners all run
-//!   long (`ts::uniform_regroup_every`). Within 1 s on the H100 they end lower than the
-//!   colony below on tai50a, tai60a, tai80a and tai100a (0.109, 0.306, 0.445 and 0.359 %
-//!   against 0.337, 0.366, 0.512 and 0.439 %, means over seeds 1–8 or 1–16). 1 % above the
-//!   optimum comes as soon on tai50a and tai60a, and 10–30 % later on tai80a and tai100a
-//!   (27 and 30 ms against 25 and 24 ms, still 35× or more ahead of issue 10's Ro-TS column;
-//!   BENCHMARKS.md, "Go with the winners all along on tai*a"). Not on
+//!   long (`ts::uniform_regroup_every`), above n = 64 onto an elite kept diverse
+//!   (`ts::regroup_distance`). Within 1 s on the H100 they end lower than the colony below
+//!   on tai50a, tai60a, tai80a and tai100a (0.109, 0.306, 0.402 and 0.312 % against 0.337,
+//!   0.366, 0.512 and 0.439 %, means over seeds 1–8 or 1–16). 1 % above the optimum comes as
+//!   soon on tai50a and tai60a, and 16–39 % later on tai80a and tai100a (29 and 33 ms against
+//!   25 and 24 ms, still 32× or more ahead of issue 10's Ro-TS column; BENCHMARKS.md, "Go
+//!   with the winners all along on tai*a" and "A diverse elite"). Not on
 //!   the CPU: a handful of walks there cannot go with the winners, and the colony below
 //!   ended lower on tai50a within 1 s on two cores (0.38–0.79 % against 1.17–1.37 %, seeds
 //!   1–3).

@@ -75,6 +75,9 @@ pub fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<d
     if fam.name != ts::TS.name && opts.aco.regroup_every.is_some_and(|e| e > 0) {
         bail!("--regroup-every: only --algo ts regroups its walks, not {}", fam.name);
     }
+    if fam.name != ts::TS.name && opts.aco.regroup_distance.is_some_and(|d| d > 0.0) {
+        bail!("--regroup-distance: only --algo ts regroups its walks, not {}", fam.name);
+    }
     if fam.name != ts::TS.name && opts.aco.restart_after.is_some_and(|e| e > 0) {
         bail!("--restart-after: only --algo ts restarts its walks, not {}", fam.name);
     }

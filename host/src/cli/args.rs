@@ -214,6 +214,12 @@ pub struct AcoArgs {
     /// random solutions (the best so far is kept); 0: never (the default).
     #[arg(long)]
     restart_after: Option<u32>,
+    /// ts: when the walks regroup, a walk is elite only where its solution differs from every
+    /// better elite walk's in at least this share of the n positions, in [0, 1]; 0: the best
+    /// by cost alone. Default: 0.5 on the GPU where the walks regroup all along on uniform
+    /// data above n = 64, 0 otherwise.
+    #[arg(long)]
+    regroup_distance: Option<f64>,
     /// IT_TOTAL: stop after this many local-search iterations in all (Table 5 uses n·50000).
     #[arg(long)]
     max_ls_iterations: Option<u64>,
@@ -248,6 +254,7 @@ impl AcoArgs {
             regroup_keep: self.regroup_keep,
             regroup_rounds: self.regroup_rounds,
             restart_after: self.restart_after,
+            regroup_distance: self.regroup_distance,
             max_ls_iterations: self.max_ls_iterations,
             wide_delta: self.wide_delta,
         }

@@ -350,6 +350,28 @@ impl AcoEngine for AcoCpu {
         Ok(())
     }
 
+    fn currents(&mut self) -> Result<(Vec<u8>, usize, Vec<i64>)> {
+        Ok((self.cants.clone(), self.n, self.cant_costs.clone()))
+    }
+
+    fn regroup_ranked(&mut self, winners: &[u32], elite: u32) -> Result<()> {
+        let (n, m) = (self.n, self.cfg.ants as usize);
+        anyhow::ensure!(self.cfg.walk && winners.len() == 2 * m, "only walks regroup");
+        if self.site.stop.is_set() {
+            return Ok(());
+        }
+        let elite = elite.clamp(1, m as u32);
+        for k in 0..m {
+            if let Some(d) = donor_rank(winners[k], elite) {
+                let from = winners[m + d as usize] as usize;
+                self.cants.copy_within(from * n..(from + 1) * n, k * n);
+                self.cant_costs[k] = self.cant_costs[from];
+                self.walks[k] = 0;
+            }
+        }
+        Ok(())
+    }
+
     fn set_ls_iterations(&mut self, moves: u32) -> Result<()> {
         self.cfg.ls_iterations = moves;
         Ok(())

@@ -596,6 +596,21 @@ impl AcoEngine for AcoGpu {
         self.launch(|k| &k.regroup_walks, c)
     }
 
+    fn currents(&mut self) -> Result<(Vec<u8>, usize, Vec<i64>)> {
+        let s = &self.gpu.stream;
+        let rows = s.clone_dtoh(&self.buf.cants)?;
+        let stride = rows.len() / self.cfg.ants as usize;
+        Ok((rows, stride, s.clone_dtoh(&self.buf.cant_costs)?))
+    }
+
+    fn regroup_ranked(&mut self, winners: &[u32], elite: u32) -> Result<()> {
+        anyhow::ensure!(self.cfg.walk && winners.len() == 2 * self.cfg.ants as usize, "only walks regroup");
+        self.params.elite = elite.clamp(1, self.cfg.ants);
+        self.gpu.stream.memcpy_htod(winners, &mut self.buf.winners)?;
+        let c = LaunchConfig { grid_dim: (self.cfg.ants, 1, 1), block_dim: (REGROUP_THREADS, 1, 1), shared_mem_bytes: 0 };
+        self.launch(|k| &k.regroup_walks, c)
+    }
+
     fn set_ls_iterations(&mut self, moves: u32) -> Result<()> {
         (self.cfg.ls_iterations, self.params.ls_iterations) = (moves, moves);
         Ok(())

@@ -65,8 +65,11 @@ pub struct AcoOptions {
     /// ts: regroupings per run (0: all along).
     pub regroup_rounds: Option<u32>,
     /// ts: moves of every walk without a new best after which all walks restart from random
-    /// solutions (0: never; `ts::default_restart`).
+    /// solutions (0: never; `ts::restart_after_of`).
     pub restart_after: Option<u32>,
+    /// ts: the share of n in which an elite walk's solution differs from every better elite
+    /// walk's when the walks regroup (0: the best by cost alone; `ts::regroup_distance`).
+    pub regroup_distance: Option<f64>,
     /// IT_TOTAL: stop after this many local-search iterations in all.
     pub max_ls_iterations: Option<u64>,
     /// Move costs in i64 on the GPU even where i32 is proven to hold them (for comparison).
@@ -96,6 +99,7 @@ impl AcoOptions {
         opt("--ns", self.ns.map(f64::from), 1.0, qapgpu_common::moves::move_count(qapgpu_common::MAX_N as u32) as f64)?;
         opt("--regroup-every", self.regroup_every.map(f64::from), 0.0, i32::MAX as f64)?;
         opt("--restart-after", self.restart_after.map(f64::from), 0.0, i32::MAX as f64)?;
+        opt("--regroup-distance", self.regroup_distance, 0.0, 1.0)?;
         if let Some(k) = self.regroup_keep {
             if !(k > 0.0 && k <= 1.0) {
                 bail!("--regroup-keep = {k}: must be in (0, 1]");
@@ -364,6 +368,12 @@ pub trait AcoEngine: Send {
     /// outside the best `elite` (1 to m) restarts from an elite walk's current solution with
     /// a fresh tabu memory. Does nothing once the stop word is set. May only be queued.
     fn regroup(&mut self, elite: u32) -> Result<()>;
+    /// Walks: their current solutions (m rows of the returned stride) and costs, once the
+    /// work queued has ended.
+    fn currents(&mut self) -> Result<(Vec<u8>, usize, Vec<i64>)>;
+    /// Walks: `regroup` with the ranking given (`winners[k]`: walk k's rank, `winners[m +
+    /// r]`: the walk of elite rank r < `elite`).
+    fn regroup_ranked(&mut self, winners: &[u32], elite: u32) -> Result<()>;
     /// Moves of every local search (walk launch) from the next one on.
     fn set_ls_iterations(&mut self, moves: u32) -> Result<()>;
     /// τ from outside (the master of a colony split over devices).

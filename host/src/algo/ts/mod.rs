@@ -2,7 +2,7 @@
 //! independent Ro-TS walks, one block each, every walk going on from launch to launch with
 //! its own tabu matrix, iteration count and best (the `ts_walk` kernels, `ls::tabu_walk` on
 //! the CPU); no construction, no pheromone, no host work between launches but reading the
-//! best. The run's target is checked inside the search: the block that reaches it writes
+//! best (and choosing a diverse elite, below). The run's target is checked inside the search: the block that reaches it writes
 //! the stop word and every walk stops at its next poll.
 //!
 //! The walks also "go with the winners" (`Regroup`): every so many moves, two small kernels
@@ -12,12 +12,18 @@
 //! moves at a run's start, and on uniform random data above n = 40 (up to
 //! `UNIFORM_REGROUP_MAX_N`) every 768 or 1024 moves all run long, where the walks
 //! become the population of one search (`default_regroup`); `--regroup-every` sets it
-//! anywhere, and `--regroup-every 0` turns it off. `--restart-after` starts every walk
-//! afresh once their bests stall (`restart_after`).
+//! anywhere, and `--regroup-every 0` turns it off. Above n = 64 the elite is also kept
+//! diverse (`regroup_distance`, `elite`): a walk is elite only where its solution differs
+//! from every better elite walk's in half the positions or more. That choice is made on the
+//! host, from the walks' solutions read after each launch (a wait a regrouping, about 3 % of
+//! the moves at n = 80). `--restart-after` starts every walk afresh once their bests stall
+//! (`restart_after_of`).
 //!
 //! The engines are the ACO family's (`algo::aco::{gpu, cpu}`) in walk mode
 //! (`AcoConfig::walk`): the same buffers and thread mappings; by default the sums layout
 //! where it applies (`aco::gpu::settle_layout`).
+pub mod elite;
+
 use super::aco::{self, AcoConfig, AcoEngine, Layout};
 use super::auto;
 use super::{Backend, Family, Options};
@@ -113,6 +119,7 @@ pub const DEFAULT_REGROUP_MAX_N: usize = auto::TS_ANY_N;
 /// | tai80a | 0.538 | 0.499 | **0.445** | 0.495 | 0.514 | 0.512 |
 /// | tai100a | 0.399 | 0.378 | 0.359 | **0.346** | 0.382 | 0.439 |
 ///
+/// (The elite by cost alone; above n = 64 it is now also kept diverse, `regroup_distance`.)
 /// Every 1536 or 2048 moves ended tai80a and tai100a as high as walks that never regroup
 /// (about 0.7 %): between two rounds a walk must stay close enough to where it started for
 /// its cost to say something about that region. So the rounds are as long as the best
@@ -155,6 +162,30 @@ pub fn default_regroup(every: Option<u32>, rounds: Option<u32>, n: usize, gpu: b
 /// all along on tai*a").
 pub fn restart_after(after: Option<u32>) -> Option<u64> {
     after.filter(|&m| m > 0).map(u64::from)
+}
+
+/// The elite's least distance where the walks regroup all along on uniform data above
+/// n = `UNIFORM_REGROUP_SMALL_N`, as a share of n (`regroup_distance`).
+pub const UNIFORM_REGROUP_DISTANCE: f64 = 0.5;
+
+/// The least number of positions in which two elite walks' solutions differ when the walks
+/// regroup (`elite::diverse_winners`; None: the elite is the best walks by cost alone):
+/// `--regroup-distance F` (a share of n; 0: none), else on the GPU
+/// `UNIFORM_REGROUP_DISTANCE` on uniform data from n = `UNIFORM_REGROUP_SMALL_N` + 1 to
+/// `UNIFORM_REGROUP_MAX_N`. There the population otherwise settles within half a second in
+/// one region: over seeds 1–32 on the H100, within 1 s, tai80a ended 0.414 % above the best
+/// known against 0.475 %, tai100a 0.320 % against 0.374 %, and random uniform instances of
+/// n = 72 and 90 (seeds 1–8) closer to the best cost seen (0.065 and 0.040 % against 0.145 and
+/// 0.102 %). Shares of 0.45 and 0.55 did as well, 0.25 and 0.65 no better than none, 0.8
+/// worse; on tai50a (0.256 % against 0.109 %) and tai60a (0.326 against 0.306 %) it did not
+/// pay (BENCHMARKS.md, "A diverse elite").
+pub fn regroup_distance(share: Option<f64>, n: usize, gpu: bool, uniform: bool) -> Option<usize> {
+    let share = match share {
+        Some(s) => s,
+        None if gpu && uniform && (UNIFORM_REGROUP_SMALL_N + 1..=UNIFORM_REGROUP_MAX_N).contains(&n) => UNIFORM_REGROUP_DISTANCE,
+        None => return None,
+    };
+    (share > 0.0).then(|| ((share * n as f64).ceil() as usize).max(1))
 }
 
 /// Most launches (and regroupings) queued by one `advance`: the host sees that a walk
@@ -202,7 +233,8 @@ fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn S
         Regroup::new(every, cfg.ls_iterations, rounds, cfg.ants, keep)
     });
     let restart_after = restart_after(x.restart_after);
-    Ok(Box::new(TsSolver { regroup, restart_after, ..TsSolver::new(engine, opts.target) }))
+    let min_distance = regroup_distance(x.regroup_distance, inst.n, gpu, auto::is_uniform(inst));
+    Ok(Box::new(TsSolver { regroup, restart_after, min_distance, n: inst.n, ..TsSolver::new(engine, opts.target) }))
 }
 
 /// The walks of `opts` on `backend`: Ro-TS settings, the GPU filled (one walk per CPU
@@ -253,6 +285,9 @@ pub struct TsSolver {
     rounds_left: u32,
     /// Moves of every walk without a new best after which all walks restart afresh.
     restart_after: Option<u64>,
+    /// The least distance between two elite walks' solutions (`regroup_distance`), and n.
+    min_distance: Option<usize>,
+    n: usize,
     /// The best of the walks since they last started afresh, and every walk's moves since it
     /// last fell.
     best: i64,
@@ -262,7 +297,7 @@ pub struct TsSolver {
 
 impl TsSolver {
     pub fn new(engine: Box<dyn AcoEngine>, target: Option<i64>) -> TsSolver {
-        TsSolver { engine, target, regroup: None, rounds_left: 0, restart_after: None, best: i64::MAX, stalled: 0, restarts: 0 }
+        TsSolver { engine, target, regroup: None, rounds_left: 0, restart_after: None, min_distance: None, n: 0, best: i64::MAX, stalled: 0, restarts: 0 }
     }
 
     /// Every walk from a random solution with a fresh tabu memory, the regroupings from
@@ -293,6 +328,9 @@ impl Solver for TsSolver {
             }
             _ => String::new(),
         };
+        if let (Some(d), Some(Regroup { elite: Some(_), .. })) = (self.min_distance, self.regroup) {
+            regroup.push_str(&format!(" (an elite walk's solution at least {d} positions from every better one's)"));
+        }
         if let Some(m) = self.restart_after {
             regroup.push_str(&format!(", all walks from random solutions after {m} moves without a new best"));
         }
@@ -322,8 +360,16 @@ impl Solver for TsSolver {
                 let segments = r.segments.min(self.rounds_left);
                 for _ in 0..segments {
                     self.engine.local_search()?;
-                    if let Some(elite) = r.elite {
-                        self.engine.regroup(elite)?;
+                    match (r.elite, self.min_distance) {
+                        (Some(elite), Some(d)) => {
+                            if !self.engine.site().stop.is_set() {
+                                let (rows, stride, costs) = self.engine.currents()?;
+                                let (winners, e) = elite::diverse_winners(&rows, stride, self.n, &costs, elite as usize, d);
+                                self.engine.regroup_ranked(&winners, e)?;
+                            }
+                        }
+                        (Some(elite), None) => self.engine.regroup(elite)?,
+                        _ => {}
                     }
                     self.rounds_left -= 1;
                 }
@@ -379,7 +425,7 @@ impl Solver for TsSolver {
 
 #[cfg(test)]
 mod tests {
-    use super::{DEFAULT_REGROUP_EVERY, DEFAULT_REGROUP_ROUNDS, REGROUP_ROUNDS, Regroup, STRUCTURED_WALK_MAX_N, STRUCTURED_WALK_THREADS, UNIFORM_REGROUP_EVERY, UNIFORM_REGROUP_EVERY_SMALL, UNIFORM_REGROUP_MAX_N, UNIFORM_REGROUP_SMALL_N, default_regroup, walk_threads};
+    use super::{DEFAULT_REGROUP_EVERY, DEFAULT_REGROUP_ROUNDS, REGROUP_ROUNDS, Regroup, regroup_distance, STRUCTURED_WALK_MAX_N, STRUCTURED_WALK_THREADS, UNIFORM_REGROUP_EVERY, UNIFORM_REGROUP_EVERY_SMALL, UNIFORM_REGROUP_MAX_N, UNIFORM_REGROUP_SMALL_N, default_regroup, walk_threads};
     use crate::io::Instance;
     use qapgpu_common::mata::{MAX_THREADS, walk_split_threads};
 
@@ -407,6 +453,20 @@ mod tests {
         assert_eq!(default_regroup(None, Some(3), 80, true, true), Some((UNIFORM_REGROUP_EVERY, 3)));
         assert_eq!(default_regroup(Some(0), None, 80, true, true), None);
         assert_eq!(Regroup::new(UNIFORM_REGROUP_EVERY, 2048, 0, 264, 0.25), Regroup { every: 768, launch: 2048, segments: 3, rounds: u32::MAX, elite: Some(66) });
+    }
+
+    #[test]
+    fn the_elite_is_kept_diverse_on_uniform_data_above_n_64_on_the_gpu_or_where_asked() {
+        // Half of n, rounded up, where the walks regroup all along above n = 64.
+        assert_eq!(regroup_distance(None, UNIFORM_REGROUP_SMALL_N + 1, true, true), Some(33));
+        assert_eq!(regroup_distance(None, UNIFORM_REGROUP_MAX_N, true, true), Some(50));
+        for (n, gpu, uniform) in [(UNIFORM_REGROUP_SMALL_N, true, true), (UNIFORM_REGROUP_MAX_N + 1, true, true), (80, false, true), (80, true, false)] {
+            assert_eq!(regroup_distance(None, n, gpu, uniform), None, "n = {n}, gpu {gpu}, uniform {uniform}");
+        }
+        // The command line decides: a share of n (at least one position), or 0 for none.
+        assert_eq!(regroup_distance(Some(0.25), 30, false, false), Some(8));
+        assert_eq!(regroup_distance(Some(0.001), 30, true, true), Some(1));
+        assert_eq!(regroup_distance(Some(0.0), 80, true, true), None);
     }
 
     #[test]
