@@ -15,7 +15,7 @@
 //! anywhere, and `--regroup-every 0` turns it off. Above n = 64 the elite is also kept
 //! diverse (`regroup_distance`, `elite`): a walk is elite only where its solution differs
 //! from every better elite walk's in half the positions or more. That choice is made on the
-//! host, from the walks' solutions read after each launch (a wait a regrouping, about 3 % of
+//! host, from the walks' solutions read after each launch (a wait a regrouping, 3–4 % of
 //! the moves at n = 80). `--restart-after` starts every walk afresh once their bests stall
 //! (`restart_after_of`).
 //!
@@ -176,7 +176,7 @@ pub const UNIFORM_REGROUP_DISTANCE: f64 = 0.5;
 /// one region: over seeds 1–32 on the H100, within 1 s, tai80a ended 0.414 % above the best
 /// known against 0.475 %, tai100a 0.320 % against 0.374 %, and random uniform instances of
 /// n = 72 and 90 (seeds 1–8) closer to the best cost seen (0.065 and 0.040 % against 0.145 and
-/// 0.102 %). Shares of 0.45 and 0.55 did as well, 0.25 and 0.65 no better than none, 0.8
+/// 0.102 %). Shares of 0.45 and 0.55 did as well (seeds 1–16), 0.25 and 0.65 no better than none, 0.8
 /// worse; on tai50a (0.256 % against 0.109 %) and tai60a (0.326 against 0.306 %) it did not
 /// pay (BENCHMARKS.md, "A diverse elite").
 pub fn regroup_distance(share: Option<f64>, n: usize, gpu: bool, uniform: bool) -> Option<usize> {
