@@ -44,6 +44,10 @@ fn cases(engine: EngineChoice) -> Vec<(Instance, Options, String)> {
     for algo in ["aco-ts", "aco-2opt", "ga-independent", "ga-islands", "cga", "ts"] {
         v.push((big.clone(), Options { algorithm: Some(algo.into()), ..base.clone() }, format!("{algo} n = 256")));
     }
+    // Walks that regroup onto a diverse elite read their solutions after every launch of
+    // 2048 moves (the host waits on them).
+    let diverse = AcoOptions { regroup_every: Some(2048), regroup_rounds: Some(0), regroup_distance: Some(0.5), ..AcoOptions::default() };
+    v.push((big.clone(), Options { algorithm: Some("ts".into()), aco: diverse, ..base.clone() }, "ts n = 256 --regroup-every 2048 --regroup-distance 0.5".into()));
     let endless = Options {
         algorithm: Some("aco-ts".into()),
         time_limit: Some(Duration::from_secs(2)),

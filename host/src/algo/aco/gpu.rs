@@ -249,6 +249,20 @@ impl AcoGpu {
         Ok(())
     }
 
+    /// Waits for the work queued on the stream by polling it, as `update_best` does, so
+    /// that the watchdog can write the stop word meanwhile.
+    fn wait_for_queue(&mut self) -> Result<()> {
+        let (stream, waiting) = (self.gpu.stream.cu_stream(), Instant::now());
+        loop {
+            // SAFETY: the engine's live stream.
+            match unsafe { cudarc::driver::sys::cuStreamQuery(stream) } {
+                cudarc::driver::sys::CUresult::CUDA_ERROR_NOT_READY if waiting.elapsed() < SPIN => std::hint::spin_loop(),
+                cudarc::driver::sys::CUresult::CUDA_ERROR_NOT_READY => std::thread::yield_now(),
+                r => return r.result().context("ACO kernel failed"),
+            }
+        }
+    }
+
     /// Reads the best-so-far block (after the kernels that write it) and keeps it with its
     /// counts.
     fn read_best(&mut self) -> Result<AcoBest> {
@@ -597,6 +611,9 @@ impl AcoEngine for AcoGpu {
     }
 
     fn currents(&mut self) -> Result<(Vec<u8>, usize, Vec<i64>)> {
+        // Polled to the end of the queue first: a copy to pageable memory issued while the
+        // walks run would hold back the watchdog's stop-word write until they end.
+        self.wait_for_queue()?;
         let s = &self.gpu.stream;
         let rows = s.clone_dtoh(&self.buf.cants)?;
         let stride = rows.len() / self.cfg.ants as usize;
