@@ -86,8 +86,8 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         }
         Protocol::Problems => {
             let cpu = Backend::Cpu { threads: a.device.threads };
-            let mut engines = vec![(if matches!(backend, Backend::Gpu(_)) { "GPU" } else { "CPU" }, &backend)];
-            if matches!(backend, Backend::Gpu(_)) {
+            let mut engines = vec![(if backend.is_gpu() { "GPU" } else { "CPU" }, &backend)];
+            if backend.is_gpu() {
                 engines.push(("CPU", &cpu));
             }
             problems::protocol(&engines, &base, &algos(&a, &["auto"]), a.runs, limit)?

@@ -330,24 +330,20 @@ impl AcoEngine for AcoCpu {
 
     /// As `ts_rank_walks` and `ts_regroup_walks`: the order of `ls::rank_key`, the donors
     /// of `ls::donor_rank`.
+    /// The ranking `ts_rank_walks` writes, by current cost, then `regroup_ranked`.
     fn regroup(&mut self, elite: u32) -> Result<()> {
-        anyhow::ensure!(self.cfg.walk, "only walks regroup");
-        if self.site.stop.is_set() {
-            return Ok(());
-        }
-        let (n, m) = (self.n, self.cfg.ants as usize);
+        let m = self.cfg.ants as usize;
         let elite = elite.clamp(1, m as u32);
         let mut order: Vec<usize> = (0..m).collect();
         order.sort_unstable_by_key(|&k| rank_key(self.cant_costs[k], k));
+        let mut winners = vec![0u32; 2 * m];
         for (rank, &k) in order.iter().enumerate() {
-            if let Some(d) = donor_rank(rank as u32, elite) {
-                let from = order[d as usize];
-                self.cants.copy_within(from * n..(from + 1) * n, k * n);
-                self.cant_costs[k] = self.cant_costs[from];
-                self.walks[k] = 0;
+            winners[k] = rank as u32;
+            if rank < elite as usize {
+                winners[m + rank] = k as u32;
             }
         }
-        Ok(())
+        self.regroup_ranked(&winners, elite)
     }
 
     fn currents(&mut self) -> Result<(Vec<u8>, usize, Vec<i64>)> {

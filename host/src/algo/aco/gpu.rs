@@ -249,18 +249,30 @@ impl AcoGpu {
         Ok(())
     }
 
-    /// Waits for the work queued on the stream by polling it, as `update_best` does, so
-    /// that the watchdog can write the stop word meanwhile.
-    fn wait_for_queue(&mut self) -> Result<()> {
+    /// Waits for the work queued on the stream by polling it, not in a synchronisation or a
+    /// copy: a copy to pageable memory blocks the watchdog's stop-word write until the
+    /// kernels end (2.3 s for a 1-s limit at n = 256). `early` is asked before every poll
+    /// and ends the wait when it says so.
+    fn poll_stream(&self, mut early: impl FnMut() -> bool) -> Result<()> {
         let (stream, waiting) = (self.gpu.stream.cu_stream(), Instant::now());
         loop {
+            if early() {
+                return Ok(());
+            }
             // SAFETY: the engine's live stream.
             match unsafe { cudarc::driver::sys::cuStreamQuery(stream) } {
+                // Hot for the first millisecond, where a hit's latency matters; then the
+                // core is given up between polls.
                 cudarc::driver::sys::CUresult::CUDA_ERROR_NOT_READY if waiting.elapsed() < SPIN => std::hint::spin_loop(),
                 cudarc::driver::sys::CUresult::CUDA_ERROR_NOT_READY => std::thread::yield_now(),
                 r => return r.result().context("ACO kernel failed"),
             }
         }
+    }
+
+    /// One block of `REGROUP_THREADS` a walk: the regrouping kernels' launch.
+    fn per_walk(&self) -> LaunchConfig {
+        LaunchConfig { grid_dim: (self.cfg.ants, 1, 1), block_dim: (REGROUP_THREADS, 1, 1), shared_mem_bytes: 0 }
     }
 
     /// Reads the best-so-far block (after the kernels that write it) and keeps it with its
@@ -513,30 +525,19 @@ impl AcoEngine for AcoGpu {
     fn update_best(&mut self) -> Result<i64> {
         let c = LaunchConfig { grid_dim: (1, 1, 1), block_dim: (BEST_THREADS, 1, 1), shared_mem_bytes: BEST_THREADS / 32 * LS_SCRATCH_PER_WARP };
         self.launch(|k| &k.best, c)?;
-        // Wait by polling the stream, not in a synchronisation or a copy: a copy to pageable
-        // memory blocks the watchdog's stop-word write until the kernels end (2.3 s for a 1-s
-        // limit at n = 256), and a hit left in mapped memory ends the wait at once, before
-        // the launch, the best kernel and a copy have (`TargetHit`).
-        let (stream, waiting) = (self.gpu.stream.cu_stream(), Instant::now());
-        loop {
-            if let Some((cost, perm)) = self.take_hit() {
-                self.stop_search_clock();
-                let ls_total = self.last_best.map_or(0, |b| b.ls_total);
-                self.last_best = Some(AcoBest { cost, ls_total, perm });
-                self.unsettled = true;
-                return Ok(cost);
-            }
-            // SAFETY: the engine's live stream.
-            match unsafe { cudarc::driver::sys::cuStreamQuery(stream) } {
-                // Hot for the first millisecond, where a hit's latency matters; then the
-                // core is given up between polls.
-                cudarc::driver::sys::CUresult::CUDA_ERROR_NOT_READY if waiting.elapsed() < SPIN => std::hint::spin_loop(),
-                cudarc::driver::sys::CUresult::CUDA_ERROR_NOT_READY => std::thread::yield_now(),
-                r => {
-                    r.result().context("ACO kernel failed")?;
-                    break;
-                }
-            }
+        // A hit left in mapped memory ends the wait at once, before the launch, the best
+        // kernel and a copy have (`TargetHit`).
+        let mut hit = None;
+        self.poll_stream(|| {
+            hit = self.take_hit();
+            hit.is_some()
+        })?;
+        if let Some((cost, perm)) = hit {
+            self.stop_search_clock();
+            let ls_total = self.last_best.map_or(0, |b| b.ls_total);
+            self.last_best = Some(AcoBest { cost, ls_total, perm });
+            self.unsettled = true;
+            return Ok(cost);
         }
         // Every search adds its iterations to the block the host reads anyway.
         let b = self.read_best()?;
@@ -605,15 +606,14 @@ impl AcoEngine for AcoGpu {
     fn regroup(&mut self, elite: u32) -> Result<()> {
         anyhow::ensure!(self.cfg.walk, "only walks regroup");
         self.params.elite = elite.clamp(1, self.cfg.ants);
-        let c = LaunchConfig { grid_dim: (self.cfg.ants, 1, 1), block_dim: (REGROUP_THREADS, 1, 1), shared_mem_bytes: 0 };
+        let c = self.per_walk();
         self.launch(|k| &k.rank_walks, c)?;
         self.launch(|k| &k.regroup_walks, c)
     }
 
     fn currents(&mut self) -> Result<(Vec<u8>, usize, Vec<i64>)> {
-        // Polled to the end of the queue first: a copy to pageable memory issued while the
-        // walks run would hold back the watchdog's stop-word write until they end.
-        self.wait_for_queue()?;
+        // Polled to the end of the queue first (`poll_stream`), then copied.
+        self.poll_stream(|| false)?;
         let s = &self.gpu.stream;
         let rows = s.clone_dtoh(&self.buf.cants)?;
         let stride = rows.len() / self.cfg.ants as usize;
@@ -624,7 +624,7 @@ impl AcoEngine for AcoGpu {
         anyhow::ensure!(self.cfg.walk && winners.len() == 2 * self.cfg.ants as usize, "only walks regroup");
         self.params.elite = elite.clamp(1, self.cfg.ants);
         self.gpu.stream.memcpy_htod(winners, &mut self.buf.winners)?;
-        let c = LaunchConfig { grid_dim: (self.cfg.ants, 1, 1), block_dim: (REGROUP_THREADS, 1, 1), shared_mem_bytes: 0 };
+        let c = self.per_walk();
         self.launch(|k| &k.regroup_walks, c)
     }
 

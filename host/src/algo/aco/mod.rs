@@ -65,7 +65,7 @@ pub struct AcoOptions {
     /// ts: regroupings per run (0: all along).
     pub regroup_rounds: Option<u32>,
     /// ts: moves of every walk without a new best after which all walks restart from random
-    /// solutions (0: never; `ts::restart_after_of`).
+    /// solutions (0: never; `ts::restart_after`).
     pub restart_after: Option<u32>,
     /// ts: the share of n in which an elite walk's solution differs from every better elite
     /// walk's when the walks regroup (0: the best by cost alone; `ts::regroup_distance`).

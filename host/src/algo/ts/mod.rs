@@ -17,7 +17,7 @@
 //! from every better elite walk's in half the positions or more. That choice is made on the
 //! host, from the walks' solutions read after each launch (a wait a regrouping, 3–4 % of
 //! the moves at n = 80). `--restart-after` starts every walk afresh once their bests stall
-//! (`restart_after_of`).
+//! (`restart_after`).
 //!
 //! The engines are the ACO family's (`algo::aco::{gpu, cpu}`) in walk mode
 //! (`AcoConfig::walk`): the same buffers and thread mappings; by default the sums layout
@@ -227,13 +227,13 @@ impl Regroup {
 fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn Solver>> {
     let engine = walk_engine(backend, inst, opts)?;
     let x = &opts.aco;
-    let gpu = matches!(backend, Backend::Gpu(_));
-    let regroup = default_regroup(x.regroup_every, x.regroup_rounds, inst.n, gpu, auto::is_uniform(inst)).map(|(every, rounds)| {
+    let (gpu, uniform) = (backend.is_gpu(), auto::is_uniform(inst));
+    let regroup = default_regroup(x.regroup_every, x.regroup_rounds, inst.n, gpu, uniform).map(|(every, rounds)| {
         let (cfg, keep) = (engine.config(), x.regroup_keep.unwrap_or(REGROUP_KEEP));
         Regroup::new(every, cfg.ls_iterations, rounds, cfg.ants, keep)
     });
     let restart_after = restart_after(x.restart_after);
-    let min_distance = regroup_distance(x.regroup_distance, inst.n, gpu, auto::is_uniform(inst));
+    let min_distance = regroup_distance(x.regroup_distance, inst.n, gpu, uniform);
     Ok(Box::new(TsSolver { regroup, restart_after, min_distance, n: inst.n, ..TsSolver::new(engine, opts.target) }))
 }
 
