@@ -328,22 +328,14 @@ impl AcoEngine for AcoCpu {
         Ok(())
     }
 
-    /// As `ts_rank_walks` and `ts_regroup_walks`: the order of `ls::rank_key`, the donors
-    /// of `ls::donor_rank`.
-    /// The ranking `ts_rank_walks` writes, by current cost, then `regroup_ranked`.
+    /// As `ts_rank_walks` and `ts_regroup_walks`: walks ranked by `ls::rank_key`, then
+    /// `regroup_ranked` (the donors of `ls::donor_rank`).
     fn regroup(&mut self, elite: u32) -> Result<()> {
         let m = self.cfg.ants as usize;
         let elite = elite.clamp(1, m as u32);
         let mut order: Vec<usize> = (0..m).collect();
         order.sort_unstable_by_key(|&k| rank_key(self.cant_costs[k], k));
-        let mut winners = vec![0u32; 2 * m];
-        for (rank, &k) in order.iter().enumerate() {
-            winners[k] = rank as u32;
-            if rank < elite as usize {
-                winners[m + rank] = k as u32;
-            }
-        }
-        self.regroup_ranked(&winners, elite)
+        self.regroup_ranked(&super::ranking(&order, elite as usize), elite)
     }
 
     fn currents(&mut self) -> Result<(Vec<u8>, usize, Vec<i64>)> {

@@ -371,13 +371,28 @@ pub trait AcoEngine: Send {
     /// Walks: their current solutions (m rows of the returned stride) and costs, once the
     /// work queued has ended.
     fn currents(&mut self) -> Result<(Vec<u8>, usize, Vec<i64>)>;
-    /// Walks: `regroup` with the ranking given (`winners[k]`: walk k's rank, `winners[m +
-    /// r]`: the walk of elite rank r < `elite`).
+    /// Walks: `regroup` with the ranking given (`ranking`: `winners[k]` walk k's rank,
+    /// `winners[m + r]` the walk of elite rank r < `elite`).
     fn regroup_ranked(&mut self, winners: &[u32], elite: u32) -> Result<()>;
     /// Moves of every local search (walk launch) from the next one on.
     fn set_ls_iterations(&mut self, moves: u32) -> Result<()>;
     /// τ from outside (the master of a colony split over devices).
     fn set_tau(&mut self, tau: &[f32]) -> Result<()>;
+}
+
+/// The ranking `AcoEngine::regroup_ranked` takes, from the m walks listed in rank order
+/// with the first `elite` of them the elite: `winners[k]` walk k's rank, `winners[m + r]`
+/// the walk of elite rank r.
+pub fn ranking(order: &[usize], elite: usize) -> Vec<u32> {
+    let m = order.len();
+    let mut winners = vec![0u32; 2 * m];
+    for (rank, &k) in order.iter().enumerate() {
+        winners[k] = rank as u32;
+        if rank < elite {
+            winners[m + rank] = k as u32;
+        }
+    }
+    winners
 }
 
 /// Puts an immigrant in place of the engine's worst unit (see `multi::worst_slot`).

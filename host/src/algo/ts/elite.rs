@@ -2,6 +2,8 @@
 //! current cost as `ts_rank_walks` ranks them, but a walk joins the elite only where its
 //! solution is far enough from every better elite walk's. On the host, between two walk
 //! launches, for both engines (`AcoEngine::regroup_ranked` then moves the solutions).
+use crate::algo::aco::ranking;
+use qapgpu_common::ls::rank_key;
 
 /// Positions where `a` and `b` differ, counting up to `cap` (enough to say "at least").
 fn distance_at_least(a: &[u8], b: &[u8], cap: usize) -> bool {
@@ -18,15 +20,15 @@ fn distance_at_least(a: &[u8], b: &[u8], cap: usize) -> bool {
 /// The regrouping's ranking with a diverse elite. Walks by current cost (ties by index);
 /// a walk joins the elite (at most `elite` of them) only where its solution differs from
 /// every elite walk's before it in at least `min_distance` of the n positions. `rows` holds
-/// the m solutions, `stride` bytes apart. Returns `winners` as `ts_rank_walks` writes it
-/// (walk k's rank at k, the walk of elite rank r at m + r; the elite first, then the others
-/// by cost) and the elite's size (at least 1).
+/// the m solutions, `stride` bytes apart. Returns the ranking as `ts_rank_walks` writes it
+/// (`aco::ranking`: the elite first, then the others by cost) and the elite's size (at
+/// least 1).
 pub fn diverse_winners(rows: &[u8], stride: usize, n: usize, costs: &[i64], elite: usize, min_distance: usize) -> (Vec<u32>, u32) {
     let m = costs.len();
     let row = |k: usize| &rows[k * stride..k * stride + n];
     let mut order: Vec<usize> = (0..m).collect();
-    order.sort_unstable_by_key(|&k| (costs[k], k));
-    let (mut chosen, mut rest) = (Vec::with_capacity(elite), Vec::with_capacity(m));
+    order.sort_unstable_by_key(|&k| rank_key(costs[k], k));
+    let (mut chosen, mut rest) = (Vec::with_capacity(m), Vec::with_capacity(m));
     for &k in &order {
         if chosen.len() < elite.max(1) && chosen.iter().all(|&e| distance_at_least(row(k), row(e), min_distance)) {
             chosen.push(k);
@@ -34,14 +36,9 @@ pub fn diverse_winners(rows: &[u8], stride: usize, n: usize, costs: &[i64], elit
             rest.push(k);
         }
     }
-    let mut winners = vec![0u32; 2 * m];
-    for (r, &k) in chosen.iter().chain(&rest).enumerate() {
-        winners[k] = r as u32;
-        if r < chosen.len() {
-            winners[m + r] = k as u32;
-        }
-    }
-    (winners, chosen.len() as u32)
+    let e = chosen.len();
+    chosen.extend(rest);
+    (ranking(&chosen, e), e as u32)
 }
 
 #[cfg(test)]
