@@ -72,8 +72,10 @@ pub fn lay_row(row: &mut [f32], i: usize, ants: &[u8], stride: usize, costs: &[i
     }
 }
 
-/// Ants per block of the GPU's init kernel, a warp each (`device::aco`).
-pub const INIT_ANTS_PER_BLOCK: u32 = 4;
+/// Threads of the GPU's init kernel, a block an ant (`device::aco`): the ant's n² cost terms
+/// spread over them (`cost::strided_cost`). A warp an ant summed its rows, n loads one after
+/// another a lane: 11 µs for tai35b's 1056 walks on the H100 (BENCHMARKS.md, "Launch costs").
+pub const INIT_THREADS: u32 = 128;
 
 /// Threads of the GPU's best-so-far kernel, one block (`device::aco::aco_best`).
 pub const BEST_THREADS: u32 = 1024;

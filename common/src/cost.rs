@@ -11,8 +11,7 @@ pub fn cost<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &[u8]) -> i64 
     (0..p.len()).map(|i| row_cost(a, b, p, i)).sum()
 }
 
-/// Facility i's share of `cost`: Σⱼ a[i][j] · b[p(i)][p(j)] (the GPU's init kernel sums the
-/// rows over a warp's lanes).
+/// Facility i's share of `cost`: Σⱼ a[i][j] · b[p(i)][p(j)].
 #[inline(always)]
 pub fn row_cost<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &[u8], i: usize) -> i64 {
     let pi = p[i] as usize;
@@ -21,6 +20,33 @@ pub fn row_cost<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &[u8], i: 
         row += E::mul_wide(a.at(i, j), b.at(pi, pj as usize));
     }
     row
+}
+
+/// The terms a[i][j] · b[p(i)][p(j)] of `cost` at the flat indices e = i·n + j ≡ `first`
+/// (mod `step`): the threads t of a block of T sum `cost` as `strided_cost(.., t, T)`
+/// (the GPU's init kernel). Four terms a pass, so that a thread's loads are in flight
+/// together rather than one latency after another.
+#[inline(always)]
+pub fn strided_cost<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &[u8], first: usize, step: usize) -> i64 {
+    let n = p.len();
+    let term = |e: usize| {
+        let (i, j) = (e / n, e % n);
+        E::mul_wide(a.at(i, j), b.at(p[i] as usize, p[j] as usize))
+    };
+    let (end, mut e) = (n * n, first);
+    let mut sum = [0i64; 4];
+    while e + 3 * step < end {
+        sum[0] += term(e);
+        sum[1] += term(e + step);
+        sum[2] += term(e + 2 * step);
+        sum[3] += term(e + 3 * step);
+        e += 4 * step;
+    }
+    while e < end {
+        sum[0] += term(e);
+        e += step;
+    }
+    sum[0] + sum[1] + sum[2] + sum[3]
 }
 
 /// Change of cost when the locations of facilities r and s are exchanged, in O(n)

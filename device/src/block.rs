@@ -65,6 +65,32 @@ pub unsafe fn block_copy<T: Copy>(dst: *mut T, src: *const T, n: usize) {
 }
 
 
+/// Copies n values of `T` with the block, four loads issued a thread before their stores.
+///
+/// Pitfall: in `block_copy` a load followed by its store waits out the load's whole latency
+/// before the next load issues (the warp issues in order, and the compiler cannot move a
+/// load above a store through pointers that may alias). Worth it where a kernel is little
+/// more than the copy (`ts_regroup_walks`); at a walk launch's start it did not shorten the
+/// launch (BENCHMARKS.md, "Launch costs").
+#[inline(always)]
+pub unsafe fn block_copy_pipelined<T: Copy>(dst: *mut T, src: *const T, n: usize) {
+    let (mut i, step) = (thread_idx_x() as usize, block_dim_x() as usize);
+    unsafe {
+        while i + 3 * step < n {
+            let (x0, x1, x2, x3) = (*src.add(i), *src.add(i + step), *src.add(i + 2 * step), *src.add(i + 3 * step));
+            *dst.add(i) = x0;
+            *dst.add(i + step) = x1;
+            *dst.add(i + 2 * step) = x2;
+            *dst.add(i + 3 * step) = x3;
+            i += 4 * step;
+        }
+        while i < n {
+            *dst.add(i) = *src.add(i);
+            i += step;
+        }
+    }
+}
+
 /// The sum of the warp's `x`, in lane 0 (the other lanes get partial sums).
 /// Pitfall: every lane of the warp must call it (full-mask shuffles).
 #[inline(always)]

@@ -126,3 +126,28 @@ fn fixed_instances_take_the_width_their_bound_gives() {
     check_instance(&flat, &p, 5, 2);
     check_instance(&small(12, 60_000), &(0..12).collect::<Vec<u8>>(), 7, 3);
 }
+
+/// The init kernel's cost (`cost::strided_cost` summed over a block's threads) is `cost`,
+/// for block sizes below, at and above n² and ones that do not divide it, and for entries
+/// of every element type.
+#[test]
+fn strided_costs_over_a_block_sum_to_the_cost() {
+    use qapgpu_common::cost::{cost, strided_cost};
+    fn sums<E: Elem>(inst: &Instance, a: &[E], b: &[E]) {
+        let n = inst.n;
+        let (a, b) = (Dense::new(a, n), Dense::new(b, n));
+        let p: Vec<u8> = (0..n).map(|i| ((i * 5 + 3) % n) as u8).collect();
+        let whole = cost(&a, &b, &p);
+        for threads in [1, 3, 4, 32, 37, 128, n * n + 5] {
+            let total: i64 = (0..threads).map(|t| strided_cost(&a, &b, &p, t, threads)).sum();
+            assert_eq!(total, whole, "{}: {threads} threads", inst.name);
+        }
+    }
+    for inst in [small(11, 60_000), small(7, 100), near_limit(), negatives()] {
+        match inst.width {
+            ElemWidth::U16 => { let (a, b) = inst.typed::<u16>(); sums(&inst, &a, &b) }
+            ElemWidth::U32 => { let (a, b) = inst.typed::<u32>(); sums(&inst, &a, &b) }
+            ElemWidth::I32 => { let (a, b) = inst.typed::<i32>(); sums(&inst, &a, &b) }
+        }
+    }
+}

@@ -4,14 +4,14 @@
 use core::slice;
 
 use qapgpu_common::aco::{Bounds, clamp, construct, lay_row};
-use qapgpu_common::cost::{cost, row_cost};
+use qapgpu_common::cost::{cost, strided_cost};
 use qapgpu_common::ls::Candidate;
 use qapgpu_common::ops::random_permutation;
 use qapgpu_common::params::{AcoBest, AcoParams};
 use qapgpu_common::rng::Xoshiro128;
 use qapgpu_common::MAX_N;
 
-use crate::block::{block_argmin, warp_sum_i64};
+use crate::block::{block_argmin, block_copy_bytes, block_sum_i64};
 use crate::intrinsics::*;
 use crate::matrices::{DevElem, View};
 use crate::rngs::{load_rng, store_rng};
@@ -26,19 +26,20 @@ fn global_thread() -> usize {
     (block_idx_x() * block_dim_x() + thread_idx_x()) as usize
 }
 
-/// Step 3: seeds ant k's RNG stream and draws a random c-ant; no unit has a best yet. Lane 0
-/// draws the permutation in the warp's shared row (one thread per ant spent 80 µs on 792
-/// ants of tai35b in its serial O(n²) cost), the lanes sum its rows (`cost::row_cost`).
+/// Step 3: seeds ant k's RNG stream and draws a random c-ant; no unit has a best yet. Thread
+/// 0 draws the permutation into shared memory (one thread per ant spent 80 µs on 792 ants of
+/// tai35b in its serial O(n²) cost), and the block sums its cost terms
+/// (`cost::strided_cost`), whose loads a warp an ant waited out one row after another.
 #[inline(always)]
 unsafe fn init<E: DevElem>(p: &AcoParams) {
-    let (k, n, m) = (global_thread() / 32, p.n as usize, p.m as usize);
-    let lane = thread_idx_x() as usize % 32;
-    // Whole warps leave together: the shuffles below need every lane.
+    let (k, n, m) = (block_idx_x() as usize, p.n as usize, p.m as usize);
+    let (tid, threads) = (thread_idx_x() as usize, block_dim_x() as usize);
+    // Whole blocks leave together: the barriers below need every thread.
     if k >= m {
         return;
     }
-    let row = unsafe { slice::from_raw_parts_mut(shared_generic().add(thread_idx_x() as usize / 32 * MAX_N), n) };
-    if lane == 0 {
+    let row = unsafe { slice::from_raw_parts_mut(shared_generic(), n) };
+    if tid == 0 {
         let mut rng = Xoshiro128::from_stream(p.seed, k as u64);
         random_permutation(&mut rng, row);
         unsafe {
@@ -46,18 +47,11 @@ unsafe fn init<E: DevElem>(p: &AcoParams) {
             store_rng(p.rng as *mut u32, k, m, &rng);
         }
     }
-    sync_warp();
+    sync_threads();
     let (a, b) = (View::<E, _>::global(p.a, n), View::<E, _>::global(p.b, n));
-    let out = unsafe { (p.cants as *mut u8).add(k * p.stride as usize) };
-    let mut c = 0i64;
-    let mut i = lane;
-    while i < n {
-        unsafe { *out.add(i) = row[i] };
-        c += row_cost(&a, &b, row, i);
-        i += 32;
-    }
-    let c = warp_sum_i64(c);
-    if lane == 0 {
+    unsafe { block_copy_bytes((p.cants as *mut u8).add(k * p.stride as usize), row.as_ptr(), n) };
+    let c = unsafe { block_sum_i64(strided_cost(&a, &b, row, tid, threads), shared_base() + MAX_N as u64) };
+    if tid == 0 {
         unsafe { *(p.cant_costs as *mut i64).add(k) = c };
     }
 }
@@ -87,12 +81,12 @@ macro_rules! ant_kernels {
         /// Random initial c-ants (step 3 of Fig. 2) and their costs.
         ///
         /// # Safety
-        /// `p` points to an `AcoParams` with buffers for `m` ants; launch ≥ 32·m threads in
-        /// blocks of `32 · INIT_ANTS_PER_BLOCK` with `INIT_ANTS_PER_BLOCK · MAX_N` bytes of
-        /// dynamic shared memory.
+        /// `p` points to an `AcoParams` with buffers for `m` ants; launch ≥ m blocks of a
+        /// multiple of 32 threads (`INIT_THREADS`) with `MAX_N` bytes of dynamic shared
+        /// memory and `LS_SCRATCH_PER_WARP` a warp after them.
         ///
         /// # Thread mapping
-        /// One warp per ant (a shared row of `MAX_N` bytes each); warps past m return.
+        /// One block per ant (its permutation in the shared row); blocks past m return.
         #[unsafe(no_mangle)]
         pub unsafe extern "ptx-kernel" fn $init(p: *const AcoParams) {
             unsafe { init::<$t>(&*p) }

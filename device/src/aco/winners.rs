@@ -6,7 +6,7 @@
 use qapgpu_common::ls::{donor_rank, ranks_before};
 use qapgpu_common::params::{AcoParams, LS_DELTA_I32};
 
-use crate::block::{block_copy, block_copy_bytes};
+use crate::block::{block_copy_bytes, block_copy_pipelined};
 use crate::intrinsics::*;
 use crate::stop::block_stop_requested;
 
@@ -93,7 +93,7 @@ pub unsafe extern "ptx-kernel" fn ts_regroup_walks(p: *const AcoParams) {
         // The donor's table H is its solution's: the walk takes it rather than rebuilding it.
         let words = (p.n * p.n) as usize * if p.flags & LS_DELTA_I32 != 0 { 1 } else { 2 };
         let tables = p.tables as *mut u32;
-        unsafe { block_copy(tables.add(k * words), tables.add(from * words), words) };
+        unsafe { block_copy_pipelined(tables.add(k * words), tables.add(from * words), words) };
     }
     if thread_idx_x() == 0 {
         unsafe {

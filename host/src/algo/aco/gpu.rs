@@ -9,7 +9,7 @@ use anyhow::{Context, Result, anyhow};
 use cudarc::driver::sys::CUfunction_attribute;
 use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
 use qapgpu_common::MAX_N;
-use qapgpu_common::aco::{BEST_THREADS, Bounds, INIT_ANTS_PER_BLOCK};
+use qapgpu_common::aco::{BEST_THREADS, Bounds, INIT_THREADS};
 use qapgpu_common::delta::DeltaWidth;
 use qapgpu_common::layout::{LS_SCRATCH_PER_WARP, LsLayout, Placement, blocks_per_sm};
 use qapgpu_common::ls::{LsKind, TenureLaw};
@@ -326,10 +326,10 @@ impl AcoGpu {
         Ok(())
     }
 
-    /// The init kernel's warp per ant, with a shared row of `MAX_N` bytes each.
-    fn per_ant_warp(&self) -> LaunchConfig {
-        let block = 32 * INIT_ANTS_PER_BLOCK;
-        LaunchConfig { grid_dim: (self.cfg.ants.div_ceil(INIT_ANTS_PER_BLOCK), 1, 1), block_dim: (block, 1, 1), shared_mem_bytes: INIT_ANTS_PER_BLOCK * MAX_N as u32 }
+    /// The init kernel's block per ant: a shared row of `MAX_N` bytes, and a sum's scratch.
+    fn per_ant_block(&self) -> LaunchConfig {
+        let shared = MAX_N as u32 + INIT_THREADS / 32 * LS_SCRATCH_PER_WARP;
+        LaunchConfig { grid_dim: (self.cfg.ants, 1, 1), block_dim: (INIT_THREADS, 1, 1), shared_mem_bytes: shared }
     }
 
     fn per_ant(&self) -> LaunchConfig {
@@ -495,7 +495,7 @@ impl AcoEngine for AcoGpu {
             self.gpu.stream.memset_zeros(&mut self.buf.walks)?;
             self.gpu.stream.memset_zeros(&mut self.buf.tables_ok)?;
         }
-        let c = self.per_ant_warp();
+        let c = self.per_ant_block();
         self.launch(|k| &k.init, c)
     }
 
