@@ -40,15 +40,6 @@ pub fn sync_threads() {
     unsafe { core::arch::nvptx::_syncthreads() }
 }
 
-/// `__syncwarp()`: the warp's lanes meet, and their memory accesses before it are seen by
-/// the others after it.
-/// Pitfall: every lane of the warp must execute it (full mask); it orders memory within
-/// the warp only, not the block.
-#[inline(always)]
-pub fn sync_warp() {
-    unsafe { asm!("bar.warp.sync 0xffffffff;", options(nostack)) };
-}
-
 /// `__syncthreads_or(pred)`: a barrier that also returns whether any thread passed true.
 /// Pitfall: as `sync_threads`, and the result is only uniform because it comes out of the
 /// barrier: use it for block-wide decisions (break out of a loop that holds barriers).
