@@ -124,6 +124,9 @@ pub const LS_SUMS: u32 = 512;
 pub const LS_ZERO_DIAGONAL: u32 = 1024;
 /// The sums mapping's `sums::Side` is B (else A).
 pub const LS_SUMS_SIDE_B: u32 = 2048;
+/// The fast sums kernels' B in shared memory holds β = B + Bᵀ (`AcoParams::b_sym`, side A,
+/// zero diagonals): one load where β took two.
+pub const LS_SUMS_BETA: u32 = 8192;
 
 /// Offsets into a local-search block's dynamic shared memory, from `layout::LsLayout`.
 #[repr(C)]
@@ -228,6 +231,8 @@ pub struct AcoParams {
     /// One `TargetHit` in mapped host memory (a device address), written by the search that
     /// claims the stop word on reaching the target (0: none).
     pub hit: u64,
+    /// B + Bᵀ in the element type, n² entries, where `LS_SUMS_BETA` is set (else 0).
+    pub b_sym: u64,
     /// The walks that go on when the others regroup onto them (`ls::donor_rank`).
     pub elite: u32,
     /// The `ts_walk` kernels: Taillard's long-term aspiration in iterations (`ls::move_class`;

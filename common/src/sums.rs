@@ -86,12 +86,20 @@ pub const SUM_ROWS: usize = 8;
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub fn sum_entries<D: MoveCost, E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, side: Side, p: &[u8], first: usize, step: usize, count: usize, l: usize) -> [D; SUM_ROWS] {
+    sum_entries_by(|k, i| alpha::<D, E, A>(a, side, k, i), |pk, l| beta::<D, E, B>(b, side, pk, l), p, first, step, count, l)
+}
+
+/// `sum_entries` with α and β read through `alpha(k, i)` and `beta(φk, l)` (the GPU's fast
+/// path reads β from a copy of B + Bᵀ).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub fn sum_entries_by<D: MoveCost>(alpha: impl Fn(usize, usize) -> D, beta: impl Fn(usize, usize) -> D, p: &[u8], first: usize, step: usize, count: usize, l: usize) -> [D; SUM_ROWS] {
     let mut h = [D::default(); SUM_ROWS];
     for (k, &pk) in p.iter().enumerate() {
-        let along: D = beta(b, side, pk as usize, l);
+        let along: D = beta(pk as usize, l);
         for (j, e) in h.iter_mut().enumerate() {
             if j < count {
-                *e = e.add(alpha::<D, E, A>(a, side, k, first + j * step).mul(along));
+                *e = e.add(alpha(k, first + j * step).mul(along));
             }
         }
     }

@@ -124,3 +124,49 @@ fn fixed_instances_either_side() {
     // Neither side symmetric: the mapping does not apply.
     assert_eq!(negatives().sums_side(), None);
 }
+
+/// The fast kernels' β in B's place (`Instance::sums_beta`, `LS_SUMS_BETA`): with B + Bᵀ read
+/// as a plain matrix (one load, as `Side::B` reads B), the table's build, the offsets and the
+/// location factors are those of side A on A and B; and the instances it does not apply to
+/// get none.
+#[test]
+fn b_plus_b_transposed_in_b_s_place_prices_as_side_a() {
+    use qapgpu_common::sums::{alpha, beta, location_factor, offset_of, sum_entries_by};
+    let checked = |inst: &Instance| {
+        let n = inst.n;
+        let bsym = inst.sums_beta().expect("side A, zero diagonals, sums within the width");
+        assert_eq!(inst.width, ElemWidth::U16);
+        let (a16, b16) = inst.typed::<u16>();
+        let s16: Vec<u16> = bsym.iter().map(|&x| u16::try_from(x).expect("sums_beta fits the width")).collect();
+        let (a, b, s) = (Dense::new(&a16, n), Dense::new(&b16, n), Dense::new(&s16, n));
+        let (p, _) = perm_and_swap(n, 7);
+        for l in 0..n {
+            let by: [i64; SUM_ROWS] = sum_entries_by(|k, i| alpha::<i64, _, _>(&a, Side::A, k, i), |pk, l| beta::<i64, _, _>(&s, Side::B, pk, l), &p, 1, 2, SUM_ROWS, l);
+            assert_eq!(by, sum_entries::<i64, _, _, _>(&a, &b, Side::A, &p, 1, 2, SUM_ROWS, l), "{}: column {l} of the table", inst.name);
+            for (pr, ps) in [(0, n - 1), (n / 2, 1)] {
+                let along = beta::<i64, _, _>(&s, Side::B, ps, l) - beta::<i64, _, _>(&s, Side::B, pr, l);
+                assert_eq!(along, location_factor::<i64, _, _>(&b, Side::A, pr, ps, l), "{}: location factor", inst.name);
+            }
+        }
+        for k in 0..move_count(n as u32) {
+            let (u, v) = move_pair(k);
+            let (u, v) = (u as usize, v as usize);
+            let (pu, pv) = (p[u] as usize, p[v] as usize);
+            let offset = offset_of(alpha::<i64, _, _>(&a, Side::A, u, v), beta::<i64, _, _>(&s, Side::B, pu, pv));
+            assert_eq!(offset, zero_diagonal_offset::<i64, _, _, _>(&a, &b, Side::A, u, v, pu, pv), "{}: offset of ({u}, {v})", inst.name);
+        }
+    };
+    let side_a = zero_diagonals(&symmetrised(&small(12, 30_000), Side::A));
+    checked(&side_a);
+    checked(&zero_diagonals(&symmetrised(&small(9, 50), Side::A)));
+    // Sums past the element type (u16 here: entries up to 59 999), a diagonal, or B the
+    // symmetric side: none.
+    let wide = zero_diagonals(&symmetrised(&small(12, 60_000), Side::A));
+    assert_eq!(wide.width, ElemWidth::U16);
+    assert!(wide.b.iter().enumerate().any(|(x, &v)| v + wide.b[(x % 12) * 12 + x / 12] > u16::MAX as i64));
+    assert_eq!(wide.sums_beta(), None);
+    assert_eq!(symmetrised(&small(12, 30_000), Side::A).sums_beta(), None, "a nonzero diagonal");
+    let side_b = zero_diagonals(&symmetrised(&negatives(), Side::B));
+    assert_eq!(side_b.sums_side(), Some(Side::B));
+    assert_eq!(side_b.sums_beta(), None);
+}

@@ -126,7 +126,8 @@ pub fn audit(args: &[String], n: u32, arch: &str, elem: ElemWidth) -> Result<(),
     match lay.ab_placement {
         Placement::Shared => {
             row("A", lay.a, format!("{n}×{n} {width}, copied in at the start of each launch"));
-            row("B", lay.b, format!("{n}×{n} {width}: an O(1) update reads 8 entries of each"));
+            let what = if mapping == Mapping::Sums { "; on the fast path B + Bᵀ where A is symmetric, the diagonals zero and the sums fit (LS_SUMS_BETA)" } else { "" };
+            row("B", lay.b, format!("{n}×{n} {width}: an O(1) update reads 8 entries of each{what}"));
         }
         _ => println!("  A, B           read through the read-only global path (ld.global.nc, L1-cached): the paper's texture fetches"),
     }

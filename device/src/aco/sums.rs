@@ -17,13 +17,18 @@
 //! instances'), the host launches kernels of their own (`ts_sums_fast_walk_*`,
 //! `aco_sums_fast_search_*`, through `ls::run_fast`): one body, a move classed without a
 //! branch (`split::drive`'s `FAST`), two moves a pass, the zero-diagonal test outside
-//! the loop, and the table's update on 32-bit window addresses, two rows a pass.
+//! the loop, and the table's update on 32-bit window addresses, two rows a pass. Where A is
+//! symmetric, both diagonals are zero and the element type holds B + Bᵀ, the host gives that
+//! matrix in B's place (`LS_SUMS_BETA`, `Instance::sums_beta`): β is then one load, not two,
+//! in every move's price, the update's location factor and the table's build (5–16 % more
+//! moves a second on tai35b, tai40b and tai80a; BENCHMARKS.md, "Launch costs again, β in
+//! B's place").
 use core::marker::PhantomData;
 use core::slice;
 
 use qapgpu_common::moves::delta_offset_in;
-use qapgpu_common::params::{AcoParams, LS_SUMS_SIDE_B, LS_ZERO_DIAGONAL};
-use qapgpu_common::sums::{SUM_ROWS, Side, delta_from_sums, location_factor, offset_of, sum_entries};
+use qapgpu_common::params::{AcoParams, LS_SUMS_BETA, LS_SUMS_SIDE_B, LS_ZERO_DIAGONAL};
+use qapgpu_common::sums::{SUM_ROWS, Side, alpha, delta_from_sums, location_factor, offset_of, sum_entries, sum_entries_by};
 
 use super::ls::{Search, run, run_fast};
 use super::split::{Pending, Pricer, Tables, drive, family_kernels};
@@ -39,16 +44,19 @@ impl Search for Sums {
     #[inline(always)]
     unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const FAST: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M) {
         if p.flags & LS_SUMS_SIDE_B != 0 {
-            unsafe { drive::<D, WALK, FAST, _>(p, &SumsPricer::<E, M, true, FAST>::new::<D>(p, a, b, WALK)) }
+            unsafe { drive::<D, WALK, FAST, _>(p, &SumsPricer::<E, M, true, FAST, false>::new::<D>(p, a, b, WALK)) }
+        } else if FAST && p.flags & LS_SUMS_BETA != 0 {
+            unsafe { drive::<D, WALK, FAST, _>(p, &SumsPricer::<E, M, false, FAST, true>::new::<D>(p, a, b, WALK)) }
         } else {
-            unsafe { drive::<D, WALK, FAST, _>(p, &SumsPricer::<E, M, false, FAST>::new::<D>(p, a, b, WALK)) }
+            unsafe { drive::<D, WALK, FAST, _>(p, &SumsPricer::<E, M, false, FAST, false>::new::<D>(p, a, b, WALK)) }
         }
     }
 }
 
 /// `SIDE_B`: B is the symmetric matrix (`Side::B`), else A (`Side::A`). `FAST`: the fast
-/// path's kernels (`ls::run_fast`), whose A is in shared memory.
-struct SumsPricer<'m, E, M, const SIDE_B: bool, const FAST: bool> {
+/// path's kernels (`ls::run_fast`), whose A is in shared memory. `BETA` (fast path, side A,
+/// zero diagonals): the matrix `b` holds β = B + Bᵀ (`LS_SUMS_BETA`), one load for two.
+struct SumsPricer<'m, E, M, const SIDE_B: bool, const FAST: bool, const BETA: bool> {
     elem: PhantomData<E>,
     a: &'m M,
     b: &'m M,
@@ -69,7 +77,7 @@ struct SumsPricer<'m, E, M, const SIDE_B: bool, const FAST: bool> {
     ok_word: u64,
 }
 
-impl<'m, E: DevElem, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool> SumsPricer<'m, E, M, SIDE_B, FAST> {
+impl<'m, E: DevElem, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool, const BETA: bool> SumsPricer<'m, E, M, SIDE_B, FAST, BETA> {
     const SIDE: Side = if SIDE_B { Side::B } else { Side::A };
 
     /// The pricer of block `block_idx_x()`; a walk's (`walk`) with the table it kept
@@ -96,13 +104,19 @@ impl<'m, E: DevElem, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool> Sums
         }
     }
 
+    /// β(i, l) where `b` holds it (`BETA`).
+    #[inline(always)]
+    fn beta_at<D: DevCost>(&self, i: u32, l: u32) -> D {
+        D::of(unsafe { self.b.load_index(i * self.n + l) })
+    }
+
     #[inline(always)]
     fn entry<D: DevCost>(&self, t: &Tables, i: u32, l: u32) -> u64 {
         t.sums + D::BYTES * (i * self.n + l) as u64
     }
 }
 
-impl<E: DevElem, D: DevCost, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool> Pricer<D> for SumsPricer<'_, E, M, SIDE_B, FAST> {
+impl<E: DevElem, D: DevCost, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool, const BETA: bool> Pricer<D> for SumsPricer<'_, E, M, SIDE_B, FAST, BETA> {
     /// H from φ (`sums::sum_entries`, which the CPU twin's `sum_entry` is checked against):
     /// column `col` of the rows of this thread's group, `SUM_ROWS` rows a pass (one row a
     /// pass read φ and β three times as often).
@@ -127,7 +141,11 @@ impl<E: DevElem, D: DevCost, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bo
         let mut i = self.group as usize;
         while i < n {
             let count = (n - i).div_ceil(step).min(SUM_ROWS);
-            let h: [D; SUM_ROWS] = sum_entries(self.a, self.b, Self::SIDE, phi, i, step, count, self.col as usize);
+            let h: [D; SUM_ROWS] = if BETA {
+                sum_entries_by(|k, x| alpha::<D, E, M>(self.a, Side::A, k, x), |pk, l| self.beta_at::<D>(pk as u32, l as u32), phi, i, step, count, self.col as usize)
+            } else {
+                sum_entries(self.a, self.b, Self::SIDE, phi, i, step, count, self.col as usize)
+            };
             for (j, &e) in h.iter().enumerate() {
                 if j < count {
                     unsafe { D::st_shared(self.entry::<D>(t, (i + j * step) as u32, self.col), e) };
@@ -151,7 +169,7 @@ impl<E: DevElem, D: DevCost, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bo
         if self.group >= self.groups {
             return;
         }
-        let along: D = location_factor(self.b, Self::SIDE, m.pr as usize, m.ps as usize, self.col as usize);
+        let along: D = if BETA { self.beta_at::<D>(m.ps, self.col).sub(self.beta_at::<D>(m.pr, self.col)) } else { location_factor(self.b, Self::SIDE, m.pr as usize, m.ps as usize, self.col as usize) };
         let (a, n, g) = (self.a, self.n, self.groups);
         if FAST && M::SHARED {
             // Window addresses stepped by adds (`DevMatrix::load_window`), two rows a pass:
@@ -239,7 +257,7 @@ impl<E: DevElem, D: DevCost, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bo
     }
 }
 
-impl<E: DevElem, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool> SumsPricer<'_, E, M, SIDE_B, FAST> {
+impl<E: DevElem, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool, const BETA: bool> SumsPricer<'_, E, M, SIDE_B, FAST, BETA> {
     /// `Pricer::price`; on the fast path the zero-diagonal test is `ZERO_DIAGONAL`, else
     /// `self.zero_diagonal` read a move.
     #[inline(always)]
@@ -255,7 +273,7 @@ impl<E: DevElem, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool> SumsPric
                 // `sums::zero_diagonal_offset` (α and β as `sums::alpha`, `sums::beta` form
                 // them), read by index from the row offsets.
                 let alpha = if SIDE_B { el(a, un + v).add(el(a, vn + u)) } else { el(a, un + v) };
-                let beta = if SIDE_B { el(b, pu * n + pv) } else { el(b, pu * n + pv).add(el(b, pv * n + pu)) };
+                let beta = if BETA { self.beta_at::<D>(pu, pv) } else if SIDE_B { el(b, pu * n + pv) } else { el(b, pu * n + pv).add(el(b, pv * n + pu)) };
                 offset_of(alpha, beta)
             } else {
                 delta_offset_in(a, b, u as usize, v as usize, pu as usize, pv as usize)

@@ -271,24 +271,27 @@ impl DeviceMirror for DeviceStop {
     }
 }
 
-fn matrix_bytes<E: Elem + TryFrom<i64>>(inst: &Instance) -> (Vec<u8>, Vec<u8>) {
-    let (a, b) = inst.typed::<E>();
-    let raw = |m: &[E]| {
-        // SAFETY: E is u16/u32/i32, plain data.
-        let mut v = unsafe { std::slice::from_raw_parts(m.as_ptr() as *const u8, std::mem::size_of_val(m)) }.to_vec();
-        v.resize(v.len().div_ceil(16) * 16, 0); // kernels copy whole words
-        v
-    };
-    (raw(&a), raw(&b))
+fn element_bytes<E: Elem + TryFrom<i64>>(values: &[i64]) -> Vec<u8> {
+    let typed: Vec<E> = values.iter().map(|&x| E::try_from(x).ok().expect("the width holds every entry")).collect();
+    // SAFETY: E is u16/u32/i32, plain data.
+    let mut v = unsafe { std::slice::from_raw_parts(typed.as_ptr() as *const u8, std::mem::size_of_val(typed.as_slice())) }.to_vec();
+    v.resize(v.len().div_ceil(16) * 16, 0); // kernels copy whole words
+    v
+}
+
+/// A matrix as raw bytes of the element type `width`, padded to 16 bytes. Panics where an
+/// entry does not fit `width` (an instance's own width holds its entries).
+pub fn device_matrix(width: ElemWidth, values: &[i64]) -> Vec<u8> {
+    match width {
+        ElemWidth::U16 => element_bytes::<u16>(values),
+        ElemWidth::U32 => element_bytes::<u32>(values),
+        ElemWidth::I32 => element_bytes::<i32>(values),
+    }
 }
 
 /// A and B as raw bytes of the instance's element type, padded to 16 bytes.
 pub fn device_matrices(inst: &Instance) -> (Vec<u8>, Vec<u8>) {
-    match inst.width {
-        ElemWidth::U16 => matrix_bytes::<u16>(inst),
-        ElemWidth::U32 => matrix_bytes::<u32>(inst),
-        ElemWidth::I32 => matrix_bytes::<i32>(inst),
-    }
+    (device_matrix(inst.width, &inst.a), device_matrix(inst.width, &inst.b))
 }
 
 

@@ -108,6 +108,24 @@ impl Instance {
         Side::of(symmetric(self.n, &self.a), symmetric(self.n, &self.b))
     }
 
+    /// B + Bᵀ where A is symmetric (`sums::Side::A`), both diagonals are zero and the
+    /// instance's element type holds every sum: the β that the fast sums kernels then read
+    /// in one load instead of two (`LS_SUMS_BETA`). None otherwise.
+    pub fn sums_beta(&self) -> Option<Vec<i64>> {
+        let n = self.n;
+        if self.sums_side() != Some(Side::A) || !self.zero_diagonals() {
+            return None;
+        }
+        let beta: Vec<i64> = (0..n * n).map(|x| self.b[x] + self.b[(x % n) * n + x / n]).collect();
+        let (lo, hi) = beta.iter().fold((0, 0), |(l, h), &v| (v.min(l), v.max(h)));
+        let holds = match self.width {
+            ElemWidth::U16 => lo >= 0 && hi <= u16::MAX as i64,
+            ElemWidth::U32 => lo >= 0 && hi <= u32::MAX as i64,
+            ElemWidth::I32 => lo >= i32::MIN as i64 && hi <= i32::MAX as i64,
+        };
+        holds.then_some(beta)
+    }
+
     /// Both diagonals are zero (the sums mapping's short offset, `sums::zero_diagonal_offset`).
     pub fn zero_diagonals(&self) -> bool {
         (0..self.n).all(|i| self.a[i * self.n + i] == 0 && self.b[i * self.n + i] == 0)

@@ -2,7 +2,7 @@
 //! cudarc, one launch per step of Fig. 2. Only the best-so-far (one `AcoBest`) crosses to
 //! the host each iteration.
 use super::{AcoConfig, AcoEngine, AcoSnapshot, Layout, LsStats};
-use crate::gpu::{Gpu, HostMapped, bytes_of, device_matrices, from_bytes};
+use crate::gpu::{Gpu, HostMapped, bytes_of, device_matrices, device_matrix, from_bytes};
 use crate::io::Instance;
 use crate::site::Site;
 use anyhow::{Context, Result, anyhow};
@@ -14,7 +14,7 @@ use qapgpu_common::delta::DeltaWidth;
 use qapgpu_common::layout::{LS_SCRATCH_PER_WARP, LsLayout, Placement, blocks_per_sm};
 use qapgpu_common::ls::{LsKind, TenureLaw};
 use qapgpu_common::mata::{Mapping, Shape};
-use qapgpu_common::params::{AcoBest, AcoParams, TargetHit, LS_SUMS_SIDE_B, LS_TENURE_MIXED, LS_TENURE_PER_MOVE, LS_TENURE_UNIFORM, LS_ZERO_DIAGONAL};
+use qapgpu_common::params::{AcoBest, AcoParams, TargetHit, LS_SUMS_BETA, LS_SUMS_SIDE_B, LS_TENURE_MIXED, LS_TENURE_PER_MOVE, LS_TENURE_UNIFORM, LS_ZERO_DIAGONAL};
 use qapgpu_common::sums::Side;
 use std::time::Instant;
 
@@ -46,6 +46,8 @@ struct Buffers {
     tables: CudaSlice<u8>,
     tables_ok: CudaSlice<u32>,
     first_pairs: CudaSlice<u16>,
+    /// B + Bᵀ for the fast sums kernels (`AcoParams::b_sym`; one word where unused).
+    b_sym: CudaSlice<u8>,
     best: CudaSlice<u8>,
     params: CudaSlice<u8>,
 }
@@ -142,6 +144,10 @@ impl AcoGpu {
         let stride = n.div_ceil(16) * 16;
         let s = &gpu.stream;
         let (a_bytes, b_bytes) = device_matrices(inst);
+        // The fast sums kernels read β = B + Bᵀ in one load where the element type holds it
+        // (`LS_SUMS_BETA`): 5–16 % more moves a second (BENCHMARKS.md, "Launch costs again,
+        // β in B's place").
+        let beta = if on_fast_path(&layout) { inst.sums_beta() } else { None };
         let first: Vec<u16> = (0..shape.ts).map(|t| shape.first_pair(t) as u16).collect();
         let global_delta = (m * layout.global_delta_bytes() as usize).max(1);
         // A walk keeps its tabu matrix in global memory between launches.
@@ -170,6 +176,10 @@ impl AcoGpu {
             tables: s.alloc_zeros(kept_tables.max(1))?,
             tables_ok: s.alloc_zeros(m)?,
             first_pairs: s.clone_htod(&first)?,
+            b_sym: match &beta {
+                Some(beta) => s.clone_htod(&device_matrix(inst.width, beta))?,
+                None => s.alloc_zeros(16)?,
+            },
             best: s.clone_htod(bytes_of(&AcoBest::default()))?,
             params: s.alloc_zeros(size_of::<AcoParams>())?,
         };
@@ -190,6 +200,7 @@ impl AcoGpu {
             tables: if kept_tables > 0 { gpu.ptr(&buf.tables) } else { 0 },
             tables_ok: gpu.ptr(&buf.tables_ok),
             hit: hit.as_ref().map_or(0, HostMapped::device_ptr),
+            b_sym: if beta.is_some() { gpu.ptr(&buf.b_sym) } else { 0 },
             elite: 0,
             aspiration: cfg.aspiration,
             first_pairs: gpu.ptr(&buf.first_pairs),
@@ -215,7 +226,8 @@ impl AcoGpu {
                     TenureLaw::Mixed => LS_TENURE_MIXED,
                 }
                 | if sums_side == Some(Side::B) { LS_SUMS_SIDE_B } else { 0 }
-                | if inst.zero_diagonals() { LS_ZERO_DIAGONAL } else { 0 },
+                | if inst.zero_diagonals() { LS_ZERO_DIAGONAL } else { 0 }
+                | if beta.is_some() { LS_SUMS_BETA } else { 0 },
             gamma_threshold: cfg.gamma_threshold(),
             rho: cfg.rho as f32,
             tau_init: 0.0,

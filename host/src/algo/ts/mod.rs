@@ -378,7 +378,8 @@ impl Solver for TsSolver {
                     // The first long launch queued behind the last round, not after the
                     // wait for the best: the GPU does not idle through a host round trip
                     // where the rounds end without a hit (1000 runs of tai35b on the H100:
-                    // 0.01 ms sooner on average, BENCHMARKS.md "Launch costs, again").
+                    // 0.01 ms sooner on average, BENCHMARKS.md "Launch costs again, β in
+                    // B's place").
                     self.engine.set_ls_iterations(r.launch)?;
                     self.engine.local_search()?;
                     moves += u64::from(r.launch);
