@@ -24,13 +24,21 @@ impl ElemWidth {
             ElemWidth::I32 => "i32",
         }
     }
+    /// Whether this width holds every value in `min..=max`.
+    pub const fn holds(self, min: i64, max: i64) -> bool {
+        match self {
+            ElemWidth::U16 => min >= 0 && max <= u16::MAX as i64,
+            ElemWidth::U32 => min >= 0 && max <= u32::MAX as i64,
+            ElemWidth::I32 => min >= i32::MIN as i64 && max <= i32::MAX as i64,
+        }
+    }
     /// The narrowest width holding every value in `min..=max`.
     pub const fn for_range(min: i64, max: i64) -> Option<ElemWidth> {
-        if min >= 0 && max <= u16::MAX as i64 {
+        if ElemWidth::U16.holds(min, max) {
             Some(ElemWidth::U16)
-        } else if min >= 0 && max <= u32::MAX as i64 {
+        } else if ElemWidth::U32.holds(min, max) {
             Some(ElemWidth::U32)
-        } else if min >= i32::MIN as i64 && max <= i32::MAX as i64 {
+        } else if ElemWidth::I32.holds(min, max) {
             Some(ElemWidth::I32)
         } else {
             None

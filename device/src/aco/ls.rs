@@ -19,7 +19,7 @@ use qapgpu_common::ls::{Candidate, TABU_FREE, Tenure, TenureLaw, authorized, mov
 use qapgpu_common::rng::Xoshiro128;
 use qapgpu_common::matrix::Matrix;
 use qapgpu_common::moves::{delta_full_in, delta_update, move_index, next_pair, touches, unpack_pair};
-use qapgpu_common::params::{AcoBest, AcoParams, TargetHit, LS_AB_SHARED, LS_SUMS_BETA, LS_DELTA_I32, LS_DELTA_SHARED, LS_MATA, LS_TABU, LS_TABU_SHARED, LS_TENURE_MIXED, LS_TENURE_PER_MOVE, LS_TENURE_UNIFORM};
+use qapgpu_common::params::{AcoBest, AcoParams, TargetHit, LS_AB_SHARED, LS_DELTA_I32, LS_DELTA_SHARED, LS_MATA, LS_SUMS_BETA, LS_TABU, LS_TABU_SHARED, LS_TENURE_MIXED, LS_TENURE_PER_MOVE, LS_TENURE_UNIFORM};
 
 use crate::block::{block_argmin, block_copy, block_copy_bytes};
 use crate::intrinsics::*;
@@ -93,9 +93,9 @@ pub(super) unsafe fn run_fast<S: Search, E: DevElem, const WALK: bool>(p: &AcoPa
     let n = p.n as usize;
     let smem = shared_generic();
     let (sa, sb) = unsafe { (smem.add(p.layout.a as usize) as *mut E, smem.add(p.layout.b as usize) as *mut E) };
-    // Made visible to the block by the barrier before the first move.
     // B + Bᵀ in B's place where the host gave it (`LS_SUMS_BETA`).
     let b = if p.flags & LS_SUMS_BETA != 0 { p.b_sym } else { p.b };
+    // Made visible to the block by the barrier before the first move.
     unsafe {
         block_copy(sa, p.a as *const E, n * n);
         block_copy(sb, b as *const E, n * n);

@@ -28,7 +28,7 @@ use core::slice;
 
 use qapgpu_common::moves::delta_offset_in;
 use qapgpu_common::params::{AcoParams, LS_SUMS_BETA, LS_SUMS_SIDE_B, LS_ZERO_DIAGONAL};
-use qapgpu_common::sums::{SUM_ROWS, Side, alpha, delta_from_sums, location_factor, offset_of, sum_entries, sum_entries_by};
+use qapgpu_common::sums::{SUM_ROWS, Side, alpha, beta, delta_from_sums, location_factor, offset_of, sum_entries_by};
 
 use super::ls::{Search, run, run_fast};
 use super::split::{Pending, Pricer, Tables, drive, family_kernels};
@@ -79,6 +79,9 @@ struct SumsPricer<'m, E, M, const SIDE_B: bool, const FAST: bool, const BETA: bo
 
 impl<'m, E: DevElem, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool, const BETA: bool> SumsPricer<'m, E, M, SIDE_B, FAST, BETA> {
     const SIDE: Side = if SIDE_B { Side::B } else { Side::A };
+    /// How β is read from `b`: as side B's (one entry) where B is the symmetric side or holds
+    /// B + Bᵀ already (`BETA`), else as side A's (B + Bᵀ, two entries).
+    const BETA_SIDE: Side = if SIDE_B || BETA { Side::B } else { Side::A };
 
     /// The pricer of block `block_idx_x()`; a walk's (`walk`) with the table it kept
     /// (`AcoParams::tables`) where walks keep theirs.
@@ -102,12 +105,6 @@ impl<'m, E: DevElem, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool, cons
             kept_ok: kept != 0 && unsafe { *(ok_word as *const u32) } != 0,
             ok_word,
         }
-    }
-
-    /// β(i, l) where `b` holds it (`BETA`).
-    #[inline(always)]
-    fn beta_at<D: DevCost>(&self, i: u32, l: u32) -> D {
-        D::of(unsafe { self.b.load_index(i * self.n + l) })
     }
 
     #[inline(always)]
@@ -141,11 +138,7 @@ impl<E: DevElem, D: DevCost, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bo
         let mut i = self.group as usize;
         while i < n {
             let count = (n - i).div_ceil(step).min(SUM_ROWS);
-            let h: [D; SUM_ROWS] = if BETA {
-                sum_entries_by(|k, x| alpha::<D, E, M>(self.a, Side::A, k, x), |pk, l| self.beta_at::<D>(pk as u32, l as u32), phi, i, step, count, self.col as usize)
-            } else {
-                sum_entries(self.a, self.b, Self::SIDE, phi, i, step, count, self.col as usize)
-            };
+            let h: [D; SUM_ROWS] = sum_entries_by(|k, x| alpha::<D, E, M>(self.a, Self::SIDE, k, x), |pk, l| beta::<D, E, M>(self.b, Self::BETA_SIDE, pk, l), phi, i, step, count, self.col as usize);
             for (j, &e) in h.iter().enumerate() {
                 if j < count {
                     unsafe { D::st_shared(self.entry::<D>(t, (i + j * step) as u32, self.col), e) };
@@ -169,7 +162,7 @@ impl<E: DevElem, D: DevCost, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bo
         if self.group >= self.groups {
             return;
         }
-        let along: D = if BETA { self.beta_at::<D>(m.ps, self.col).sub(self.beta_at::<D>(m.pr, self.col)) } else { location_factor(self.b, Self::SIDE, m.pr as usize, m.ps as usize, self.col as usize) };
+        let along: D = location_factor(self.b, Self::BETA_SIDE, m.pr as usize, m.ps as usize, self.col as usize);
         let (a, n, g) = (self.a, self.n, self.groups);
         if FAST && M::SHARED {
             // Window addresses stepped by adds (`DevMatrix::load_window`), two rows a pass:
@@ -273,7 +266,7 @@ impl<E: DevElem, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool, const BE
                 // `sums::zero_diagonal_offset` (α and β as `sums::alpha`, `sums::beta` form
                 // them), read by index from the row offsets.
                 let alpha = if SIDE_B { el(a, un + v).add(el(a, vn + u)) } else { el(a, un + v) };
-                let beta = if BETA { self.beta_at::<D>(pu, pv) } else if SIDE_B { el(b, pu * n + pv) } else { el(b, pu * n + pv).add(el(b, pv * n + pu)) };
+                let beta = if SIDE_B || BETA { el(b, pu * n + pv) } else { el(b, pu * n + pv).add(el(b, pv * n + pu)) };
                 offset_of(alpha, beta)
             } else {
                 delta_offset_in(a, b, u as usize, v as usize, pu as usize, pv as usize)

@@ -117,13 +117,8 @@ impl Instance {
             return None;
         }
         let beta: Vec<i64> = (0..n * n).map(|x| self.b[x] + self.b[(x % n) * n + x / n]).collect();
-        let (lo, hi) = beta.iter().fold((0, 0), |(l, h), &v| (v.min(l), v.max(h)));
-        let holds = match self.width {
-            ElemWidth::U16 => lo >= 0 && hi <= u16::MAX as i64,
-            ElemWidth::U32 => lo >= 0 && hi <= u32::MAX as i64,
-            ElemWidth::I32 => lo >= i32::MIN as i64 && hi <= i32::MAX as i64,
-        };
-        holds.then_some(beta)
+        let (lo, hi) = beta.iter().fold((i64::MAX, i64::MIN), |(l, h), &v| (l.min(v), h.max(v)));
+        self.width.holds(lo, hi).then_some(beta)
     }
 
     /// Both diagonals are zero (the sums mapping's short offset, `sums::zero_diagonal_offset`).
