@@ -20,6 +20,14 @@ pub const fn mix64(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The seed of a run's `start`-th fresh start (0: the run's seed itself): a kernel that seeds
+/// its streams from one seed and the unit's index draws the same starts again unless each
+/// start has a seed of its own.
+#[inline(always)]
+pub const fn start_seed(seed: u64, start: u64) -> u64 {
+    if start == 0 { seed } else { mix64(seed ^ mix64(start.wrapping_mul(0xD1B5_4A32_D192_ED03))) }
+}
+
 impl Xoshiro128 {
     /// Stream `stream` of the run seeded with `seed`: independent-looking streams for
     /// neighbouring indices (SplitMix64 over a mixed key, as the xoshiro authors advise).

@@ -387,3 +387,28 @@ fn a_hit_reaches_the_host_before_the_launch_ends() {
         }
     }
 }
+
+/// Every fresh start of the walks draws new solutions (`rng::start_seed`): the init kernel
+/// seeds each walk's stream from the run's seed, so a restart that kept it would draw, and
+/// walk, the first start's solutions again. The first start is the run seed's, as on the CPU.
+#[test]
+fn a_fresh_start_draws_new_solutions() {
+    let Some(g) = gpu() else { return };
+    let inst = load("tai35b");
+    let mut cfg = AcoConfig::paper(LsKind::Tabu, inst.n as u32, Class::of(&inst.name));
+    (cfg.layout, cfg.ants, cfg.seed, cfg.walk) = (Layout::Sums, 16, 9, true);
+    let mut gpu = AcoGpu::new(g.clone(), &inst, &cfg).unwrap();
+    let mut cpu = AcoCpu::new(&inst, &cfg, 2).unwrap();
+    gpu.random_ants().unwrap();
+    cpu.random_ants().unwrap();
+    let first = gpu.snapshot().unwrap();
+    assert_eq!(first.cants, cpu.snapshot().unwrap().cants, "the first start is the seed's");
+    for start in 1..3 {
+        gpu.random_ants().unwrap();
+        let again = gpu.snapshot().unwrap();
+        for (k, (p, &c)) in again.cants.iter().zip(&again.cant_costs).enumerate() {
+            assert_eq!(inst.cost(p), c, "start {start}, walk {k}: cost");
+            assert_ne!(p, &first.cants[k], "start {start}, walk {k}: the first start's solution again");
+        }
+    }
+}

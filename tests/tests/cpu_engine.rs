@@ -196,6 +196,48 @@ fn ts_walks_restart_after_a_stall_and_keep_the_best() {
     assert!(e.contains("--restart-after") && e.contains("aco-ts"), "{e}");
 }
 
+/// `--restart-cycle`: every walk starts afresh after the cycle's moves, each cycle twice as
+/// long as the last, with the launches cut to end where a cycle does, at most
+/// `MAX_CYCLE_RESTARTS` times; the run's best never rises, and it is the cost of its
+/// permutation. Only ts restarts.
+#[test]
+fn ts_walks_restart_in_cycles_that_double() {
+    use qapgpu::algo::{Backend, build};
+    let (inst, _) = bench::load("tai40a").unwrap();
+    let mut opts = ts_on_cpu(0);
+    // Cycles of 100, 200, 400, 800 and 1600 moves, in launches of at most 64: 2, 4, 7, 13 and
+    // 26 launches, then the last population runs on.
+    assert_eq!(qapgpu::algo::ts::MAX_CYCLE_RESTARTS, 4);
+    (opts.aco.ls_iterations, opts.aco.restart_cycle) = (Some(64), Some(100));
+    let mut s = build(&Backend::Cpu { threads: 2 }, &inst, &opts).unwrap();
+    assert!(s.info().layout.contains("from random solutions after 100 moves, each later cycle twice as long, at most 4 times"), "{}", s.info().layout);
+    s.init().unwrap();
+    let mut last = s.best().unwrap().0;
+    // `init` made the first launch.
+    for step in 2..=70 {
+        s.advance().unwrap();
+        let (cost, perm) = s.best().unwrap();
+        assert!(cost <= last);
+        assert_eq!(cost, inst.cost(&perm));
+        last = cost;
+        let c = s.counters().unwrap();
+        let want = match step {
+            ..=1 => 0,
+            2..=5 => 1,
+            6..=12 => 2,
+            13..=25 => 3,
+            _ => 4,
+        };
+        assert_eq!(c.restarts, want, "after launch {step}");
+        if step == 13 {
+            assert_eq!(c.iterations, 2 * (100 + 200 + 400), "two walks' moves in three cycles");
+        }
+    }
+    let colony = qapgpu::Options { algorithm: Some("aco-ts".into()), ..opts };
+    let e = build(&Backend::Cpu { threads: 2 }, &inst, &colony).err().unwrap().to_string();
+    assert!(e.contains("--restart-cycle") && e.contains("aco-ts"), "{e}");
+}
+
 /// Several devices, one run (`algo::multi`), with CPU "devices": every family reaches the
 /// target, the report names both devices, and the device that reaches the target stops the
 /// other inside its launch (walks of 2³¹ − 1 moves per launch would otherwise run on).

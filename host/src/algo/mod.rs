@@ -81,6 +81,9 @@ pub fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<d
     if fam.name != ts::TS.name && opts.aco.restart_after.is_some_and(|e| e > 0) {
         bail!("--restart-after: only --algo ts restarts its walks, not {}", fam.name);
     }
+    if fam.name != ts::TS.name && opts.aco.restart_cycle.is_some_and(|e| e > 0) {
+        bail!("--restart-cycle: only --algo ts restarts its walks, not {}", fam.name);
+    }
     (fam.build)(backend, inst, opts)
 }
 

@@ -214,6 +214,12 @@ pub struct AcoArgs {
     /// random solutions (the best so far is kept); 0: never (the default).
     #[arg(long)]
     restart_after: Option<u32>,
+    /// ts: after this many moves of every walk, all walks restart from random solutions and
+    /// regroup from their first round again (the best so far is kept); every later cycle is
+    /// twice as long as the last, and after 4 restarts the walks run on; 0: never. Default on the GPU: 256 for n = 30 to 40, never
+    /// otherwise. Measured in BENCHMARKS.md ("Restarts that draw new starts").
+    #[arg(long)]
+    restart_cycle: Option<u32>,
     /// ts: when the walks regroup, a walk is elite only where its solution differs from every
     /// better elite walk's in at least this share of the n positions, in [0, 1]; 0: the best
     /// by cost alone. Default: 0.5 on the GPU where the walks regroup all along on uniform
@@ -254,6 +260,7 @@ impl AcoArgs {
             regroup_keep: self.regroup_keep,
             regroup_rounds: self.regroup_rounds,
             restart_after: self.restart_after,
+            restart_cycle: self.restart_cycle,
             regroup_distance: self.regroup_distance,
             max_ls_iterations: self.max_ls_iterations,
             wide_delta: self.wide_delta,

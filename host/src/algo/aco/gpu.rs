@@ -92,6 +92,10 @@ pub struct AcoGpu {
     /// The walks' counts and table marks are all zero, as `random_ants` wants them (the
     /// buffers start zeroed: a run's first start needs no clearing).
     walks_clean: bool,
+    /// Fresh starts so far (`random_ants`): the init kernel seeds every unit's stream from
+    /// `params.seed`, so each start takes a seed of its own (`rng::start_seed`), else a
+    /// restart would draw the run's first solutions, and repeat its first walks, again.
+    starts: u64,
 }
 
 impl Drop for AcoGpu {
@@ -235,7 +239,7 @@ impl AcoGpu {
             tau_max: 0.0,
             layout: layout.shared(),
         };
-        let mut engine = AcoGpu { gpu, cfg, n, layout, k, buf, params, uploaded: None, last_best: None, searching_since: None, stats: LsStats::default(), site, hit, unsettled: false, walks_clean: true };
+        let mut engine = AcoGpu { gpu, cfg, n, layout, k, buf, params, uploaded: None, last_best: None, searching_since: None, stats: LsStats::default(), site, hit, unsettled: false, walks_clean: true, starts: 0 };
         // Now rather than in the first launch, which a run's clock times.
         engine.upload_params()?;
         engine.gpu.stream.synchronize()?;
@@ -507,6 +511,8 @@ impl AcoEngine for AcoGpu {
             self.gpu.stream.memset_zeros(&mut self.buf.walks)?;
             self.gpu.stream.memset_zeros(&mut self.buf.tables_ok)?;
         }
+        self.params.seed = qapgpu_common::rng::start_seed(self.cfg.seed, self.starts);
+        self.starts += 1;
         let c = self.per_ant_block();
         self.launch(|k| &k.init, c)
     }

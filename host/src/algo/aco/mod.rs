@@ -67,6 +67,10 @@ pub struct AcoOptions {
     /// ts: moves of every walk without a new best after which all walks restart from random
     /// solutions (0: never; `ts::restart_after`).
     pub restart_after: Option<u32>,
+    /// ts: moves of every walk in the walks' first cycle, after which all walks restart from
+    /// random solutions, the regroupings from their first round; every later cycle is twice
+    /// as long (0: never; `ts::restart_cycle`).
+    pub restart_cycle: Option<u32>,
     /// ts: the share of n in which an elite walk's solution differs from every better elite
     /// walk's when the walks regroup (0: the best by cost alone; `ts::regroup_distance`).
     pub regroup_distance: Option<f64>,
@@ -99,6 +103,7 @@ impl AcoOptions {
         opt("--ns", self.ns.map(f64::from), 1.0, qapgpu_common::moves::move_count(qapgpu_common::MAX_N as u32) as f64)?;
         opt("--regroup-every", self.regroup_every.map(f64::from), 0.0, i32::MAX as f64)?;
         opt("--restart-after", self.restart_after.map(f64::from), 0.0, i32::MAX as f64)?;
+        opt("--restart-cycle", self.restart_cycle.map(f64::from), 0.0, i32::MAX as f64)?;
         opt("--regroup-distance", self.regroup_distance, 0.0, 1.0)?;
         if let Some(k) = self.regroup_keep {
             if !(k > 0.0 && k <= 1.0) {

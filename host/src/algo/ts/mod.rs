@@ -16,8 +16,11 @@
 //! diverse (`regroup_distance`, `elite`): a walk is elite only where its solution differs
 //! from every better elite walk's in half the positions or more. That choice is made on the
 //! host, from the walks' solutions read after each launch (a wait a regrouping, 3–4 % of
-//! the moves at n = 80). `--restart-after` starts every walk afresh once their bests stall
-//! (`restart_after`).
+//! the moves at n = 80). Where the walks regroup a few rounds (n = 30 to 40) they also
+//! start afresh from new random solutions after 256 moves, then after cycles twice as long,
+//! at most 4 times (`restart_cycle`): the rare run whose walks crowd far from the target
+//! starts over instead of walking on for thousands of moves. `--restart-after` starts every
+//! walk afresh once their bests stall (`restart_after`).
 //!
 //! The engines are the ACO family's (`algo::aco::{gpu, cpu}`) in walk mode
 //! (`AcoConfig::walk`): the same buffers and thread mappings; by default the sums layout
@@ -155,13 +158,40 @@ pub fn default_regroup(every: Option<u32>, rounds: Option<u32>, n: usize, gpu: b
 /// Moves of every walk without a new best of theirs after which all walks restart from
 /// random solutions, the run's best kept (`--restart-after`; None or 0: never, the default).
 /// On tai*a, where the walks go with the winners all along, they stall for seconds after the
-/// first 0.1–0.8 s (`solve --trace`), yet starting them afresh did not end lower: on the H100
-/// within 1 s (seeds 1–16) tai80a 0.445 / 0.450 / 0.445 % and tai100a 0.359 / 0.359 / 0.359 %
-/// without, after 65536 and after 131072 moves; within 5 s (seeds 1–4) tai80a 0.389 against
-/// 0.389–0.433 %, tai100a 0.360 against 0.385–0.392 % (BENCHMARKS.md, "Go with the winners
-/// all along on tai*a").
+/// first 0.1–0.8 s (`solve --trace`). Starting them afresh hardly moves the 1-s gap: on the
+/// H100, seeds 1–8, tai80a ended 0.391 % above the best known without, 0.374 % after 32768
+/// moves and 0.395 % after 65536 (BENCHMARKS.md, "Restarts that draw new starts"; the
+/// figures of "Go with the winners all along on tai*a" came from restarts that drew the
+/// first starts again).
 pub fn restart_after(after: Option<u32>) -> Option<u64> {
     after.filter(|&m| m > 0).map(u64::from)
+}
+
+/// The walks' first cycle where they restart by default (`restart_cycle`): 4 rounds of 32
+/// moves and 128 moves on. tai35b's optimum took 0.638 ms on average over 1000 runs on the
+/// H100 without restarts and 0.585–0.594 ms with fixed cycles of 160 to 320 moves (σ from
+/// 1.15 to 0.25 ms: the 1 % of runs whose walks crowd far from the optimum after the rounds
+/// and took about 10 ms start over instead); tai25b, tai30b, tai40b, ste36b, kra30a, kra30b
+/// and tai40a's 1 % were within noise (BENCHMARKS.md, "Restarts that draw new starts").
+pub const DEFAULT_RESTART_CYCLE: u32 = 256;
+
+/// Most restarts by the cycle rule (`restart_cycle`): after cycles of M, 2M, 4M and 8M moves
+/// (3840 moves at M = 256, about 20 ms of tai35b's walks), the last population runs on, so a
+/// run for quality over seconds keeps one population nearly all along.
+pub const MAX_CYCLE_RESTARTS: u64 = 4;
+
+/// Moves of every walk in the walks' first cycle, after which all walks start afresh from
+/// random solutions, the regroupings from their first round, the run's best kept; each later
+/// cycle twice as long as the one before, so that a search that needs long walks still gets
+/// them, and at most `MAX_CYCLE_RESTARTS` times (`--restart-cycle`; 0: never). Default: `DEFAULT_RESTART_CYCLE` on the GPU where the
+/// walks regroup a few rounds by default (n from `DEFAULT_REGROUP_MIN_N` to
+/// `DEFAULT_REGROUP_MAX_N`), none otherwise.
+pub fn restart_cycle(cycle: Option<u32>, n: usize, gpu: bool) -> Option<u64> {
+    match cycle {
+        Some(m) => (m > 0).then_some(u64::from(m)),
+        None if gpu && (DEFAULT_REGROUP_MIN_N..=DEFAULT_REGROUP_MAX_N).contains(&n) => Some(u64::from(DEFAULT_RESTART_CYCLE)),
+        None => None,
+    }
 }
 
 /// The elite's least distance where the walks regroup all along on uniform data above
@@ -233,8 +263,10 @@ fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn S
         Regroup::new(every, cfg.ls_iterations, rounds, cfg.ants, keep)
     });
     let restart_after = restart_after(x.restart_after);
+    let restart_cycle = restart_cycle(x.restart_cycle, inst.n, gpu);
     let min_distance = regroup_distance(x.regroup_distance, inst.n, gpu, uniform);
-    Ok(Box::new(TsSolver { regroup, restart_after, min_distance, n: inst.n, ..TsSolver::new(engine, opts.target) }))
+    let launch = engine.config().ls_iterations;
+    Ok(Box::new(TsSolver { regroup, restart_after, restart_cycle, cycle: restart_cycle.unwrap_or(0), launch, min_distance, n: inst.n, ..TsSolver::new(engine, opts.target) }))
 }
 
 /// The walks of `opts` on `backend`: Ro-TS settings, the GPU filled (one walk per CPU
@@ -285,6 +317,14 @@ pub struct TsSolver {
     rounds_left: u32,
     /// Moves of every walk without a new best after which all walks restart afresh.
     restart_after: Option<u64>,
+    /// Moves of every walk in the first cycle, after which all walks restart afresh
+    /// (`restart_cycle`), the current cycle's length, and the moves made in it.
+    restart_cycle: Option<u64>,
+    cycle: u64,
+    cycle_moves: u64,
+    cycle_restarts: u64,
+    /// Moves of every walk per launch outside the regrouping rounds.
+    launch: u32,
     /// The least distance between two elite walks' solutions (`regroup_distance`), and n.
     min_distance: Option<usize>,
     n: usize,
@@ -297,7 +337,8 @@ pub struct TsSolver {
 
 impl TsSolver {
     pub fn new(engine: Box<dyn AcoEngine>, target: Option<i64>) -> TsSolver {
-        TsSolver { engine, target, regroup: None, rounds_left: 0, restart_after: None, min_distance: None, n: 0, best: i64::MAX, stalled: 0, restarts: 0 }
+        let launch = engine.config().ls_iterations;
+        TsSolver { engine, target, regroup: None, rounds_left: 0, restart_after: None, restart_cycle: None, cycle: 0, cycle_moves: 0, cycle_restarts: 0, launch, min_distance: None, n: 0, best: i64::MAX, stalled: 0, restarts: 0 }
     }
 
     /// Every walk from a random solution with a fresh tabu memory, the regroupings from
@@ -307,7 +348,23 @@ impl TsSolver {
             self.rounds_left = r.rounds;
             self.engine.set_ls_iterations(r.every)?;
         }
+        self.cycle_moves = 0;
         self.engine.random_ants()
+    }
+
+    /// Whether the walks have made their cycle's moves (never without `restart_cycle`; a
+    /// cycle holds at least the regrouping rounds).
+    fn cycle_over(&self) -> bool {
+        self.restart_cycle.is_some() && self.cycle_moves >= self.cycle
+    }
+
+    /// Moves of the next launch outside the rounds: `launch`, cut where the cycle ends
+    /// sooner (`restart_cycle`).
+    fn long_launch(&self) -> u32 {
+        match self.restart_cycle {
+            Some(_) => self.cycle.saturating_sub(self.cycle_moves).clamp(1, u64::from(self.launch)) as u32,
+            None => self.launch,
+        }
     }
 
     /// The walks (for `memetic`, which breeds them between launches).
@@ -333,6 +390,9 @@ impl Solver for TsSolver {
         }
         if let Some(m) = self.restart_after {
             regroup.push_str(&format!(", all walks from random solutions after {m} moves without a new best"));
+        }
+        if let Some(m) = self.restart_cycle {
+            regroup.push_str(&format!(", all walks from random solutions after {m} moves, each later cycle twice as long, at most {MAX_CYCLE_RESTARTS} times"));
         }
         SolverInfo {
             algorithm: "ts",
@@ -374,21 +434,29 @@ impl Solver for TsSolver {
                     self.rounds_left -= 1;
                 }
                 let mut moves = u64::from(segments * r.every);
-                if self.rounds_left == 0 {
+                self.cycle_moves += moves;
+                if self.rounds_left == 0 && !self.cycle_over() {
                     // The first long launch queued behind the last round, not after the
                     // wait for the best: the GPU does not idle through a host round trip
                     // where the rounds end without a hit (1000 runs of tai35b on the H100:
                     // 0.01 ms sooner on average, BENCHMARKS.md "Launch costs again, β in
                     // B's place").
-                    self.engine.set_ls_iterations(r.launch)?;
+                    let long = self.long_launch();
+                    self.engine.set_ls_iterations(long)?;
                     self.engine.local_search()?;
-                    moves += u64::from(r.launch);
+                    self.cycle_moves += u64::from(long);
+                    moves += u64::from(long);
                 }
                 moves
             }
             _ => {
+                let long = self.long_launch();
+                if self.restart_cycle.is_some() {
+                    self.engine.set_ls_iterations(long)?;
+                }
                 self.engine.local_search()?;
-                u64::from(self.engine.config().ls_iterations)
+                self.cycle_moves += u64::from(long);
+                u64::from(long)
             }
         };
         let run_best = self.engine.update_best()?;
@@ -408,6 +476,13 @@ impl Solver for TsSolver {
                 self.start_walks()?;
                 (self.best, self.stalled, self.restarts) = (i64::MAX, 0, self.restarts + 1);
             }
+        }
+        if self.cycle_over() && !reached && !self.engine.site().stop.is_set() {
+            self.start_walks()?;
+            self.cycle_restarts += 1;
+            self.restarts += 1;
+            // After the last restart the walks run on (`MAX_CYCLE_RESTARTS`).
+            self.cycle = if self.cycle_restarts < MAX_CYCLE_RESTARTS { self.cycle.saturating_mul(2) } else { u64::MAX };
         }
         Ok(Advance::Continue)
     }
@@ -433,7 +508,7 @@ impl Solver for TsSolver {
 
 #[cfg(test)]
 mod tests {
-    use super::{DEFAULT_REGROUP_EVERY, DEFAULT_REGROUP_ROUNDS, REGROUP_ROUNDS, Regroup, regroup_distance, STRUCTURED_WALK_MAX_N, STRUCTURED_WALK_THREADS, UNIFORM_REGROUP_EVERY, UNIFORM_REGROUP_EVERY_SMALL, UNIFORM_REGROUP_MAX_N, UNIFORM_REGROUP_SMALL_N, default_regroup, walk_threads};
+    use super::{DEFAULT_REGROUP_EVERY, DEFAULT_REGROUP_MAX_N, DEFAULT_REGROUP_MIN_N, DEFAULT_REGROUP_ROUNDS, DEFAULT_RESTART_CYCLE, restart_cycle, REGROUP_ROUNDS, Regroup, regroup_distance, STRUCTURED_WALK_MAX_N, STRUCTURED_WALK_THREADS, UNIFORM_REGROUP_EVERY, UNIFORM_REGROUP_EVERY_SMALL, UNIFORM_REGROUP_MAX_N, UNIFORM_REGROUP_SMALL_N, default_regroup, walk_threads};
     use crate::io::Instance;
     use qapgpu_common::mata::{MAX_THREADS, walk_split_threads};
 
@@ -461,6 +536,20 @@ mod tests {
         assert_eq!(default_regroup(None, Some(3), 80, true, true), Some((UNIFORM_REGROUP_EVERY, 3)));
         assert_eq!(default_regroup(Some(0), None, 80, true, true), None);
         assert_eq!(Regroup::new(UNIFORM_REGROUP_EVERY, 2048, 0, 264, 0.25), Regroup { every: 768, launch: 2048, segments: 3, rounds: u32::MAX, elite: Some(66) });
+    }
+
+    #[test]
+    fn the_walks_restart_by_default_where_they_regroup_a_few_rounds_on_the_gpu() {
+        let first = Some(u64::from(DEFAULT_RESTART_CYCLE));
+        for n in [DEFAULT_REGROUP_MIN_N, 35, DEFAULT_REGROUP_MAX_N] {
+            assert_eq!(restart_cycle(None, n, true), first, "n = {n}");
+            assert_eq!(restart_cycle(None, n, false), None, "n = {n} on the CPU");
+            assert_eq!(restart_cycle(Some(0), n, true), None, "n = {n}, --restart-cycle 0");
+        }
+        for n in [DEFAULT_REGROUP_MIN_N - 1, DEFAULT_REGROUP_MAX_N + 1, 80] {
+            assert_eq!(restart_cycle(None, n, true), None, "n = {n}");
+        }
+        assert_eq!(restart_cycle(Some(500), 80, false), Some(500));
     }
 
     #[test]
