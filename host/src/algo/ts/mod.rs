@@ -168,11 +168,12 @@ pub fn restart_after(after: Option<u32>) -> Option<u64> {
 }
 
 /// The walks' first cycle where they restart by default (`restart_cycle`): 4 rounds of 32
-/// moves and 128 moves on. tai35b's optimum took 0.638 ms on average over 1000 runs on the
-/// H100 without restarts and 0.585–0.594 ms with fixed cycles of 160 to 320 moves (σ from
-/// 1.15 to 0.25 ms: the 1 % of runs whose walks crowd far from the optimum after the rounds
-/// and took about 10 ms start over instead); tai25b, tai30b, tai40b, ste36b, kra30a, kra30b
-/// and tai40a's 1 % were within noise (BENCHMARKS.md, "Restarts that draw new starts").
+/// moves and 128 moves on. Over 2000 runs on the H100, tai35b's optimum took 0.605 ms on
+/// average without restarts and 0.583 ms with cycles doubling from 256 (σ 0.87 against
+/// 0.28 ms: the 1 % of runs whose walks crowd far from the optimum after the rounds, and
+/// took about 10 ms, start over instead); fixed cycles of 160 to 320 moves did as well,
+/// 160 doubling worse (0.634 ms). tai25b, tai30b, tai40b, ste36b, kra30a, kra30b and
+/// tai40a's 1 % were within noise (BENCHMARKS.md, "Restarts that draw new starts").
 pub const DEFAULT_RESTART_CYCLE: u32 = 256;
 
 /// Most restarts by the cycle rule (`restart_cycle`): after cycles of M, 2M, 4M and 8M moves
@@ -183,9 +184,9 @@ pub const MAX_CYCLE_RESTARTS: u64 = 4;
 /// Moves of every walk in the walks' first cycle, after which all walks start afresh from
 /// random solutions, the regroupings from their first round, the run's best kept; each later
 /// cycle twice as long as the one before, so that a search that needs long walks still gets
-/// them, and at most `MAX_CYCLE_RESTARTS` times (`--restart-cycle`; 0: never). Default: `DEFAULT_RESTART_CYCLE` on the GPU where the
-/// walks regroup a few rounds by default (n from `DEFAULT_REGROUP_MIN_N` to
-/// `DEFAULT_REGROUP_MAX_N`), none otherwise.
+/// them, at most `MAX_CYCLE_RESTARTS` times (`--restart-cycle`; 0: never). Default:
+/// `DEFAULT_RESTART_CYCLE` on the GPU where the walks regroup a few rounds by default (n
+/// from `DEFAULT_REGROUP_MIN_N` to `DEFAULT_REGROUP_MAX_N`), none otherwise.
 pub fn restart_cycle(cycle: Option<u32>, n: usize, gpu: bool) -> Option<u64> {
     match cycle {
         Some(m) => (m > 0).then_some(u64::from(m)),
