@@ -329,3 +329,38 @@ fn auto_tunes_the_colony_on_structured_data() {
     let paper = qapgpu::Options { algorithm: Some("aco-ts".into()), ..qapgpu::Options::default() };
     assert_eq!(build(&Backend::Cpu { threads: 2 }, &b80, &paper).unwrap().info().blocks, 320, "Table 4: m = 4n");
 }
+
+/// `bench compare` logs every run (`bench::RunLog`, `compare-runs.csv`): a row a run, with
+/// the run's own seed, its time to the target where it reached it, and its re-costed cost,
+/// matching the summary's counts.
+#[test]
+fn compare_logs_every_run_beside_its_summary() {
+    use qapgpu::algo::Backend;
+    let base = qapgpu::Options { seed: 7, threads: 2, ..qapgpu::Options::default() };
+    let names = vec!["nug12".to_string()];
+    let algos = vec!["ts".to_string(), "aco-ts".to_string()];
+    let cpu = [Backend::Cpu { threads: 2 }];
+    let (table, log) = bench::compare::protocol(&cpu, &base, &names, &algos, 3, Duration::from_secs(60), 0.0).unwrap();
+    let (_, known) = bench::load("nug12").unwrap();
+    let csv = log.csv();
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("instance,target,algorithm,engine,seed,time to target (s),elapsed (s),cost"));
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 6, "{csv}");
+    for (i, r) in rows.iter().enumerate() {
+        assert_eq!(r[..4], ["nug12", &known.to_string(), algos[i / 3].as_str(), "CPU"], "{csv}");
+        assert_eq!(r[4], (7 + i % 3).to_string(), "seeds count up from the base seed");
+        let cost: i64 = r[7].parse().unwrap();
+        let t: f64 = r[5].parse().unwrap_or_else(|_| panic!("run {i} did not reach nug12's optimum: {csv}"));
+        assert_eq!(cost, known);
+        assert!(t >= 0.0 && t <= r[6].parse::<f64>().unwrap(), "{csv}");
+    }
+    // The summary counts the same runs.
+    for row in &table.rows {
+        assert_eq!((row[3].as_str(), row[4].as_str()), ("3", "3"), "{:?}", row);
+    }
+    let dir = std::env::temp_dir().join(format!("qapgpu-runlog-{}", std::process::id()));
+    log.write(&dir, "compare").unwrap();
+    assert_eq!(std::fs::read_to_string(dir.join("compare-runs.csv")).unwrap(), csv);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

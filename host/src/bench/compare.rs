@@ -1,23 +1,26 @@
 //! Time to the best-known value for several algorithms on the same instances, with the
 //! same runs, limits and seeds (the issue's "time to the optimum against the project's
-//! other algorithms").
-use super::{RunRecord, Table, fmt_secs, load, mean_sd, runs_all};
+//! other algorithms"); every run is also logged (`RunLog`).
+use super::{RunLog, RunRecord, Table, engine_label, fmt_secs, load, mean_sd, runs_all};
 use crate::algo::{Backend, Options};
 use anyhow::Result;
 use std::time::Duration;
 
-/// `gap`: the target in percent above the best-known value.
-pub fn protocol(backends: &[Backend], base: &Options, names: &[String], algos: &[String], n_runs: usize, limit: Duration, gap: f64) -> Result<Table> {
+/// `gap`: the target in percent above the best-known value. Returns the table and the log
+/// of every run.
+pub fn protocol(backends: &[Backend], base: &Options, names: &[String], algos: &[String], n_runs: usize, limit: Duration, gap: f64) -> Result<(Table, RunLog)> {
     for a in algos {
         crate::algo::check_name(a)?;
     }
     let mut t = Table::new(&["instance", "target", "algorithm", "runs", "#reached", "T_avg (s)", "σ", "median (s)", "worst cost"]);
+    let (mut log, engine) = (RunLog::default(), engine_label(backends));
     for name in names {
         let (inst, known) = load(name)?;
         let target = super::within(known, gap);
         for algo in algos {
             let opts = Options { algorithm: Some(algo.clone()), target: Some(target), ..base.clone() };
             let recs = runs_all(backends, &inst, &opts, n_runs, limit)?;
+            log.add(name, target, algo, &engine, base.seed, &recs);
             let ok = RunRecord::successes(&recs);
             let (m, s) = mean_sd(&ok);
             t.push(vec![
@@ -33,5 +36,5 @@ pub fn protocol(backends: &[Backend], base: &Options, names: &[String], algos: &
             ]);
         }
     }
-    Ok(t)
+    Ok((t, log))
 }

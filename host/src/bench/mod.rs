@@ -157,6 +157,50 @@ pub fn runs_traced(backends: &[Backend], inst: &Instance, opts: &Options, runs: 
     Ok(out)
 }
 
+/// The engine of `backends` in a table's words: "GPU", "K GPUs" or "CPU".
+pub fn engine_label(backends: &[Backend]) -> String {
+    match (&backends[0], backends.len()) {
+        (Backend::Gpu(_), 1) => "GPU".to_string(),
+        (Backend::Gpu(_), k) => format!("{k} GPUs"),
+        _ => "CPU".to_string(),
+    }
+}
+
+/// Every run of a protocol, a row each, written as `<stem>-runs.csv` beside its tables: the
+/// distribution behind a mean (its tail; a TTT plot drawn elsewhere). The time to the
+/// target is empty for a run that did not reach it.
+pub struct RunLog(Table);
+
+impl Default for RunLog {
+    fn default() -> RunLog {
+        RunLog(Table::new(&["instance", "target", "algorithm", "engine", "seed", "time to target (s)", "elapsed (s)", "cost"]))
+    }
+}
+
+impl RunLog {
+    /// The runs `recs` of `algorithm` on `engine`, whose seeds count up from `first_seed`
+    /// (`runs_traced`).
+    pub fn add(&mut self, instance: &str, target: i64, algorithm: &str, engine: &str, first_seed: u64, recs: &[RunRecord]) {
+        for (i, r) in recs.iter().enumerate() {
+            let seed = first_seed.wrapping_add(i as u64).to_string();
+            let reached = r.reached.map_or(String::new(), |t| t.to_string());
+            self.0.rows.push(vec![instance.into(), target.to_string(), algorithm.into(), engine.into(), seed, reached, r.elapsed.to_string(), r.cost.to_string()]);
+        }
+    }
+
+    /// The rows so far (header first), as the CSV has them.
+    pub fn csv(&self) -> String {
+        self.0.csv()
+    }
+
+    /// Writes `<stem>-runs.csv` into `dir`.
+    pub fn write(&self, dir: &Path, stem: &str) -> Result<()> {
+        std::fs::create_dir_all(dir).with_context(|| format!("{}: cannot create", dir.display()))?;
+        let path = dir.join(format!("{stem}-runs.csv"));
+        std::fs::write(&path, self.csv()).with_context(|| format!("{}: cannot write", path.display()))
+    }
+}
+
 pub struct Table {
     pub header: Vec<String>,
     pub rows: Vec<Vec<String>>,

@@ -4,7 +4,7 @@
 //! (i − ½)/R), one SVG per instance; with `--cpu-baseline`, the multi-start tabu search on
 //! every CPU core beside them, the user's alternative without a GPU. Each instance also
 //! gets a convergence plot: every run's best cost (as % above the best known) against time.
-use super::{RunRecord, Table, fmt_secs, load, mean_sd, median, runs_traced, within};
+use super::{RunLog, RunRecord, Table, engine_label, fmt_secs, load, mean_sd, median, runs_traced, within};
 use crate::algo::{Backend, Options};
 use anyhow::{Context, Result};
 use plotters::prelude::*;
@@ -125,11 +125,8 @@ pub fn protocol(backends: &[Backend], cpu: Option<&Backend>, base: &Options, nam
         crate::algo::check_name(a)?;
     }
     std::fs::create_dir_all(out).with_context(|| format!("{}: cannot create", out.display()))?;
-    let engine = match (&backends[0], backends.len()) {
-        (Backend::Gpu(_), 1) => "GPU".to_string(),
-        (Backend::Gpu(_), k) => format!("{k} GPUs"),
-        _ => "CPU".to_string(),
-    };
+    let engine = engine_label(backends);
+    let mut log = RunLog::default();
     let mut t = Table::new(&["instance", "target", "algorithm", "engine", "#reached", "mean (s)", "σ", "median (s)", "plot"]);
     for name in names {
         let (inst, known) = load(name)?;
@@ -143,6 +140,7 @@ pub fn protocol(backends: &[Backend], cpu: Option<&Backend>, base: &Options, nam
         for (algo, b, eng) in plan {
             let opts = Options { algorithm: Some(algo.clone()), target: Some(target), ..base.clone() };
             let recs = runs_traced(b, &inst, &opts, n_runs, limit, true)?;
+            log.add(name, target, &algo, eng, base.seed, &recs);
             let mut ok = RunRecord::successes(&recs);
             ok.sort_by(f64::total_cmp);
             let (m, s) = mean_sd(&ok);
@@ -154,5 +152,6 @@ pub fn protocol(backends: &[Backend], cpu: Option<&Backend>, base: &Options, nam
         plot(&out.join(&svg), &format!("{name}: time to {what}, {} runs", n_runs), &series)?;
         plot_convergence(&out.join(format!("conv-{name}.svg")), &format!("{name}: best so far, {} runs each", n_runs), known, &curves)?;
     }
+    log.write(out, "ttt")?;
     Ok(t)
 }

@@ -82,7 +82,9 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         }
         Protocol::Compare => {
             crate::algo::check_range("--gap", a.gap, 0.0, 100.0)?;
-            compare::protocol(&backends, &base, &names, &algos(&a, &["aco-ts", "ga-islands", "ga-independent", "cga"]), a.runs, limit, a.gap)?
+            let (table, log) = compare::protocol(&backends, &base, &names, &algos(&a, &["aco-ts", "ga-islands", "ga-independent", "cga"]), a.runs, limit, a.gap)?;
+            log.write(&a.out, "compare")?;
+            table
         }
         Protocol::Problems => {
             let cpu = Backend::Cpu { threads: a.device.threads };
