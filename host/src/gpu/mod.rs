@@ -272,7 +272,7 @@ impl DeviceMirror for DeviceStop {
 }
 
 fn element_bytes<E: Elem + TryFrom<i64>>(values: &[i64]) -> Vec<u8> {
-    let typed: Vec<E> = values.iter().map(|&x| E::try_from(x).ok().expect("the width holds every entry")).collect();
+    let typed: Vec<E> = crate::io::instance::in_width(values);
     // SAFETY: E is u16/u32/i32, plain data.
     let mut v = unsafe { std::slice::from_raw_parts(typed.as_ptr() as *const u8, std::mem::size_of_val(typed.as_slice())) }.to_vec();
     v.resize(v.len().div_ceil(16) * 16, 0); // kernels copy whole words

@@ -145,9 +145,14 @@ impl Instance {
     /// The matrices in the instance's element type `E` (which must be `self.width`'s).
     pub fn typed<E: Elem + TryFrom<i64>>(&self) -> (Vec<E>, Vec<E>) {
         assert_eq!(E::WIDTH, self.width, "typed() must be called with the instance's width");
-        let conv = |m: &[i64]| m.iter().map(|&x| E::try_from(x).ok().expect("width holds every entry")).collect();
-        (conv(&self.a), conv(&self.b))
+        (in_width(&self.a), in_width(&self.b))
     }
+}
+
+/// `values` in the element type `E`. Panics where an entry does not fit: callers pass an
+/// instance's matrices in its own width, or values checked against it (`ElemWidth::holds`).
+pub fn in_width<E: Elem + TryFrom<i64>>(values: &[i64]) -> Vec<E> {
+    values.iter().map(|&x| E::try_from(x).ok().expect("width holds every entry")).collect()
 }
 
 /// m = mᵀ for the n×n row-major `m`.

@@ -140,6 +140,12 @@ pub fn uniform_regroup_every(n: usize) -> u32 {
 /// Largest n where `UNIFORM_REGROUP_EVERY` is the default: the largest measured (tai100a).
 pub const UNIFORM_REGROUP_MAX_N: usize = 100;
 
+/// Whether the walks regroup a few rounds by default: on the GPU, for n from
+/// `DEFAULT_REGROUP_MIN_N` to `DEFAULT_REGROUP_MAX_N`.
+fn rounds_by_default(n: usize, gpu: bool) -> bool {
+    gpu && (DEFAULT_REGROUP_MIN_N..=DEFAULT_REGROUP_MAX_N).contains(&n)
+}
+
 /// The regrouping (every, rounds; rounds 0: all along) of a `ts` run: the command line's
 /// (`--regroup-every 0`: none), else on the GPU the default for n in
 /// `DEFAULT_REGROUP_MIN_N..=DEFAULT_REGROUP_MAX_N`, or on `uniform` data for n above that
@@ -149,7 +155,7 @@ pub fn default_regroup(every: Option<u32>, rounds: Option<u32>, n: usize, gpu: b
     match every {
         Some(0) => None,
         Some(every) => Some((every, rounds.unwrap_or(REGROUP_ROUNDS))),
-        None if gpu && (DEFAULT_REGROUP_MIN_N..=DEFAULT_REGROUP_MAX_N).contains(&n) => Some((DEFAULT_REGROUP_EVERY, rounds.unwrap_or(DEFAULT_REGROUP_ROUNDS))),
+        None if rounds_by_default(n, gpu) => Some((DEFAULT_REGROUP_EVERY, rounds.unwrap_or(DEFAULT_REGROUP_ROUNDS))),
         None if gpu && uniform && (DEFAULT_REGROUP_MAX_N + 1..=UNIFORM_REGROUP_MAX_N).contains(&n) => Some((uniform_regroup_every(n), rounds.unwrap_or(0))),
         None => None,
     }
@@ -190,7 +196,7 @@ pub const MAX_CYCLE_RESTARTS: u64 = 4;
 pub fn restart_cycle(cycle: Option<u32>, n: usize, gpu: bool) -> Option<u64> {
     match cycle {
         Some(m) => (m > 0).then_some(u64::from(m)),
-        None if gpu && (DEFAULT_REGROUP_MIN_N..=DEFAULT_REGROUP_MAX_N).contains(&n) => Some(u64::from(DEFAULT_RESTART_CYCLE)),
+        None if rounds_by_default(n, gpu) => Some(u64::from(DEFAULT_RESTART_CYCLE)),
         None => None,
     }
 }
@@ -266,8 +272,7 @@ fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn S
     let restart_after = restart_after(x.restart_after);
     let restart_cycle = restart_cycle(x.restart_cycle, inst.n, gpu);
     let min_distance = regroup_distance(x.regroup_distance, inst.n, gpu, uniform);
-    let launch = engine.config().ls_iterations;
-    Ok(Box::new(TsSolver { regroup, restart_after, restart_cycle, cycle: restart_cycle.unwrap_or(0), launch, min_distance, n: inst.n, ..TsSolver::new(engine, opts.target) }))
+    Ok(Box::new(TsSolver { regroup, restart_after, restart_cycle, min_distance, n: inst.n, ..TsSolver::new(engine, opts.target) }))
 }
 
 /// The walks of `opts` on `backend`: Ro-TS settings, the GPU filled (one walk per CPU
@@ -319,9 +324,8 @@ pub struct TsSolver {
     /// Moves of every walk without a new best after which all walks restart afresh.
     restart_after: Option<u64>,
     /// Moves of every walk in the first cycle, after which all walks restart afresh
-    /// (`restart_cycle`), the current cycle's length, and the moves made in it.
+    /// (`restart_cycle`), the moves made in the current cycle, and the cycles' restarts.
     restart_cycle: Option<u64>,
-    cycle: u64,
     cycle_moves: u64,
     cycle_restarts: u64,
     /// Moves of every walk per launch outside the regrouping rounds.
@@ -339,7 +343,7 @@ pub struct TsSolver {
 impl TsSolver {
     pub fn new(engine: Box<dyn AcoEngine>, target: Option<i64>) -> TsSolver {
         let launch = engine.config().ls_iterations;
-        TsSolver { engine, target, regroup: None, rounds_left: 0, restart_after: None, restart_cycle: None, cycle: 0, cycle_moves: 0, cycle_restarts: 0, launch, min_distance: None, n: 0, best: i64::MAX, stalled: 0, restarts: 0 }
+        TsSolver { engine, target, regroup: None, rounds_left: 0, restart_after: None, restart_cycle: None, cycle_moves: 0, cycle_restarts: 0, launch, min_distance: None, n: 0, best: i64::MAX, stalled: 0, restarts: 0 }
     }
 
     /// Every walk from a random solution with a fresh tabu memory, the regroupings from
@@ -353,19 +357,22 @@ impl TsSolver {
         self.engine.random_ants()
     }
 
-    /// Whether the walks have made their cycle's moves (never without `restart_cycle`; a
-    /// cycle holds at least the regrouping rounds).
+    /// The current cycle's moves: the first cycle's, doubled at every restart (None: the
+    /// walks do not restart in cycles, or no longer, after `MAX_CYCLE_RESTARTS`).
+    fn cycle(&self) -> Option<u64> {
+        self.restart_cycle.filter(|_| self.cycle_restarts < MAX_CYCLE_RESTARTS).map(|m| m.saturating_mul(1 << self.cycle_restarts))
+    }
+
+    /// Whether the walks have made their cycle's moves (a cycle holds at least the
+    /// regrouping rounds).
     fn cycle_over(&self) -> bool {
-        self.restart_cycle.is_some() && self.cycle_moves >= self.cycle
+        self.cycle().is_some_and(|c| self.cycle_moves >= c)
     }
 
     /// Moves of the next launch outside the rounds: `launch`, cut where the cycle ends
-    /// sooner (`restart_cycle`).
+    /// sooner.
     fn long_launch(&self) -> u32 {
-        match self.restart_cycle {
-            Some(_) => self.cycle.saturating_sub(self.cycle_moves).clamp(1, u64::from(self.launch)) as u32,
-            None => self.launch,
-        }
+        self.cycle().map_or(self.launch, |c| c.saturating_sub(self.cycle_moves).clamp(1, u64::from(self.launch)) as u32)
     }
 
     /// The walks (for `memetic`, which breeds them between launches).
@@ -482,8 +489,6 @@ impl Solver for TsSolver {
             self.start_walks()?;
             self.cycle_restarts += 1;
             self.restarts += 1;
-            // After the last restart the walks run on (`MAX_CYCLE_RESTARTS`).
-            self.cycle = if self.cycle_restarts < MAX_CYCLE_RESTARTS { self.cycle.saturating_mul(2) } else { u64::MAX };
         }
         Ok(Advance::Continue)
     }
