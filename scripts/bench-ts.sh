@@ -4,12 +4,14 @@
 # of issue 10's table; from the repository root after `cargo xtask dist` with QAPLIB in
 # dist/qaplib. 10 runs each, seeds 1..10 (RUNS sets another count; the time to a target is
 # close to exponential, so a mean over 10 runs is within about a third of the true one).
-#   scripts/bench-ts.sh gpu-opt | gpu-gap | cpu | ttt | gaps | memetic | layout | auto
+#   scripts/bench-ts.sh gpu-opt | gpu-gap | cpu | ttt | gaps | memetic | layout | auto | tail
 # auto: `auto` alone over every target of issue 10's table (its choice and colony per
 # instance), 10 runs each.
 # memetic: ts, memetic and aco-ts for 1 s on the random class (tai*a, tho40), 5 runs.
 # ttt writes one time-to-target plot per instance (bench-results/ttt/ttt-*.svg); gaps runs
 # every QAPLIB instance with a best-known value for 1 s with auto and aco-ts.
+# tail: tai35b's time to the optimum over 2000 runs (RUNS sets another count) with the
+# restart cycles and without (`--restart-cycle 0`), as percentiles of the per-run log.
 set -u
 cd dist
 export QAPLIB_DIR=$PWD/qaplib
@@ -38,5 +40,16 @@ case "${1:-}" in
   layout)  for i in tai25b tai40a tai60b tai100b tai150b; do ./qapgpu solve $i --algo ts --engine gpu --seed 1 --time-limit 1 --quiet | grep -E "^(instance|layout)"; done ;;
   cpu)     cmp ts-cpu --engine cpu --algos ts --instances tai25b,kra30a,kra30b,tai30b,tai35b,ste36b,tai40b
            cmp ts-cpu-a1 --engine cpu --algos ts --gap 1 --instances tai40a,tai50a,tai60a ;;
-  *) echo "usage: $0 gpu-opt|gpu-gap|cpu|ttt|gaps|memetic|layout|auto"; exit 2 ;;
+  tail)    for tag in restarts no-restarts; do
+             x=(); [ $tag = no-restarts ] && x=(--restart-cycle 0)
+             RUNS=${RUNS:-2000} cmp tail-$tag --engine gpu --algos ts --instances tai35b "${x[@]}"
+             python3 - "$out/tail-$tag/compare-runs.csv" <<'PY'
+import csv, sys
+t = sorted(float(r["time to target (s)"]) * 1e3 for r in csv.DictReader(open(sys.argv[1])) if r["time to target (s)"])
+n = len(t)
+q = lambda p: t[min(n - 1, int(p * n))]
+print(f"runs {n}: p50 {q(.5):.3f} p90 {q(.9):.3f} p99 {q(.99):.3f} p99.9 {q(.999):.3f} max {t[-1]:.3f} ms; over 1 ms {sum(x > 1 for x in t)}, over 2 ms {sum(x > 2 for x in t)}, over 5 ms {sum(x > 5 for x in t)}")
+PY
+           done ;;
+  *) echo "usage: $0 gpu-opt|gpu-gap|cpu|ttt|gaps|memetic|layout|auto|tail"; exit 2 ;;
 esac

@@ -177,9 +177,10 @@ pub fn restart_after(after: Option<u32>) -> Option<u64> {
 /// moves and 128 moves on. Over 2000 runs on the H100, tai35b's optimum took 0.605 ms on
 /// average without restarts and 0.583 ms with cycles doubling from 256 (σ 0.87 against
 /// 0.28 ms: the 1 % of runs whose walks crowd far from the optimum after the rounds, and
-/// took about 10 ms, start over instead); fixed cycles of 160 to 320 moves did as well,
-/// 160 doubling worse (0.634 ms). tai25b, tai30b, tai40b, ste36b, kra30a, kra30b and
-/// tai40a's 1 % were within noise (BENCHMARKS.md, "Restarts that draw new starts").
+/// took about 10 ms, start over instead); doubling from 160 did worse (0.634 ms), and a
+/// trial build with cycles of one fixed length no better. tai25b, tai30b, tai40b, ste36b,
+/// kra30a, kra30b and tai40a's 1 % were within noise (BENCHMARKS.md, "Restarts that draw
+/// new starts").
 pub const DEFAULT_RESTART_CYCLE: u32 = 256;
 
 /// Most restarts by the cycle rule (`restart_cycle`): after cycles of M, 2M, 4M and 8M moves
