@@ -233,15 +233,26 @@ pub struct AcoParams {
     pub hit: u64,
     /// B + Bᵀ in the element type, n² entries, where `LS_SUMS_BETA` is set (else 0).
     pub b_sym: u64,
-    /// The walks that go on when the others regroup onto them (`ls::donor_rank`).
-    pub elite: u32,
+    /// Walks: u32[m], the elite slot (plus 1) whose copy walk k starts from at its next
+    /// launch, 0 for none (`ts_rank_walks` writes it, the walk or `ts_take_donors` takes it
+    /// and clears it).
+    pub donor_slots: u64,
+    /// Walks: the elite's copies as `ts_rank_walks` left them, slot r for elite rank r:
+    /// current solutions u8[m][stride], costs i64[m], and, where walks keep their tables,
+    /// tables (as `tables`) and their marks u32[m] (`elite_tables` 0: none).
+    pub elite_rows: u64,
+    pub elite_costs: u64,
+    pub elite_tables: u64,
+    pub elite_ok: u64,
     /// The `ts_walk` kernels: Taillard's long-term aspiration in iterations (`ls::move_class`;
     /// 0: none).
     pub aspiration: u32,
     pub n: u32,
     pub m: u32,
     pub stride: u32,
-    /// IT_TS or IT_2OPT.
+    /// IT_TS or IT_2OPT of the colony's local search. A walk launch takes its moves, and the
+    /// regrouping kernels their elite, as arguments of their own: a value changed in this
+    /// block is copied to the device between two kernels of a run.
     pub ls_iterations: u32,
     pub tabu_list_size: u32,
     /// N_S, C, T_S, T_L-START of `mata::Shape`.

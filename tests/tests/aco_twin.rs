@@ -276,6 +276,9 @@ fn walks_go_on_across_launches_as_on_the_cpu() {
 /// the rule itself, so that an engine that did not regroup could not pass.
 /// `min_distance`: the elite is chosen on the host (`ts::elite::diverse_winners`, from each
 /// engine's own `currents`) and both engines regroup by that ranking (`regroup_ranked`).
+/// Without it, every other regrouping is not read back before the next launch, which then
+/// takes the donors itself (`ls::Unit::begin`), as in a run; the walks after that launch
+/// must be the twin's.
 #[allow(clippy::too_many_arguments)]
 fn twin_regroup(g: &Gpu, inst: &Instance, layout: Layout, walks: u32, elite: u32, per_launch: u32, launches: usize, min_distance: Option<usize>) {
     let mut cfg = AcoConfig::paper(LsKind::Tabu, inst.n as u32, Class::Random);
@@ -286,13 +289,27 @@ fn twin_regroup(g: &Gpu, inst: &Instance, layout: Layout, walks: u32, elite: u32
     let mut cpu = AcoCpu::new(inst, &cfg, 2).unwrap();
     gpu.random_ants().unwrap();
     cpu.random_ants().unwrap();
-    for launch in 0..launches {
+    let mut unread = false;
+    for launch in 0..=launches {
         gpu.local_search().unwrap();
         cpu.local_search().unwrap();
-        let before = cpu.snapshot().unwrap();
         let what = format!("{} {layout:?} walks regrouped onto {elite} of {walks} (distance {min_distance:?}), launch {launch}", inst.name);
+        if std::mem::take(&mut unread) {
+            let (s1, s2) = (gpu.snapshot().unwrap(), cpu.snapshot().unwrap());
+            walks_agree(&s1, &s2, &format!("{what}, which took the donors"));
+        }
+        if launch == launches {
+            break;
+        }
+        let before = cpu.snapshot().unwrap();
         // The walk of each rank, and how many of them are elite.
         let (order, kept): (Vec<usize>, u32) = match min_distance {
+            None if launch % 2 == 1 => {
+                gpu.regroup(elite).unwrap();
+                cpu.regroup(elite).unwrap();
+                unread = true;
+                continue;
+            }
             None => {
                 gpu.regroup(elite).unwrap();
                 cpu.regroup(elite).unwrap();

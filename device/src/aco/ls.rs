@@ -29,7 +29,8 @@ use crate::stop::{block_stop_requested, claim_stop, stop_requested};
 
 /// A search body: MATA and plain here (`Mata`), the split mapping in `split.rs`.
 pub(super) trait Search {
-    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const FAST: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M);
+    /// `moves`: the search's iterations (`p.ls_iterations`, or a walk launch's own).
+    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const FAST: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M, moves: u32);
 }
 
 /// Seed 003's mappings (MATA and plain), as the module docs describe.
@@ -37,8 +38,8 @@ pub(super) struct Mata;
 
 impl Search for Mata {
     #[inline(always)]
-    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const FAST: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M) {
-        unsafe { search::<E, D, WALK, M>(p, a, b) }
+    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const FAST: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M, moves: u32) {
+        unsafe { search::<E, D, WALK, M>(p, a, b, moves) }
     }
 }
 
@@ -46,14 +47,12 @@ impl Search for Mata {
 /// (its own kernels, so that the seed-003 kernels keep their registers). Picks the
 /// matrices' memory and the move-cost type the host's layout chose (`layout::LsLayout`).
 #[inline(always)]
-pub(super) unsafe fn run<S: Search, E: DevElem, const WALK: bool>(p: &AcoParams) {
+pub(super) unsafe fn run<S: Search, E: DevElem, const WALK: bool>(p: &AcoParams, moves: u32) {
     // A walk launch queued behind one that reached the target (or the host's stop) leaves
     // before it loads anything, as the CPU twin's walks do: `ts` queues several launches
     // between two reads of the best.
     if WALK && block_stop_requested(p.stop) {
-        if thread_idx_x() == 0 {
-            unsafe { *(p.ls_iters as *mut u32).add(block_idx_x() as usize) = 0 };
-        }
+        unsafe { leave_stopped(p) };
         return;
     }
     let n = p.n as usize;
@@ -68,10 +67,10 @@ pub(super) unsafe fn run<S: Search, E: DevElem, const WALK: bool>(p: &AcoParams)
         }
         let at = |off: u32| View::<E, Shared>::shared(shared_base() + off as u64, n);
         let (a, b) = (at(p.layout.a), at(p.layout.b));
-        if narrow { unsafe { S::search::<E, i32, WALK, false, _>(p, &a, &b) } } else { unsafe { S::search::<E, i64, WALK, false, _>(p, &a, &b) } }
+        if narrow { unsafe { S::search::<E, i32, WALK, false, _>(p, &a, &b, moves) } } else { unsafe { S::search::<E, i64, WALK, false, _>(p, &a, &b, moves) } }
     } else {
         let (a, b) = (View::<E, _>::global(p.a, n), View::<E, _>::global(p.b, n));
-        if narrow { unsafe { S::search::<E, i32, WALK, false, _>(p, &a, &b) } } else { unsafe { S::search::<E, i64, WALK, false, _>(p, &a, &b) } }
+        if narrow { unsafe { S::search::<E, i32, WALK, false, _>(p, &a, &b, moves) } } else { unsafe { S::search::<E, i64, WALK, false, _>(p, &a, &b, moves) } }
     }
 }
 
@@ -83,11 +82,9 @@ pub(super) unsafe fn run<S: Search, E: DevElem, const WALK: bool>(p: &AcoParams)
 /// kernel of the family differently, and the walks made 0.5–0.9 % fewer moves (tai25b,
 /// tai35b, tai100a; H100, same section).
 #[inline(always)]
-pub(super) unsafe fn run_fast<S: Search, E: DevElem, const WALK: bool>(p: &AcoParams) {
+pub(super) unsafe fn run_fast<S: Search, E: DevElem, const WALK: bool>(p: &AcoParams, moves: u32) {
     if WALK && block_stop_requested(p.stop) {
-        if thread_idx_x() == 0 {
-            unsafe { *(p.ls_iters as *mut u32).add(block_idx_x() as usize) = 0 };
-        }
+        unsafe { leave_stopped(p) };
         return;
     }
     let n = p.n as usize;
@@ -101,7 +98,33 @@ pub(super) unsafe fn run_fast<S: Search, E: DevElem, const WALK: bool>(p: &AcoPa
         block_copy(sb, b as *const E, n * n);
     }
     let at = |off: u32| View::<E, Shared>::shared(shared_base() + off as u64, n);
-    unsafe { S::search::<E, i32, WALK, true, _>(p, &at(p.layout.a), &at(p.layout.b)) }
+    unsafe { S::search::<E, i32, WALK, true, _>(p, &at(p.layout.a), &at(p.layout.b), moves) }
+}
+
+/// A walk launch that finds the stop word set leaves at once: no moves, and no donor taken
+/// (`AcoParams::donor_slots`: a slot is never left for a later launch to take).
+#[inline(always)]
+unsafe fn leave_stopped(p: &AcoParams) {
+    if thread_idx_x() == 0 {
+        let blk = block_idx_x() as usize;
+        unsafe {
+            *(p.ls_iters as *mut u32).add(blk) = 0;
+            if p.donor_slots != 0 {
+                *(p.donor_slots as *mut u32).add(blk) = 0;
+            }
+        }
+    }
+}
+
+/// The elite slot (`AcoParams::elite_rows`) walk `blk` starts from at this launch, where
+/// `ts_rank_walks` regrouped it onto an elite walk (`AcoParams::donor_slots`).
+#[inline(always)]
+pub(super) fn donor_slot(p: &AcoParams, blk: usize) -> Option<usize> {
+    if p.donor_slots == 0 {
+        return None;
+    }
+    let slot = unsafe { *(p.donor_slots as *const u32).add(blk) };
+    (slot != 0).then(|| slot as usize - 1)
 }
 
 /// The tenure rule the host set (`ls::Tenure`), as unit `blk` draws from it.
@@ -131,7 +154,7 @@ pub(super) struct Unit {
     pub ant_cost: i64,
     /// A walk's best so far is its unit's best ant, unless the walk stands lower.
     pub from_ant: bool,
-    /// Iterations the walk has done before this launch.
+    /// Iterations the walk has done before this launch (0 where it took a donor's start).
     pub done: u32,
     /// The tabu matrix the search works on (shared or global memory).
     pub tabu: *mut i32,
@@ -160,16 +183,21 @@ impl Unit {
         let cant = unsafe { (p.cants as *mut u8).add(blk * p.stride as usize) };
         let ant = unsafe { (p.ants as *mut u8).add(blk * p.stride as usize) };
         let walk = walk_kernel && tabu_search;
-        let cost = unsafe { *(p.cant_costs as *const i64).add(blk) };
+        // A walk regrouped onto an elite walk ("go with the winners") starts from the copy
+        // `ts_rank_walks` took of it, with a fresh tabu memory; its best stays its own.
+        let donor = if walk { donor_slot(p, blk) } else { None };
+        let (start, cost, done) = match donor {
+            Some(d) => unsafe { ((p.elite_rows as *const u8).add(d * p.stride as usize), *(p.elite_costs as *const i64).add(d), 0) },
+            None => (cant as *const u8, unsafe { *(p.cant_costs as *const i64).add(blk) }, if walk { unsafe { *(p.walks as *const u32).add(blk) } } else { 0 }),
+        };
         let ant_cost = unsafe { *(p.ant_costs as *const i64).add(blk) };
         let from_ant = walk && ant_cost <= cost;
-        let done = if walk { unsafe { *(p.walks as *const u32).add(blk) } } else { 0 };
         unsafe {
-            block_copy_bytes(perm, cant, n);
+            block_copy_bytes(perm, start, n);
             if tabu_search {
                 // The start is the best so far until a move beats it (a search that never
                 // improves, e.g. on an all-zero instance, returns it unchanged).
-                block_copy_bytes(best, if from_ant { ant } else { cant }, n);
+                block_copy_bytes(best, if from_ant { ant as *const u8 } else { start }, n);
                 let kept = (p.tabu as *const i32).add(blk * n * n);
                 let mut i = tid as usize;
                 while i < n * n {
@@ -244,8 +272,12 @@ impl Unit {
                 *(p.ls_iters as *mut u32).add(blk) = iterations;
                 reduce_add_global_u64(core::ptr::addr_of_mut!((*(p.best as *mut AcoBest)).ls_total), iterations as u64);
                 if self.walk {
-                    let done = (p.walks as *mut u32).add(blk);
-                    *done = (*done).wrapping_add(iterations);
+                    *(p.walks as *mut u32).add(blk) = self.done.wrapping_add(iterations);
+                    // Its donor taken, if it had one (a store, not a flag kept in a register
+                    // through the moves).
+                    if p.donor_slots != 0 {
+                        *(p.donor_slots as *mut u32).add(blk) = 0;
+                    }
                 }
             }
             if tid == rng_owner {
@@ -257,7 +289,7 @@ impl Unit {
 
 /// The search itself, with move costs in `D` and the matrices read through `M`.
 #[inline(always)]
-unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: Matrix<E>>(p: &AcoParams, a: &M, b: &M) {
+unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: Matrix<E>>(p: &AcoParams, a: &M, b: &M, moves: u32) {
     let tid = thread_idx_x();
     let n = p.n as usize;
     let mata = p.flags & LS_MATA != 0;
@@ -282,12 +314,12 @@ unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: Matrix<E>>(p: &Aco
     let mut rng = unsafe { load_rng(p.rng as *const u32, unit.blk, p.m as usize) };
     let (mut cur, mut best_cost) = (cost, unit.start_best());
     let (mut r, mut s, mut fresh) = (0u32, 0u32, true);
-    let mut iterations = p.ls_iterations;
+    let mut iterations = moves;
     // Thread 0: this block claimed the stop word on reaching the target (`Unit::finish`).
     let mut hit = false;
     sync_threads();
 
-    for it in 0..p.ls_iterations as i32 {
+    for it in 0..moves as i32 {
         // Tabu entries hold absolute iteration numbers: a walk counts on from `done`.
         let now = if walk { (done as i32).wrapping_add(it) } else { it };
         let perm = unsafe { slice::from_raw_parts(perm_ptr as *const u8, n) };
@@ -396,7 +428,7 @@ macro_rules! ls_kernel {
         /// Block = ant; threads map to moves as the module docs say.
         #[unsafe(no_mangle)]
         pub unsafe extern "ptx-kernel" fn $name(p: *const AcoParams) {
-            unsafe { run::<Mata, $t, false>(&*p) }
+            unsafe { run::<Mata, $t, false>(&*p, (*p).ls_iterations) }
         }
     };
 }
@@ -406,7 +438,7 @@ ls_kernel!(i32, aco_local_search_i32);
 
 macro_rules! walk_kernel {
     ($t:ty, $name:ident) => {
-        /// `p.ls_iterations` more moves of every walk of the `ts` family (robust tabu search
+        /// `moves` more moves of every walk of the `ts` family (robust tabu search
         /// going on from launch to launch, `ls::tabu_walk` on the CPU): from its c-ant, with
         /// its tabu matrix in `p.tabu` and its iteration count in `p.walks`; the current
         /// solution goes back to the c-ant, the best to the unit's ant.
@@ -418,8 +450,8 @@ macro_rules! walk_kernel {
         /// # Thread mapping
         /// Block = walk; threads map to moves as the module docs say.
         #[unsafe(no_mangle)]
-        pub unsafe extern "ptx-kernel" fn $name(p: *const AcoParams) {
-            unsafe { run::<Mata, $t, true>(&*p) }
+        pub unsafe extern "ptx-kernel" fn $name(p: *const AcoParams, moves: u32) {
+            unsafe { run::<Mata, $t, true>(&*p, moves) }
         }
     };
 }

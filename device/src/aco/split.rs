@@ -48,8 +48,8 @@ struct Split;
 
 impl Search for Split {
     #[inline(always)]
-    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const FAST: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M) {
-        unsafe { search::<E, D, WALK, M>(p, a, b) }
+    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const FAST: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M, moves: u32) {
+        unsafe { search::<E, D, WALK, M>(p, a, b, moves) }
     }
 }
 
@@ -305,9 +305,9 @@ impl<E: DevElem, D: DevCost, M: DevMatrix<E>> Pricer<D> for SplitPricer<'_, E, M
 }
 
 #[inline(always)]
-unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M) {
+unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M, moves: u32) {
     let pricer = SplitPricer { elem: PhantomData, a, b, n: p.n, moves: p.moves, lanes: p.lanes };
-    unsafe { drive::<D, WALK, false, _>(p, &pricer) }
+    unsafe { drive::<D, WALK, false, _>(p, &pricer, moves) }
 }
 
 /// One block's search of the split family: the iteration of the module docs, with the
@@ -320,7 +320,7 @@ unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: DevMatrix<E>>(p: &
 /// nearly every move anyway, through a generic pointer and behind two tests (tai35b's
 /// walks: 36 of a move's 78 instructions). The winner is read from the slots one after
 /// another (`Tables::winner`).
-pub(super) unsafe fn drive<D: DevCost, const WALK: bool, const FAST: bool, P: Pricer<D>>(p: &AcoParams, pricer: &P) {
+pub(super) unsafe fn drive<D: DevCost, const WALK: bool, const FAST: bool, P: Pricer<D>>(p: &AcoParams, pricer: &P, moves: u32) {
     let (tid, threads) = (thread_idx_x(), block_dim_x());
     let nu = p.n;
     let t = Tables::of(p);
@@ -340,7 +340,7 @@ pub(super) unsafe fn drive<D: DevCost, const WALK: bool, const FAST: bool, P: Pr
     // The move chosen last (None before the first), and whether it awaits phase 1.
     let mut last: Option<Pending> = None;
     let mut pending = false;
-    let mut iterations = p.ls_iterations;
+    let mut iterations = moves;
     // Thread 0: this block claimed the stop word on reaching the target (`Unit::finish`).
     let mut hit = false;
     sync_threads();
@@ -382,7 +382,7 @@ pub(super) unsafe fn drive<D: DevCost, const WALK: bool, const FAST: bool, P: Pr
     };
 
     // Read once: the compiler cannot keep them across the loop's shared-memory stores.
-    let (launch_iterations, target) = (p.ls_iterations, p.target);
+    let (launch_iterations, target) = (moves, p.target);
     let mut it = 0;
     while it < launch_iterations {
         // Tabu entries hold absolute iteration numbers: a walk counts on from `done`.
@@ -497,10 +497,10 @@ macro_rules! family_kernels {
         /// Block = ant; threads map to moves as the mapping's module docs say.
         #[unsafe(no_mangle)]
         pub unsafe extern "ptx-kernel" fn $search(p: *const AcoParams) {
-            unsafe { $run::<$body, $t, false>(&*p) }
+            unsafe { $run::<$body, $t, false>(&*p, (*p).ls_iterations) }
         }
 
-        #[doc = concat!("`ts_walk_*` with the ", $what, " mapping: `p.ls_iterations` more moves of every walk.")]
+        #[doc = concat!("`ts_walk_*` with the ", $what, " mapping: `moves` more moves of every walk.")]
         ///
         /// # Safety
         /// As `ts_walk_*` and the requirements of the search kernel above.
@@ -508,8 +508,8 @@ macro_rules! family_kernels {
         /// # Thread mapping
         /// Block = walk; threads map to moves as the mapping's module docs say.
         #[unsafe(no_mangle)]
-        pub unsafe extern "ptx-kernel" fn $walk(p: *const AcoParams) {
-            unsafe { $run::<$body, $t, true>(&*p) }
+        pub unsafe extern "ptx-kernel" fn $walk(p: *const AcoParams, moves: u32) {
+            unsafe { $run::<$body, $t, true>(&*p, moves) }
         }
     )+};
 }

@@ -30,7 +30,7 @@ use qapgpu_common::moves::delta_offset_in;
 use qapgpu_common::params::{AcoParams, LS_SUMS_BETA, LS_SUMS_SIDE_B, LS_ZERO_DIAGONAL};
 use qapgpu_common::sums::{SUM_ROWS, Side, alpha, beta, delta_from_sums, location_factor, offset_of, sum_entries_by};
 
-use super::ls::{Search, run, run_fast};
+use super::ls::{Search, donor_slot, run, run_fast};
 use super::split::{Pending, Pricer, Tables, drive, family_kernels};
 use crate::intrinsics::*;
 use crate::matrices::{DevCost, DevElem, DevMatrix};
@@ -42,13 +42,13 @@ impl Search for Sums {
     /// The side is a type parameter of the pricer, not a flag read per move: as a flag, both
     /// sides' loads were issued (one of them predicated off) for every table entry and move.
     #[inline(always)]
-    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const FAST: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M) {
+    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const FAST: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M, moves: u32) {
         if p.flags & LS_SUMS_SIDE_B != 0 {
-            unsafe { drive::<D, WALK, FAST, _>(p, &SumsPricer::<E, M, true, FAST, false>::new::<D>(p, a, b, WALK)) }
+            unsafe { drive::<D, WALK, FAST, _>(p, &SumsPricer::<E, M, true, FAST, false>::new::<D>(p, a, b, WALK), moves) }
         } else if FAST && p.flags & LS_SUMS_BETA != 0 {
-            unsafe { drive::<D, WALK, FAST, _>(p, &SumsPricer::<E, M, false, FAST, true>::new::<D>(p, a, b, WALK)) }
+            unsafe { drive::<D, WALK, FAST, _>(p, &SumsPricer::<E, M, false, FAST, true>::new::<D>(p, a, b, WALK), moves) }
         } else {
-            unsafe { drive::<D, WALK, FAST, _>(p, &SumsPricer::<E, M, false, FAST, false>::new::<D>(p, a, b, WALK)) }
+            unsafe { drive::<D, WALK, FAST, _>(p, &SumsPricer::<E, M, false, FAST, false>::new::<D>(p, a, b, WALK), moves) }
         }
     }
 }
@@ -69,10 +69,12 @@ struct SumsPricer<'m, E, M, const SIDE_B: bool, const FAST: bool, const BETA: bo
     groups: u32,
     /// φ's offset in the block's shared memory.
     perm: u32,
-    /// This walk's table in global memory where walks keep theirs (0: none), and whether
-    /// it is up to date with the walk's solution.
+    /// This walk's table in global memory where walks keep theirs (0: none), and the table
+    /// its start loads where that one is up to date with the start (its own, or where it
+    /// took an elite walk's start, that walk's copy, `ls::donor_slot`; 0: build it). One
+    /// word, not a table and a flag: a field more spilled in the moves' loop.
     kept: u64,
-    kept_ok: bool,
+    start_table: u64,
     /// `AcoParams::tables_ok` of this walk.
     ok_word: u64,
 }
@@ -90,6 +92,11 @@ impl<'m, E: DevElem, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool, cons
         let (tid, threads, blk) = (thread_idx_x(), block_dim_x(), block_idx_x() as usize);
         let kept = if !walk || p.tables == 0 { 0 } else { p.tables + D::BYTES * (blk * (p.n * p.n) as usize) as u64 };
         let ok_word = p.tables_ok + 4 * blk as u64;
+        let (table, ok) = match donor_slot(p, blk) {
+            Some(d) if kept != 0 => (p.elite_tables + D::BYTES * (d * (p.n * p.n) as usize) as u64, p.elite_ok + 4 * d as u64),
+            _ => (kept, ok_word),
+        };
+        let start_table = if kept != 0 && unsafe { *(ok as *const u32) } != 0 { table } else { 0 };
         SumsPricer {
             elem: PhantomData,
             a,
@@ -102,7 +109,7 @@ impl<'m, E: DevElem, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool, cons
             groups: threads / p.n,
             perm: p.layout.perm,
             kept,
-            kept_ok: kept != 0 && unsafe { *(ok_word as *const u32) } != 0,
+            start_table,
             ok_word,
         }
     }
@@ -119,12 +126,12 @@ impl<E: DevElem, D: DevCost, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bo
     /// pass read φ and β three times as often).
     #[inline(always)]
     unsafe fn start(&self, t: &Tables) {
-        if self.kept_ok {
-            // The table the walk kept at its last launch's end: n² loads instead of n³
-            // multiply-adds (a quarter of a launch's start at n = 35).
+        if self.start_table != 0 {
+            // The table the walk kept at its last launch's end (or its donor's copy): n²
+            // loads instead of n³ multiply-adds (a quarter of a launch's start at n = 35).
             let mut x = thread_idx_x();
             while x < self.n * self.n {
-                unsafe { D::st_shared(t.sums + D::BYTES * x as u64, *(self.kept as *const D).add(x as usize)) };
+                unsafe { D::st_shared(t.sums + D::BYTES * x as u64, *(self.start_table as *const D).add(x as usize)) };
                 x += block_dim_x();
             }
             return;

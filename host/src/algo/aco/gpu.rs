@@ -45,6 +45,13 @@ struct Buffers {
     /// (`AcoParams::tables`).
     tables: CudaSlice<u8>,
     tables_ok: CudaSlice<u32>,
+    /// Walks: the elite slot each one takes its next start from, and the elite's copies
+    /// (`AcoParams::donor_slots`, `AcoParams::elite_rows`).
+    donor_slots: CudaSlice<u32>,
+    elite_rows: CudaSlice<u8>,
+    elite_costs: CudaSlice<i64>,
+    elite_tables: CudaSlice<u8>,
+    elite_ok: CudaSlice<u32>,
     first_pairs: CudaSlice<u16>,
     /// B + Bᵀ for the fast sums kernels (`AcoParams::b_sym`; one word where unused).
     b_sym: CudaSlice<u8>,
@@ -59,6 +66,7 @@ struct Kernels {
     walk: CudaFunction,
     rank_walks: CudaFunction,
     regroup_walks: CudaFunction,
+    take_donors: CudaFunction,
     best: CudaFunction,
     tau_init: CudaFunction,
     evaporate: CudaFunction,
@@ -92,6 +100,9 @@ pub struct AcoGpu {
     /// The walks' counts and table marks are all zero, as `random_ants` wants them (the
     /// buffers start zeroed: a run's first start needs no clearing).
     walks_clean: bool,
+    /// `regroup` ranked the walks and left the others' donors in their slots, for the next
+    /// walk launch to take (`take_donors` hands them over before the host reads the walks).
+    donors_pending: bool,
     /// Fresh starts so far (`random_ants`): the init kernel seeds every unit's stream from
     /// `params.seed`, so each start takes a seed of its own (`rng::start_seed`), else a
     /// restart would draw the run's first solutions, and repeat its first walks, again.
@@ -121,6 +132,7 @@ impl AcoGpu {
             walk: load(format!("{walk}_{w}"))?,
             rank_walks: load("ts_rank_walks".into())?,
             regroup_walks: load("ts_regroup_walks".into())?,
+            take_donors: load("ts_take_donors".into())?,
             best: load("aco_best".into())?,
             tau_init: load("aco_tau_init".into())?,
             evaporate: load("aco_evaporate".into())?,
@@ -159,7 +171,9 @@ impl AcoGpu {
         // Sums walks keep their tables H between launches: a launch starts from n² loads, not
         // n³ multiply-adds, and a regrouped walk takes its donor's.
         let kept_tables = if cfg.walk && shape.mapping == Mapping::Sums { m * n * n * layout.delta_width.bytes() as usize } else { 0 };
-        let bytes = m as u128 * (2 * stride as u128 + 2 * 8 + 4 + 16) + global_delta as u128 + 4 * global_tabu as u128 + 4 * (n * n) as u128 + kept_tables as u128;
+        // Walks also keep a copy of each elite walk's start, table included.
+        let elite_copies = if cfg.walk { m as u128 * (stride as u128 + 8 + 8) + kept_tables as u128 } else { 0 };
+        let bytes = m as u128 * (2 * stride as u128 + 2 * 8 + 4 + 16) + global_delta as u128 + 4 * global_tabu as u128 + 4 * (n * n) as u128 + kept_tables as u128 + elite_copies;
         gpu.ensure_free(bytes, &format!("a colony of {m} ants on {}", inst.name))?;
         let site = Site::gpu(&gpu)?;
         let hit = HostMapped::new(&gpu, TargetHit { flag: 0, _pad: 0, cost: i64::MAX, perm: [0; MAX_N] }).ok();
@@ -179,6 +193,11 @@ impl AcoGpu {
             winners: s.alloc_zeros(if cfg.walk { 2 * m } else { 1 })?,
             tables: s.alloc_zeros(kept_tables.max(1))?,
             tables_ok: s.alloc_zeros(m)?,
+            donor_slots: s.alloc_zeros(if cfg.walk { m } else { 1 })?,
+            elite_rows: s.alloc_zeros(if cfg.walk { m * stride } else { 1 })?,
+            elite_costs: s.alloc_zeros(if cfg.walk { m } else { 1 })?,
+            elite_tables: s.alloc_zeros(kept_tables.max(1))?,
+            elite_ok: s.alloc_zeros(if cfg.walk { m } else { 1 })?,
             first_pairs: s.clone_htod(&first)?,
             b_sym: match &beta {
                 Some(beta) => s.clone_htod(&device_matrix(inst.width, beta))?,
@@ -203,9 +222,13 @@ impl AcoGpu {
             winners: gpu.ptr(&buf.winners),
             tables: if kept_tables > 0 { gpu.ptr(&buf.tables) } else { 0 },
             tables_ok: gpu.ptr(&buf.tables_ok),
+            donor_slots: if cfg.walk { gpu.ptr(&buf.donor_slots) } else { 0 },
+            elite_rows: gpu.ptr(&buf.elite_rows),
+            elite_costs: gpu.ptr(&buf.elite_costs),
+            elite_tables: if kept_tables > 0 { gpu.ptr(&buf.elite_tables) } else { 0 },
+            elite_ok: gpu.ptr(&buf.elite_ok),
             hit: hit.as_ref().map_or(0, HostMapped::device_ptr),
             b_sym: if beta.is_some() { gpu.ptr(&buf.b_sym) } else { 0 },
-            elite: 0,
             aspiration: cfg.aspiration,
             first_pairs: gpu.ptr(&buf.first_pairs),
             best: gpu.ptr(&buf.best),
@@ -239,7 +262,7 @@ impl AcoGpu {
             tau_max: 0.0,
             layout: layout.shared(),
         };
-        let mut engine = AcoGpu { gpu, cfg, n, layout, k, buf, params, uploaded: None, last_best: None, searching_since: None, stats: LsStats::default(), site, hit, unsettled: false, walks_clean: true, starts: 0 };
+        let mut engine = AcoGpu { gpu, cfg, n, layout, k, buf, params, uploaded: None, last_best: None, searching_since: None, stats: LsStats::default(), site, hit, unsettled: false, walks_clean: true, donors_pending: false, starts: 0 };
         // Now rather than in the first launch, which a run's clock times.
         engine.upload_params()?;
         engine.gpu.stream.synchronize()?;
@@ -339,6 +362,27 @@ impl AcoGpu {
         // SAFETY: the parameter block matches the kernels' `AcoParams`, and every buffer it
         // points to has the size `AcoParams` documents for m ants and this layout.
         unsafe { s.launch_builder(which(&self.k)).arg(&self.buf.params).launch(cfg) }?;
+        Ok(())
+    }
+
+    /// `launch` for the kernels that take a u32 after the parameter block (a walk's moves, the
+    /// regrouping's elite): values that change within a run, passed with the launch instead
+    /// of copied into the block between two kernels.
+    fn launch_with(&mut self, which: fn(&Kernels) -> &CudaFunction, cfg: LaunchConfig, word: u32) -> Result<()> {
+        self.upload_params()?;
+        let s = &self.gpu.stream;
+        // SAFETY: as `launch`; the kernel's second parameter is a u32.
+        unsafe { s.launch_builder(which(&self.k)).arg(&self.buf.params).arg(&word).launch(cfg) }?;
+        Ok(())
+    }
+
+    /// Walks regrouped by `regroup` take their donors' copies now (`ts_take_donors`), so
+    /// that the host reads or writes them as regrouped; the next walk launch would have.
+    fn take_donors(&mut self) -> Result<()> {
+        if std::mem::take(&mut self.donors_pending) {
+            let c = self.per_walk();
+            self.launch(|k| &k.take_donors, c)?;
+        }
         Ok(())
     }
 
@@ -510,6 +554,9 @@ impl AcoEngine for AcoGpu {
         if !std::mem::replace(&mut self.walks_clean, true) {
             self.gpu.stream.memset_zeros(&mut self.buf.walks)?;
             self.gpu.stream.memset_zeros(&mut self.buf.tables_ok)?;
+            // No walk takes a donor from before the fresh start.
+            self.gpu.stream.memset_zeros(&mut self.buf.donor_slots)?;
+            self.donors_pending = false;
         }
         self.params.seed = qapgpu_common::rng::start_seed(self.cfg.seed, self.starts);
         self.starts += 1;
@@ -531,7 +578,10 @@ impl AcoEngine for AcoGpu {
         let t0 = Instant::now();
         if self.cfg.walk {
             self.walks_clean = false;
-            self.launch(|k| &k.walk, c)?;
+            // The launch takes the donors `regroup` left (`ls::Unit::begin`).
+            self.donors_pending = false;
+            let moves = self.cfg.ls_iterations;
+            self.launch_with(|k| &k.walk, c, moves)?;
         } else {
             self.launch(|k| &k.local_search, c)?;
         }
@@ -592,6 +642,7 @@ impl AcoEngine for AcoGpu {
     }
 
     fn snapshot(&mut self) -> Result<AcoSnapshot> {
+        self.take_donors()?;
         self.settle()?;
         let s = &self.gpu.stream;
         let (n, m, stride) = (self.n, self.cfg.ants as usize, self.params.stride as usize);
@@ -620,16 +671,20 @@ impl AcoEngine for AcoGpu {
         Ok(self.gpu.stream.clone_dtoh(&self.buf.ant_costs)?)
     }
 
-    /// Two launches queued behind the walks, no wait: `ts_rank_walks`, `ts_regroup_walks`.
+    /// One launch queued behind the walks, no wait: `ts_rank_walks`, whose donors the next
+    /// walk launch takes. A kernel of its own that moved the solutions cost 6–7 µs and a
+    /// launch gap a regrouping (BENCHMARKS.md, "Launch costs").
     fn regroup(&mut self, elite: u32) -> Result<()> {
         anyhow::ensure!(self.cfg.walk, "only walks regroup");
-        self.params.elite = elite.clamp(1, self.cfg.ants);
+        self.take_donors()?;
         let c = self.per_walk();
-        self.launch(|k| &k.rank_walks, c)?;
-        self.launch(|k| &k.regroup_walks, c)
+        self.launch_with(|k| &k.rank_walks, c, elite.clamp(1, self.cfg.ants))?;
+        self.donors_pending = true;
+        Ok(())
     }
 
     fn currents(&mut self) -> Result<(Vec<u8>, usize, Vec<i64>)> {
+        self.take_donors()?;
         // Polled to the end of the queue first (`poll_stream`), then copied.
         self.poll_stream(|| false)?;
         let s = &self.gpu.stream;
@@ -640,14 +695,19 @@ impl AcoEngine for AcoGpu {
 
     fn regroup_ranked(&mut self, winners: &[u32], elite: u32) -> Result<()> {
         anyhow::ensure!(self.cfg.walk && winners.len() == 2 * self.cfg.ants as usize, "only walks regroup");
-        self.params.elite = elite.clamp(1, self.cfg.ants);
+        self.take_donors()?;
         self.gpu.stream.memcpy_htod(winners, &mut self.buf.winners)?;
         let c = self.per_walk();
-        self.launch(|k| &k.regroup_walks, c)
+        self.launch_with(|k| &k.regroup_walks, c, elite.clamp(1, self.cfg.ants))
     }
 
+    /// A walk launch passes its moves itself (`launch_with`), so the parameter block, and
+    /// its copy to the device, change only for the colony's local search.
     fn set_ls_iterations(&mut self, moves: u32) -> Result<()> {
-        (self.cfg.ls_iterations, self.params.ls_iterations) = (moves, moves);
+        self.cfg.ls_iterations = moves;
+        if !self.cfg.walk {
+            self.params.ls_iterations = moves;
+        }
         Ok(())
     }
 
@@ -659,6 +719,7 @@ impl AcoEngine for AcoGpu {
     /// Every unit in one round trip: the unit arrays (four, five for walks) read, patched
     /// and written back whole, then one wait, instead of five copies and three waits a unit.
     fn put_units(&mut self, units: &[(usize, Vec<u8>, i64)]) -> Result<()> {
+        self.take_donors()?;
         let (stride, s) = (self.params.stride as usize, self.gpu.stream.clone());
         let (mut ants, mut cants) = (s.clone_dtoh(&self.buf.ants)?, s.clone_dtoh(&self.buf.cants)?);
         let (mut ant_costs, mut cant_costs) = (s.clone_dtoh(&self.buf.ant_costs)?, s.clone_dtoh(&self.buf.cant_costs)?);

@@ -5,9 +5,10 @@
 //! best (and choosing a diverse elite, below). The run's target is checked inside the search: the block that reaches it writes
 //! the stop word and every walk stops at its next poll.
 //!
-//! The walks also "go with the winners" (`Regroup`): every so many moves, two small kernels
-//! rank them by current cost and restart every walk outside the best quarter from an elite
-//! walk's solution, queued behind the walk launches without a wait. On the GPU for n from
+//! The walks also "go with the winners" (`Regroup`): every so many moves, a small kernel
+//! ranks them by current cost and copies the best quarter's solutions aside, and every other
+//! walk starts its next launch from one of those copies, queued behind the walk launches
+//! without a wait. On the GPU for n from
 //! `DEFAULT_REGROUP_MIN_N` to `DEFAULT_REGROUP_MAX_N` they do so by default, four times 32
 //! moves at a run's start, and on uniform random data above n = 40 (up to
 //! `UNIFORM_REGROUP_MAX_N`) every 768 or 1024 moves all run long, where the walks
