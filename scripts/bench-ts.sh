@@ -10,8 +10,9 @@
 # memetic: ts, memetic and aco-ts for 1 s on the random class (tai*a, tho40), 5 runs.
 # ttt writes one time-to-target plot per instance (bench-results/ttt/ttt-*.svg); gaps runs
 # every QAPLIB instance with a best-known value for 1 s with auto and aco-ts.
-# tail: tai35b's time to the optimum over 2000 runs (RUNS sets another count) with the
-# restart cycles and without (`--restart-cycle 0`), as percentiles of the per-run log.
+# tail: tai35b's time to the optimum over 2000 runs (RUNS sets another count) as built (two
+# regrouping rounds, no restart cycle) and as before the sixth session (4 rounds, restart
+# cycles from 256 moves), as percentiles of the per-run log.
 set -u
 cd dist
 export QAPLIB_DIR=$PWD/qaplib
@@ -40,8 +41,8 @@ case "${1:-}" in
   layout)  for i in tai25b tai40a tai60b tai100b tai150b; do ./qapgpu solve $i --algo ts --engine gpu --seed 1 --time-limit 1 --quiet | grep -E "^(instance|layout)"; done ;;
   cpu)     cmp ts-cpu --engine cpu --algos ts --instances tai25b,kra30a,kra30b,tai30b,tai35b,ste36b,tai40b
            cmp ts-cpu-a1 --engine cpu --algos ts --gap 1 --instances tai40a,tai50a,tai60a ;;
-  tail)    for tag in restarts no-restarts; do
-             x=(); [ $tag = no-restarts ] && x=(--restart-cycle 0)
+  tail)    for tag in default four-rounds; do
+             x=(); [ $tag = four-rounds ] && x=(--regroup-rounds 4 --restart-cycle 256)
              RUNS=${RUNS:-2000} cmp tail-$tag --engine gpu --algos ts --instances tai35b "${x[@]}"
              python3 - "$out/tail-$tag/compare-runs.csv" <<'PY'
 import csv, sys

@@ -197,7 +197,8 @@ pub struct AcoArgs {
     split_threads: Option<u32>,
     /// ts: moves of every walk between two regroupings, where the walks outside the best
     /// --regroup-keep restart from the elite's current solutions ("go with the winners");
-    /// 0: never. Default on the GPU: 32 for n = 30 to 40 (4 rounds), 1024 (n ≤ 64) or 768
+    /// 0: never. Default on the GPU: 32 for n = 30 to 40 (2 rounds on structured data, 4 on
+    /// uniform random data), 1024 (n ≤ 64) or 768
     /// all along on uniform random data from n = 41 to 100, never otherwise. Measured in
     /// BENCHMARKS.md ("Two hundred runs a target", "Go with the winners all along").
     #[arg(long)]
@@ -206,8 +207,8 @@ pub struct AcoArgs {
     /// (default 0.25).
     #[arg(long)]
     regroup_keep: Option<f64>,
-    /// ts: regroupings per run (default 4 where ts regroups by default, else 8, the first
-    /// read of the best's worth; 0: all along).
+    /// ts: regroupings per run (default 2 or 4 where ts regroups a few rounds by default, else
+    /// 8, the first read of the best's worth; 0: all along).
     #[arg(long)]
     regroup_rounds: Option<u32>,
     /// ts: after this many moves of every walk without a new best, all walks restart from
@@ -216,8 +217,10 @@ pub struct AcoArgs {
     restart_after: Option<u32>,
     /// ts: after this many moves of every walk, all walks restart from random solutions and
     /// regroup from their first round again (the best so far is kept); every later cycle is
-    /// twice as long as the last, and after 4 restarts the walks run on; 0: never. Default on the GPU: 256 for n = 30 to 40, never
-    /// otherwise. Measured in BENCHMARKS.md ("Restarts that draw new starts").
+    /// twice as long as the last, and after 4 restarts the walks run on; 0: never. Default on
+    /// the GPU: 256 for uniform random data of n = 30 to 40, never otherwise. Measured in
+    /// BENCHMARKS.md ("Restarts that draw new starts", "A regrouping without a launch of its
+    /// own").
     #[arg(long)]
     restart_cycle: Option<u32>,
     /// ts: when the walks regroup, a walk is elite only where its solution differs from every

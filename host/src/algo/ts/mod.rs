@@ -9,18 +9,18 @@
 //! ranks them by current cost and copies the best quarter's solutions aside, and every other
 //! walk starts its next launch from one of those copies, queued behind the walk launches
 //! without a wait. On the GPU for n from
-//! `DEFAULT_REGROUP_MIN_N` to `DEFAULT_REGROUP_MAX_N` they do so by default, four times 32
-//! moves at a run's start, and on uniform random data above n = 40 (up to
+//! `DEFAULT_REGROUP_MIN_N` to `DEFAULT_REGROUP_MAX_N` they do so by default, twice (on
+//! uniform random data four times) 32 moves at a run's start, and on uniform data above n = 40 (up to
 //! `UNIFORM_REGROUP_MAX_N`) every 768 or 1024 moves all run long, where the walks
 //! become the population of one search (`default_regroup`); `--regroup-every` sets it
 //! anywhere, and `--regroup-every 0` turns it off. Above n = 64 the elite is also kept
 //! diverse (`regroup_distance`, `elite`): a walk is elite only where its solution differs
 //! from every better elite walk's in half the positions or more. That choice is made on the
 //! host, from the walks' solutions read after each launch (a wait a regrouping, 3–4 % of
-//! the moves at n = 80). Where the walks regroup a few rounds (n = 30 to 40) they also
-//! start afresh from new random solutions after 256 moves, then after cycles twice as long,
-//! at most 4 times (`restart_cycle`): the rare run whose walks crowd far from the target
-//! starts over instead of walking on for thousands of moves. `--restart-after` starts every
+//! the moves at n = 80). Where the walks regroup four rounds (uniform data, n = 30 to 40)
+//! they also start afresh from new random solutions after 256 moves, then after cycles
+//! twice as long, at most 4 times (`restart_cycle`): the rare run whose walks crowd far
+//! from the target starts over instead of walking on for thousands of moves. `--restart-after` starts every
 //! walk afresh once their bests stall (`restart_after`).
 //!
 //! The engines are the ACO family's (`algo::aco::{gpu, cpu}`) in walk mode
@@ -103,8 +103,20 @@ pub const REGROUP_KEEP: f64 = 0.25;
 /// share of 1/8 were no better. Below n = 30 the walks reach their targets within a few
 /// hundred moves anyway, and the rounds' relaunches only cost: tai25b 0.15 → 0.17 ms (200
 /// runs; 0.14 → 0.21 ms over the issue's 10 runs).
+///
+/// Since a regrouping costs no launch of its own (BENCHMARKS.md, "A regrouping without a
+/// launch of its own"), two rounds do better on structured data (`STRUCTURED_REGROUP_ROUNDS`)
+/// and uniform data keeps four.
 pub const DEFAULT_REGROUP_EVERY: u32 = 32;
 pub const DEFAULT_REGROUP_ROUNDS: u32 = 4;
+/// The rounds on structured data (not `auto::is_uniform`). Over 2000 runs on the H100,
+/// tai35b's optimum took 0.503 ms on average with 2 rounds and no restart cycle against
+/// 0.564 ms with 4 rounds and cycles of 256 moves (3 rounds 0.526–0.531 ms, 1 round 0.571
+/// ms), and no run took 2 ms: the walks no longer crowd, so the restart cycles have nothing
+/// to cut (0.512 ms with them). Over 500–1000 runs kra30b took 0.280 ms against 0.321,
+/// tai30b 0.325 against 0.333, kra30a, ste36b and tai40b within 3 %. tai40a's 1 % took
+/// 0.664 ms with 2 rounds against 0.534 ms with 4, so uniform data keeps 4.
+pub const STRUCTURED_REGROUP_ROUNDS: u32 = 2;
 pub const DEFAULT_REGROUP_MIN_N: usize = 30;
 pub const DEFAULT_REGROUP_MAX_N: usize = auto::TS_ANY_N;
 
@@ -142,21 +154,23 @@ pub fn uniform_regroup_every(n: usize) -> u32 {
 pub const UNIFORM_REGROUP_MAX_N: usize = 100;
 
 /// Whether the walks regroup a few rounds by default: on the GPU, for n from
-/// `DEFAULT_REGROUP_MIN_N` to `DEFAULT_REGROUP_MAX_N`.
+/// `DEFAULT_REGROUP_MIN_N` to `DEFAULT_REGROUP_MAX_N` (`DEFAULT_REGROUP_ROUNDS` on uniform
+/// data, `STRUCTURED_REGROUP_ROUNDS` on the rest).
 fn rounds_by_default(n: usize, gpu: bool) -> bool {
     gpu && (DEFAULT_REGROUP_MIN_N..=DEFAULT_REGROUP_MAX_N).contains(&n)
 }
 
 /// The regrouping (every, rounds; rounds 0: all along) of a `ts` run: the command line's
 /// (`--regroup-every 0`: none), else on the GPU the default for n in
-/// `DEFAULT_REGROUP_MIN_N..=DEFAULT_REGROUP_MAX_N`, or on `uniform` data for n above that
+/// `DEFAULT_REGROUP_MIN_N..=DEFAULT_REGROUP_MAX_N` (its rounds by `uniform`), or on
+/// `uniform` data for n above that
 /// up to `UNIFORM_REGROUP_MAX_N`, else none. The CPU runs a walk a core, too few to regroup
 /// onto a share of them by default.
 pub fn default_regroup(every: Option<u32>, rounds: Option<u32>, n: usize, gpu: bool, uniform: bool) -> Option<(u32, u32)> {
     match every {
         Some(0) => None,
         Some(every) => Some((every, rounds.unwrap_or(REGROUP_ROUNDS))),
-        None if rounds_by_default(n, gpu) => Some((DEFAULT_REGROUP_EVERY, rounds.unwrap_or(DEFAULT_REGROUP_ROUNDS))),
+        None if rounds_by_default(n, gpu) => Some((DEFAULT_REGROUP_EVERY, rounds.unwrap_or(if uniform { DEFAULT_REGROUP_ROUNDS } else { STRUCTURED_REGROUP_ROUNDS }))),
         None if gpu && uniform && (DEFAULT_REGROUP_MAX_N + 1..=UNIFORM_REGROUP_MAX_N).contains(&n) => Some((uniform_regroup_every(n), rounds.unwrap_or(0))),
         None => None,
     }
@@ -174,8 +188,10 @@ pub fn restart_after(after: Option<u32>) -> Option<u64> {
     after.filter(|&m| m > 0).map(u64::from)
 }
 
-/// The walks' first cycle where they restart by default (`restart_cycle`): 4 rounds of 32
-/// moves and 128 moves on. Over 2000 runs on the H100, tai35b's optimum took 0.605 ms on
+/// The walks' first cycle where they restart by default (`restart_cycle`, uniform data): 4
+/// rounds of 32 moves and 128 moves on. The figures below were taken on tai35b when
+/// structured data, too, regrouped 4 rounds; with its 2 rounds now the cycles no longer pay
+/// there (`STRUCTURED_REGROUP_ROUNDS`). Over 2000 runs on the H100, tai35b's optimum took 0.605 ms on
 /// average without restarts and 0.583 ms with cycles doubling from 256 (σ 0.87 against
 /// 0.28 ms: the 1 % of runs whose walks crowd far from the optimum after the rounds, and
 /// took about 10 ms, start over instead); doubling from 160 did worse (0.634 ms), and a
@@ -193,12 +209,13 @@ pub const MAX_CYCLE_RESTARTS: u64 = 4;
 /// random solutions, the regroupings from their first round, the run's best kept; each later
 /// cycle twice as long as the one before, so that a search that needs long walks still gets
 /// them, at most `MAX_CYCLE_RESTARTS` times (`--restart-cycle`; 0: never). Default:
-/// `DEFAULT_RESTART_CYCLE` on the GPU where the walks regroup a few rounds by default (n
-/// from `DEFAULT_REGROUP_MIN_N` to `DEFAULT_REGROUP_MAX_N`), none otherwise.
-pub fn restart_cycle(cycle: Option<u32>, n: usize, gpu: bool) -> Option<u64> {
+/// `DEFAULT_RESTART_CYCLE` on the GPU where the walks regroup four rounds by default
+/// (`uniform` data, n from `DEFAULT_REGROUP_MIN_N` to `DEFAULT_REGROUP_MAX_N`), none
+/// otherwise.
+pub fn restart_cycle(cycle: Option<u32>, n: usize, gpu: bool, uniform: bool) -> Option<u64> {
     match cycle {
         Some(m) => (m > 0).then_some(u64::from(m)),
-        None if rounds_by_default(n, gpu) => Some(u64::from(DEFAULT_RESTART_CYCLE)),
+        None if uniform && rounds_by_default(n, gpu) => Some(u64::from(DEFAULT_RESTART_CYCLE)),
         None => None,
     }
 }
@@ -272,7 +289,7 @@ fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn S
         Regroup::new(every, cfg.ls_iterations, rounds, cfg.ants, keep)
     });
     let restart_after = restart_after(x.restart_after);
-    let restart_cycle = restart_cycle(x.restart_cycle, inst.n, gpu);
+    let restart_cycle = restart_cycle(x.restart_cycle, inst.n, gpu, uniform);
     let min_distance = regroup_distance(x.regroup_distance, inst.n, gpu, uniform);
     Ok(Box::new(TsSolver { regroup, restart_after, restart_cycle, min_distance, n: inst.n, ..TsSolver::new(engine, opts.target) }))
 }
@@ -516,14 +533,14 @@ impl Solver for TsSolver {
 
 #[cfg(test)]
 mod tests {
-    use super::{DEFAULT_REGROUP_EVERY, DEFAULT_REGROUP_MAX_N, DEFAULT_REGROUP_MIN_N, DEFAULT_REGROUP_ROUNDS, DEFAULT_RESTART_CYCLE, restart_cycle, REGROUP_ROUNDS, Regroup, regroup_distance, STRUCTURED_WALK_MAX_N, STRUCTURED_WALK_THREADS, UNIFORM_REGROUP_EVERY, UNIFORM_REGROUP_EVERY_SMALL, UNIFORM_REGROUP_MAX_N, UNIFORM_REGROUP_SMALL_N, default_regroup, walk_threads};
+    use super::{DEFAULT_REGROUP_EVERY, DEFAULT_REGROUP_MAX_N, DEFAULT_REGROUP_MIN_N, DEFAULT_REGROUP_ROUNDS, DEFAULT_RESTART_CYCLE, restart_cycle, REGROUP_ROUNDS, Regroup, regroup_distance, STRUCTURED_REGROUP_ROUNDS, STRUCTURED_WALK_MAX_N, STRUCTURED_WALK_THREADS, UNIFORM_REGROUP_EVERY, UNIFORM_REGROUP_EVERY_SMALL, UNIFORM_REGROUP_MAX_N, UNIFORM_REGROUP_SMALL_N, default_regroup, walk_threads};
     use crate::io::Instance;
     use qapgpu_common::mata::{MAX_THREADS, walk_split_threads};
 
     #[test]
     fn small_runs_and_uniform_data_on_the_gpu_regroup_by_default_and_the_command_line_decides_otherwise() {
-        let default = Some((DEFAULT_REGROUP_EVERY, DEFAULT_REGROUP_ROUNDS));
         for uniform in [false, true] {
+            let default = Some((DEFAULT_REGROUP_EVERY, if uniform { DEFAULT_REGROUP_ROUNDS } else { STRUCTURED_REGROUP_ROUNDS }));
             assert_eq!(default_regroup(None, None, 35, true, uniform), default);
             assert_eq!(default_regroup(None, None, 40, true, uniform), default);
             assert_eq!(default_regroup(None, None, 30, true, uniform), default);
@@ -547,17 +564,19 @@ mod tests {
     }
 
     #[test]
-    fn the_walks_restart_by_default_where_they_regroup_a_few_rounds_on_the_gpu() {
+    fn the_walks_restart_by_default_where_they_regroup_four_rounds_on_the_gpu() {
         let first = Some(u64::from(DEFAULT_RESTART_CYCLE));
         for n in [DEFAULT_REGROUP_MIN_N, 35, DEFAULT_REGROUP_MAX_N] {
-            assert_eq!(restart_cycle(None, n, true), first, "n = {n}");
-            assert_eq!(restart_cycle(None, n, false), None, "n = {n} on the CPU");
-            assert_eq!(restart_cycle(Some(0), n, true), None, "n = {n}, --restart-cycle 0");
+            assert_eq!(restart_cycle(None, n, true, true), first, "n = {n}");
+            assert_eq!(restart_cycle(None, n, true, false), None, "n = {n}, structured data: two rounds");
+            assert_eq!(restart_cycle(None, n, false, true), None, "n = {n} on the CPU");
+            assert_eq!(restart_cycle(Some(0), n, true, true), None, "n = {n}, --restart-cycle 0");
+            assert_eq!(restart_cycle(Some(300), n, true, false), Some(300), "n = {n}, --restart-cycle 300");
         }
         for n in [DEFAULT_REGROUP_MIN_N - 1, DEFAULT_REGROUP_MAX_N + 1, 80] {
-            assert_eq!(restart_cycle(None, n, true), None, "n = {n}");
+            assert_eq!(restart_cycle(None, n, true, true), None, "n = {n}");
         }
-        assert_eq!(restart_cycle(Some(500), 80, false), Some(500));
+        assert_eq!(restart_cycle(Some(500), 80, false, false), Some(500));
     }
 
     #[test]
