@@ -14,7 +14,7 @@ pub const DEFAULT_CHECKS: &str = "sm_75,sm_80,sm_90";
 /// raises N_S, the GA fills the GPU with fewer blocks), so the build fails instead. The
 /// cellular GA's local search launches up to `CGA_MOVE_THREADS` = 512 threads: ≤ 128. The
 /// regrouping kernels' 128-thread blocks (one a walk) fit 8 an SM, a walk launch's wave, at
-/// ≤ 64 (`ts_rank_walks` also copies the elite's starts aside, 48–62 registers).
+/// ≤ 64 (`ts_rank_walks` also copies the elite's starts aside: 56–64 registers).
 pub const REGISTER_BUDGET: &[(&str, u32)] = &[("ga_generations_", 96), ("aco_local_search_", 72), ("ts_walk_", 104), ("aco_construct_", 72), ("ga_init_", 64), ("aco_init_", 64), ("cga_local_search_", 128), ("cga_crossover_", 96), ("ts_split_walk_", 64), ("aco_split_search_", 64), ("ts_sums_walk_", 64), ("aco_sums_search_", 64), ("ts_sums_fast_walk_", 64), ("aco_sums_fast_search_", 64), ("ts_rank_walks", 64), ("ts_regroup_walks", 64), ("ts_take_donors", 64)];
 
 /// Kernels whose registers are capped in the PTX itself (`.maxnreg`, honoured by ptxas and

@@ -20,6 +20,52 @@ fn table_words(p: &AcoParams) -> usize {
     (p.n * p.n) as usize * if p.flags & LS_DELTA_I32 != 0 { 1 } else { 2 }
 }
 
+/// Where walks' starts are kept, in one layout: the walks' own (`cants`, `cant_costs`,
+/// `tables`, `tables_ok`) or the elite's copies (`elite_rows`, …). The host gives the elite
+/// tables exactly where walks keep theirs (`p.tables` nonzero).
+#[derive(Clone, Copy)]
+struct Starts {
+    rows: u64,
+    costs: u64,
+    tables: u64,
+    ok: u64,
+}
+
+impl Starts {
+    #[inline(always)]
+    fn walks(p: &AcoParams) -> Starts {
+        Starts { rows: p.cants, costs: p.cant_costs, tables: p.tables, ok: p.tables_ok }
+    }
+
+    #[inline(always)]
+    fn elite(p: &AcoParams) -> Starts {
+        Starts { rows: p.elite_rows, costs: p.elite_costs, tables: p.elite_tables, ok: p.elite_ok }
+    }
+}
+
+/// Start `from` of `src` becomes start `to` of `dst`: the solution and the kept table H
+/// (the solution's, so it need not be rebuilt) copied by the block, the cost and the
+/// table's mark by thread 0.
+/// Pitfall: every thread of the block calls it; the writes are published at the kernel's end.
+#[inline(always)]
+unsafe fn copy_start(p: &AcoParams, src: Starts, from: usize, dst: Starts, to: usize) {
+    let stride = p.stride as usize;
+    let tables = p.tables != 0;
+    unsafe {
+        block_copy_bytes((dst.rows as *mut u8).add(to * stride), (src.rows as *const u8).add(from * stride), p.n as usize);
+        if tables {
+            let words = table_words(p);
+            block_copy_pipelined((dst.tables as *mut u32).add(to * words), (src.tables as *const u32).add(from * words), words);
+        }
+        if thread_idx_x() == 0 {
+            *(dst.costs as *mut i64).add(to) = *(src.costs as *const i64).add(from);
+            if tables {
+                *(dst.ok as *mut u32).add(to) = *(src.ok as *const u32).add(from);
+            }
+        }
+    }
+}
+
 /// Writes walk k's rank by current cost (`ls::ranks_before`) to `winners[k]`, and k to
 /// `winners[m + rank]` where the rank is the elite's. An elite walk copies its current
 /// solution, cost and kept table (with its mark) to the elite slot of its rank; a walk
@@ -70,14 +116,7 @@ pub unsafe extern "ptx-kernel" fn ts_rank_walks(p: *const AcoParams, elite: u32)
     }
     // `rank` is the block's: every thread has the barriers' sums.
     if rank < elite {
-        let (r, stride) = (rank as usize, p.stride as usize);
-        unsafe {
-            block_copy_bytes((p.elite_rows as *mut u8).add(r * stride), (p.cants as *const u8).add(k * stride), p.n as usize);
-            if p.elite_tables != 0 {
-                let words = table_words(p);
-                block_copy_pipelined((p.elite_tables as *mut u32).add(r * words), (p.tables as *const u32).add(k * words), words);
-            }
-        }
+        unsafe { copy_start(p, Starts::walks(p), k, Starts::elite(p), rank as usize) };
     }
     if tid == 0 {
         let winners = p.winners as *mut u32;
@@ -85,12 +124,7 @@ pub unsafe extern "ptx-kernel" fn ts_rank_walks(p: *const AcoParams, elite: u32)
             *winners.add(k) = rank;
             *(p.donor_slots as *mut u32).add(k) = donor_rank(rank, elite).map_or(0, |d| d + 1);
             if rank < elite {
-                let r = rank as usize;
-                *winners.add(m + r) = k as u32;
-                *(p.elite_costs as *mut i64).add(r) = mine;
-                if p.elite_tables != 0 {
-                    *(p.elite_ok as *mut u32).add(r) = *(p.tables_ok as *const u32).add(k);
-                }
+                *winners.add(m + rank as usize) = k as u32;
             }
         }
     }
@@ -118,25 +152,14 @@ pub unsafe extern "ptx-kernel" fn ts_take_donors(p: *const AcoParams) {
     };
     let stopped = block_stop_requested(p.stop);
     if !stopped {
-        let stride = p.stride as usize;
-        unsafe {
-            block_copy_bytes((p.cants as *mut u8).add(k * stride), (p.elite_rows as *const u8).add(d * stride), p.n as usize);
-            if p.elite_tables != 0 {
-                let words = table_words(p);
-                block_copy_pipelined((p.tables as *mut u32).add(k * words), (p.elite_tables as *const u32).add(d * words), words);
-            }
-        }
+        unsafe { copy_start(p, Starts::elite(p), d, Starts::walks(p), k) };
     }
     // Every thread has read the slot before thread 0 clears it.
     sync_threads();
     if thread_idx_x() == 0 {
         unsafe {
             if !stopped {
-                *(p.cant_costs as *mut i64).add(k) = *(p.elite_costs as *const i64).add(d);
                 *(p.walks as *mut u32).add(k) = 0;
-                if p.elite_tables != 0 {
-                    *(p.tables_ok as *mut u32).add(k) = *(p.elite_ok as *const u32).add(d);
-                }
             }
             *(p.donor_slots as *mut u32).add(k) = 0;
         }
@@ -161,29 +184,14 @@ pub unsafe extern "ptx-kernel" fn ts_regroup_walks(p: *const AcoParams, elite: u
     if block_stop_requested(p.stop) {
         return;
     }
-    let (k, m, stride) = (block_idx_x() as usize, p.m as usize, p.stride as usize);
+    let (k, m) = (block_idx_x() as usize, p.m as usize);
     let winners = p.winners as *const u32;
     let Some(d) = donor_rank(unsafe { *winners.add(k) }, elite) else {
         return;
     };
     let from = unsafe { *winners.add(m + d as usize) } as usize;
-    let cants = p.cants as *mut u8;
-    unsafe { block_copy_bytes(cants.add(k * stride), cants.add(from * stride), p.n as usize) };
-    if p.tables != 0 {
-        // The donor's table H is its solution's: the walk takes it rather than rebuilding it.
-        let words = table_words(p);
-        let tables = p.tables as *mut u32;
-        unsafe { block_copy_pipelined(tables.add(k * words), tables.add(from * words), words) };
-    }
+    unsafe { copy_start(p, Starts::walks(p), from, Starts::walks(p), k) };
     if thread_idx_x() == 0 {
-        unsafe {
-            let costs = p.cant_costs as *mut i64;
-            *costs.add(k) = *costs.add(from);
-            *(p.walks as *mut u32).add(k) = 0;
-            if p.tables != 0 {
-                let ok = p.tables_ok as *mut u32;
-                *ok.add(k) = *ok.add(from);
-            }
-        }
+        unsafe { *(p.walks as *mut u32).add(k) = 0 };
     }
 }

@@ -357,22 +357,27 @@ impl AcoGpu {
     /// not wait: the next read from the device (or `local_search`'s wait) does, and reports
     /// a kernel's failure.
     fn launch(&mut self, which: fn(&Kernels) -> &CudaFunction, cfg: LaunchConfig) -> Result<()> {
-        self.upload_params()?;
-        let s = &self.gpu.stream;
-        // SAFETY: the parameter block matches the kernels' `AcoParams`, and every buffer it
-        // points to has the size `AcoParams` documents for m ants and this layout.
-        unsafe { s.launch_builder(which(&self.k)).arg(&self.buf.params).launch(cfg) }?;
-        Ok(())
+        self.launch_args(which, cfg, None)
     }
 
     /// `launch` for the kernels that take a u32 after the parameter block (a walk's moves, the
     /// regrouping's elite): values that change within a run, passed with the launch instead
     /// of copied into the block between two kernels.
     fn launch_with(&mut self, which: fn(&Kernels) -> &CudaFunction, cfg: LaunchConfig, word: u32) -> Result<()> {
+        self.launch_args(which, cfg, Some(word))
+    }
+
+    fn launch_args(&mut self, which: fn(&Kernels) -> &CudaFunction, cfg: LaunchConfig, word: Option<u32>) -> Result<()> {
         self.upload_params()?;
-        let s = &self.gpu.stream;
-        // SAFETY: as `launch`; the kernel's second parameter is a u32.
-        unsafe { s.launch_builder(which(&self.k)).arg(&self.buf.params).arg(&word).launch(cfg) }?;
+        let mut launch = self.gpu.stream.launch_builder(which(&self.k));
+        launch.arg(&self.buf.params);
+        if let Some(w) = &word {
+            launch.arg(w);
+        }
+        // SAFETY: the parameter block matches the kernels' `AcoParams`, and every buffer it
+        // points to has the size `AcoParams` documents for m ants and this layout; `word` is
+        // given exactly to the kernels whose second parameter is a u32.
+        unsafe { launch.launch(cfg) }?;
         Ok(())
     }
 
