@@ -231,6 +231,21 @@ pub fn blocks_per_sm(lim: &DeviceLimits, threads: u32, dynamic_shared: u32, regs
 /// Bytes per warp of the local search's argmin scratch: (Δ i64, tag u32, pad).
 pub const LS_SCRATCH_PER_WARP: u32 = 16;
 
+/// The shared rows of the fast path's tables at n: n + 1 where n is a multiple of 16,
+/// else n. Rows of n 4-byte entries put 32 consecutive rows' entries of one column in
+/// 32 / gcd(n, 32) banks; rows of n + 1 (odd) in 32. On the H100 (BENCHMARKS.md, "Padded
+/// rows") the walks made 39–43 % more moves at n = 80 (16-way conflicts gone) and 72 % more
+/// at n = 64 (32-way), while at n = 40, 50 and 60 (8-way at most) padding changed them by
+/// −1.3 to +2.5 %.
+pub const fn padded_row(n: u32) -> u32 {
+    if n.is_multiple_of(16) { n + 1 } else { n }
+}
+
+/// Blocks an SM that `dynamic_shared` bytes a block allow.
+fn blocks_by_shared(lim: &DeviceLimits, dynamic_shared: u32) -> u32 {
+    lim.shared_per_sm / (dynamic_shared + lim.reserved_per_block)
+}
+
 /// Memory plan of the local-search kernel (seed 003): one block per ant.
 ///
 /// Shared memory holds the current and best permutations and the argmin scratch, then, each
@@ -243,6 +258,9 @@ pub const LS_SCRATCH_PER_WARP: u32 = 16;
 /// and registers allow (`max_blocks`): a block's search is bound by load latency, which
 /// more resident blocks hide. Whatever is left out is read from global memory (A and B
 /// through the read-only path, the paper's texture fetches).
+///
+/// On the sums kernels' fast path, H and the tabu matrix have rows of n + 1 entries where n
+/// is a multiple of 16 (`padded_row`, `row`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LsLayout {
     pub n: u32,
@@ -262,6 +280,9 @@ pub struct LsLayout {
     pub pairs: Region,
     pub terms: Region,
     pub sums: Region,
+    /// Entries between two rows of H and of the tabu matrix in shared memory: n, or n + 1
+    /// on the fast path where n is a multiple of 16 (`padded_row`; the padded kernels).
+    pub row: u32,
     pub delta_placement: Placement,
     pub ab_placement: Placement,
     pub tabu_placement: Placement,
@@ -272,12 +293,39 @@ impl LsLayout {
     /// `max_blocks`: the blocks per SM that threads and registers allow
     /// (`blocks_per_sm` with no shared memory).
     pub fn new(shape: crate::mata::Shape, tabu_search: bool, delta_width: DeltaWidth, width: ElemWidth, max_blocks: u32, lim: &DeviceLimits) -> LsLayout {
+        let plain = Self::with_row(shape, tabu_search, delta_width, width, max_blocks, lim, shape.n);
+        // On the fast path the pricing reads column entries, H(v, φu) and the tabu entry of
+        // (v, φu), for 32 consecutive v a warp: rows of 80 i32 put them in two banks
+        // (16-way conflicts; BENCHMARKS.md, "Padded rows"). Rows of n + 1 put them in 32.
+        // The padded plan runs on kernels of its own (`ts_sums_fast_walk_padded_*`), and
+        // is taken only where every placement and the blocks per SM stay.
+        let padded = padded_row(shape.n);
+        if !plain.fast_path() || padded == shape.n {
+            return plain;
+        }
+        let wide = Self::with_row(shape, tabu_search, delta_width, width, max_blocks, lim, padded);
+        if wide.fast_path() && blocks_by_shared(lim, wide.dynamic_shared) >= blocks_by_shared(lim, plain.dynamic_shared).min(max_blocks) { wide } else { plain }
+    }
+
+    /// Whether the plan runs on the sums kernels' fast path: i32 move costs, A, B and the
+    /// tabu matrix in shared memory (the small instances', where the time to a target is a
+    /// few hundred moves). The kernels of the fast path class every move without a branch.
+    pub fn fast_path(&self) -> bool {
+        self.shape.mapping == crate::mata::Mapping::Sums
+            && self.delta_width == DeltaWidth::I32
+            && self.ab_placement == Placement::Shared
+            && self.tabu_search
+            && self.tabu_placement == Placement::Shared
+    }
+
+    /// The plan with rows of H and of a shared tabu matrix `row` entries apart.
+    fn with_row(shape: crate::mata::Shape, tabu_search: bool, delta_width: DeltaWidth, width: ElemWidth, max_blocks: u32, lim: &DeviceLimits, row: u32) -> LsLayout {
         let n = shape.n;
         let perm = Region { offset: 0, bytes: n };
         let best = Region { offset: align(perm.end(), 16), bytes: if tabu_search { n } else { 0 } };
         let scratch = Region { offset: align(best.end(), 16), bytes: LS_SCRATCH_PER_WARP * shape.total.div_ceil(32) };
         let fits = |end: u32| end <= lim.shared_per_block_optin;
-        let by_shared = |end: u32| lim.shared_per_sm / (end + lim.reserved_per_block);
+        let by_shared = |end: u32| blocks_by_shared(lim, end);
         // Whether `bytes` more at `at` fit a block and keep the blocks per SM.
         let keeps_occupancy = |at: u32, bytes: u32| fits(at + bytes) && by_shared(at + bytes) >= by_shared(at).min(max_blocks);
 
@@ -286,7 +334,7 @@ impl LsLayout {
         let (split, sums) = (shape.mapping == crate::mata::Mapping::Split, shape.mapping == crate::mata::Mapping::Sums);
         let pairs = Region { offset: align(scratch.end(), 16), bytes: if split || sums { 2 * shape.moves } else { 0 } };
         let terms = Region { offset: align(pairs.end(), 16), bytes: if split { 4 * n * delta_width.bytes() } else { 0 } };
-        let sum_table = Region { offset: align(terms.end(), 16), bytes: if sums { n * n * delta_width.bytes() } else { 0 } };
+        let sum_table = Region { offset: align(terms.end(), 16), bytes: if sums { n * row * delta_width.bytes() } else { 0 } };
         let base = align(sum_table.end(), 16);
         let delta_bytes = if sums { 0 } else { shape.moves * delta_width.bytes() };
         let delta_shared = fits(base + delta_bytes);
@@ -304,8 +352,8 @@ impl LsLayout {
             (Region { offset: 0, bytes: matrix_bytes }, Region { offset: 0, bytes: matrix_bytes })
         };
 
-        let tabu_bytes = if tabu_search { n * n * 4 } else { 0 };
-        let tabu_shared = tabu_search && keeps_occupancy(end, tabu_bytes);
+        let tabu_shared = tabu_search && keeps_occupancy(end, n * row * 4);
+        let tabu_bytes = if tabu_shared { n * row * 4 } else if tabu_search { n * n * 4 } else { 0 };
         let tabu = Region { offset: if tabu_shared { end } else { 0 }, bytes: tabu_bytes };
         if tabu_shared {
             end = tabu.end();
@@ -326,6 +374,7 @@ impl LsLayout {
             pairs,
             terms,
             sums: sum_table,
+            row,
             delta_placement: place(delta_shared),
             ab_placement: place(ab_shared),
             tabu_placement: if tabu_search { place(tabu_shared) } else { Placement::Global },
@@ -445,5 +494,37 @@ impl CgaLayout {
             }
         }
         f
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mata::{Mapping, Shape};
+
+    /// The plan of a tabu search at n with `threads` a block on an H100, two blocks an SM.
+    fn plan(n: u32, threads: u32, mapping: Mapping) -> LsLayout {
+        let shape = if mapping.split_family() { Shape::split_family(n, threads, mapping) } else { Shape::new(n, crate::mata::default_ns(n), mapping).unwrap() };
+        LsLayout::new(shape, true, DeltaWidth::I32, ElemWidth::U16, 2, &limits(90).unwrap())
+    }
+
+    #[test]
+    fn the_fast_paths_shared_rows_are_padded_at_multiples_of_16_where_the_plan_stays() {
+        let sums = plan(80, 512, Mapping::Sums);
+        assert!(sums.fast_path());
+        assert_eq!(sums.row, 81);
+        assert_eq!((sums.sums.bytes, sums.tabu.bytes), (80 * 81 * 4, 80 * 81 * 4));
+        assert!(sums.tabu.offset >= sums.b.end() && sums.b.offset >= sums.sums.end(), "regions do not overlap");
+        assert_eq!(plan(64, 512, Mapping::Sums).row, 65);
+        assert_eq!(plan(16, 32, Mapping::Sums).row, 17);
+        // n not a multiple of 16 (at most 8-way conflicts), and plans off the fast path
+        // (their kernels index rows of n): the split and MATA mappings, and n = 256.
+        assert_eq!(plan(35, 128, Mapping::Sums).row, 35);
+        assert_eq!(plan(100, 512, Mapping::Sums).row, 100);
+        assert_eq!(plan(80, 512, Mapping::Split).row, 80);
+        assert_eq!(plan(80, 0, Mapping::Mata).row, 80);
+        let big = plan(256, 1024, Mapping::Sums);
+        assert!(!big.fast_path());
+        assert_eq!((big.row, big.sums.bytes), (256, 256 * 256 * 4));
     }
 }

@@ -258,6 +258,11 @@ fn walks_go_on_across_launches_as_on_the_cpu() {
     // every move classed without a branch (`split::drive`'s `FAST`).
     let fast = twin_walks_with(&g, &load("tai35b"), Layout::Sums, 12, 200, 3, 100, TenureLaw::Mixed);
     assert!(aco::gpu::on_fast_path(&fast), "tai35b's walks are off the fast path: {fast:?}");
+    // Tables in rows of n + 1 (n a multiple of 16): the fast path's padded kernels.
+    for name in ["esc16a", "tai80a"] {
+        let padded = twin_walks_with(&g, &load(name), Layout::Sums, 12, 200, 3, 100, TenureLaw::Mixed);
+        assert!(aco::gpu::on_fast_path(&padded) && padded.row == padded.n + 1, "{name}'s walks are off the padded kernels: {padded:?}");
+    }
     twin_walks_with(&g, &load("nug12"), Layout::Mata, 12, 60, 3, 36, TenureLaw::Mixed);
     twin_walks(&g, &load("tai150b"), Layout::Mata, 3, 40, 3, 60);
     twin_walks(&g, &load("tai150b"), Layout::Split, 3, 40, 3, 60);
@@ -343,7 +348,8 @@ fn twin_regroup(g: &Gpu, inst: &Instance, layout: Layout, walks: u32, elite: u32
 #[test]
 fn walks_regroup_as_on_the_cpu() {
     let Some(g) = gpu() else { return };
-    for (inst, layout) in [(load("tai35b"), Layout::Sums), (load("tai25b"), Layout::Split), (load("nug12"), Layout::Mata)] {
+    // tai80a: tables in rows of n + 1, copied to and from the elite's rows of n.
+    for (inst, layout) in [(load("tai35b"), Layout::Sums), (load("tai80a"), Layout::Sums), (load("tai25b"), Layout::Split), (load("nug12"), Layout::Mata)] {
         let n = inst.n as u32;
         twin_regroup(&g, &inst, layout, 40, 10, 2 * n, 4, None);
         // A diverse elite, chosen on the host: half of n apart.

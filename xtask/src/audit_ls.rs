@@ -98,6 +98,8 @@ pub fn audit(args: &[String], n: u32, arch: &str, elem: ElemWidth) -> Result<(),
     }
 
     println!("\ndynamic shared memory per block: {} B of {} B available to one block (opt-in limit)", lay.dynamic_shared, lim.shared_per_block_optin);
+    // Rows padded to n + 1 (`layout::padded_row`): what the bytes beyond n² are.
+    let padding = |row: u32| if row == n { String::new() } else { format!(" in rows of {row} (one column's entries in 32 banks)") };
     let row = |name: &str, r: layout::Region, what: String| {
         println!("  [{:>6}, {:>6})  {:>6} B  {name:<10} {what}", r.offset, r.end(), r.bytes);
     };
@@ -112,7 +114,7 @@ pub fn audit(args: &[String], n: u32, arch: &str, elem: ElemWidth) -> Result<(),
     }
     if mapping == Mapping::Sums {
         row("pairs", lay.pairs, format!("{c} × u16: move k's (u, v)"));
-        row("H", lay.sums, format!("{n}×{n} {}: H(i, l) = Σ_k α_ki β_(φk l), facility-major", delta.name()));
+        row("H", lay.sums, format!("{n}×{n} {}{}: H(i, l) = Σ_k α_ki β_(φk l), facility-major", delta.name(), padding(lay.row)));
     }
     let elsewhere = |what: &str, bytes: u32| println!("  {what} ({bytes} B per ant) does not fit: in global memory, {bytes} B × m ants");
     if !lay.runnable() {
@@ -133,7 +135,7 @@ pub fn audit(args: &[String], n: u32, arch: &str, elem: ElemWidth) -> Result<(),
     }
     if tabu {
         match lay.tabu_placement {
-            Placement::Shared => row("tabu", lay.tabu, format!("{n}×{n} i32: iteration until which facility i may not return to location ℓ")),
+            Placement::Shared => row("tabu", lay.tabu, format!("{n}×{n} i32{}: iteration until which facility i may not return to location ℓ", padding(lay.row))),
             _ => elsewhere("tabu matrix", lay.tabu.bytes),
         }
     }

@@ -29,8 +29,10 @@ use crate::stop::{block_stop_requested, claim_stop, stop_requested};
 
 /// A search body: MATA and plain here (`Mata`), the split mapping in `split.rs`.
 pub(super) trait Search {
-    /// `moves`: the search's iterations (`p.ls_iterations`, or a walk launch's own).
-    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const FAST: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M, moves: u32);
+    /// `moves`: the search's iterations (`p.ls_iterations`, or a walk launch's own). `PAD`:
+    /// the tables' rows in shared memory are n + `PAD` entries apart (`LsLayout::row`; 1
+    /// only in the fast path's padded kernels).
+    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const FAST: bool, const PAD: usize, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M, moves: u32);
 }
 
 /// Seed 003's mappings (MATA and plain), as the module docs describe.
@@ -38,7 +40,7 @@ pub(super) struct Mata;
 
 impl Search for Mata {
     #[inline(always)]
-    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const FAST: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M, moves: u32) {
+    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const FAST: bool, const PAD: usize, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M, moves: u32) {
         unsafe { search::<E, D, WALK, M>(p, a, b, moves) }
     }
 }
@@ -67,10 +69,10 @@ pub(super) unsafe fn run<S: Search, E: DevElem, const WALK: bool>(p: &AcoParams,
         }
         let at = |off: u32| View::<E, Shared>::shared(shared_base() + off as u64, n);
         let (a, b) = (at(p.layout.a), at(p.layout.b));
-        if narrow { unsafe { S::search::<E, i32, WALK, false, _>(p, &a, &b, moves) } } else { unsafe { S::search::<E, i64, WALK, false, _>(p, &a, &b, moves) } }
+        if narrow { unsafe { S::search::<E, i32, WALK, false, 0, _>(p, &a, &b, moves) } } else { unsafe { S::search::<E, i64, WALK, false, 0, _>(p, &a, &b, moves) } }
     } else {
         let (a, b) = (View::<E, _>::global(p.a, n), View::<E, _>::global(p.b, n));
-        if narrow { unsafe { S::search::<E, i32, WALK, false, _>(p, &a, &b, moves) } } else { unsafe { S::search::<E, i64, WALK, false, _>(p, &a, &b, moves) } }
+        if narrow { unsafe { S::search::<E, i32, WALK, false, 0, _>(p, &a, &b, moves) } } else { unsafe { S::search::<E, i64, WALK, false, 0, _>(p, &a, &b, moves) } }
     }
 }
 
@@ -83,6 +85,20 @@ pub(super) unsafe fn run<S: Search, E: DevElem, const WALK: bool>(p: &AcoParams,
 /// tai35b, tai100a; H100, same section).
 #[inline(always)]
 pub(super) unsafe fn run_fast<S: Search, E: DevElem, const WALK: bool>(p: &AcoParams, moves: u32) {
+    unsafe { run_fast_rows::<S, E, WALK, 0>(p, moves) }
+}
+
+/// `run_fast` for tables in rows of n + 1 (`LsLayout::row`): kernels of their own, so that
+/// the walks in rows of n keep their code and their registers (a row length read at run
+/// time cost them 1–5 % of their moves; BENCHMARKS.md, "Padded rows").
+#[inline(always)]
+pub(super) unsafe fn run_fast_padded<S: Search, E: DevElem, const WALK: bool>(p: &AcoParams, moves: u32) {
+    unsafe { run_fast_rows::<S, E, WALK, 1>(p, moves) }
+}
+
+/// `run_fast` with the tables' rows n + `PAD` entries apart.
+#[inline(always)]
+unsafe fn run_fast_rows<S: Search, E: DevElem, const WALK: bool, const PAD: usize>(p: &AcoParams, moves: u32) {
     if WALK && block_stop_requested(p.stop) {
         unsafe { leave_stopped(p) };
         return;
@@ -98,7 +114,7 @@ pub(super) unsafe fn run_fast<S: Search, E: DevElem, const WALK: bool>(p: &AcoPa
         block_copy(sb, b as *const E, n * n);
     }
     let at = |off: u32| View::<E, Shared>::shared(shared_base() + off as u64, n);
-    unsafe { S::search::<E, i32, WALK, true, _>(p, &at(p.layout.a), &at(p.layout.b), moves) }
+    unsafe { S::search::<E, i32, WALK, true, PAD, _>(p, &at(p.layout.a), &at(p.layout.b), moves) }
 }
 
 /// A walk launch that finds the stop word set leaves at once: no moves, and no donor taken
@@ -140,6 +156,37 @@ pub(super) fn tenure_rule(p: &AcoParams, blk: usize) -> Tenure {
     Tenure { list_size: p.tabu_list_size, per_move: p.flags & LS_TENURE_PER_MOVE != 0, law }.of_unit(blk)
 }
 
+/// Calls `f(i, at)` for this thread's share of the n² entries of a matrix kept in rows of
+/// n in global memory (entry i) and in rows of n + `PAD` in shared memory (entry at), entries
+/// tid, tid + T, …. With `PAD` = 0 the plain strided loop; else one division a thread, not
+/// one an entry.
+#[inline(always)]
+pub(super) fn for_each_entry<const PAD: usize>(n: usize, mut f: impl FnMut(usize, usize)) {
+    if PAD == 0 {
+        // As the copies were written before padded rows, block size re-read every step:
+        // the unpadded kernels' code (and ptxas's register allocation of it) stays.
+        let mut i = thread_idx_x() as usize;
+        while i < n * n {
+            f(i, i);
+            i += block_dim_x() as usize;
+        }
+        return;
+    }
+    let (tid, threads) = (thread_idx_x() as usize, block_dim_x() as usize);
+    let row = n + PAD;
+    let (mut r, mut c) = (tid / n, tid % n);
+    let (down, across) = (threads / n, threads % n);
+    while r < n {
+        f(r * n + c, r * row + c);
+        c += across;
+        r += down;
+        if c >= n {
+            c -= n;
+            r += 1;
+        }
+    }
+}
+
 /// A block's unit (ant or walk) as its search starts, read by `Unit::begin`.
 pub(super) struct Unit {
     pub blk: usize,
@@ -166,7 +213,7 @@ impl Unit {
     /// Reads block `blk`'s unit and loads its permutation (and best and tabu matrix) into
     /// the search's memory. Pitfall: the caller's next barrier publishes what it wrote.
     #[inline(always)]
-    pub unsafe fn begin(p: &AcoParams, walk_kernel: bool) -> Unit {
+    pub unsafe fn begin<const PAD: usize>(p: &AcoParams, walk_kernel: bool) -> Unit {
         let (tid, blk) = (thread_idx_x(), block_idx_x() as usize);
         let n = p.n as usize;
         let tabu_search = p.flags & LS_TABU != 0;
@@ -199,13 +246,11 @@ impl Unit {
                 // improves, e.g. on an all-zero instance, returns it unchanged).
                 block_copy_bytes(best, if from_ant { ant as *const u8 } else { start }, n);
                 let kept = (p.tabu as *const i32).add(blk * n * n);
-                let mut i = tid as usize;
-                while i < n * n {
-                    // A walk's own matrix (fresh before its first move), copied in when the
-                    // search works in shared memory.
-                    *tabu.add(i) = if !walk || done == 0 { TABU_FREE } else if tabu != kept as *mut i32 { *kept.add(i) } else { *tabu.add(i) };
-                    i += block_dim_x() as usize;
-                }
+                // A walk's own matrix (fresh before its first move), copied in when the
+                // search works in shared memory (in rows of n + `PAD` there).
+                for_each_entry::<PAD>(n, |i, at| {
+                    *tabu.add(at) = if !walk || done == 0 { TABU_FREE } else if tabu != kept as *mut i32 { *kept.add(i) } else { *tabu.add(at) };
+                });
             }
         }
         Unit { blk, n, tabu_search, walk, cant, ant, cost, ant_cost, from_ant, done, tabu, perm, best }
@@ -228,7 +273,7 @@ impl Unit {
     /// search's last write to `perm` and `best`.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    pub unsafe fn finish(&self, p: &AcoParams, cur: i64, best_cost: i64, iterations: u32, rng: &Xoshiro128, rng_owner: u32, hit: bool) {
+    pub unsafe fn finish<const PAD: usize>(&self, p: &AcoParams, cur: i64, best_cost: i64, iterations: u32, rng: &Xoshiro128, rng_owner: u32, hit: bool) {
         let (tid, blk, n) = (thread_idx_x(), self.blk, self.n);
         let (result, result_cost) = if self.tabu_search { (self.best, best_cost) } else { (self.perm, cur) };
         // The search that claimed the stop word on reaching the target (`hit`, thread 0's)
@@ -252,11 +297,7 @@ impl Unit {
             block_copy_bytes(self.cant, if self.walk { self.perm } else { result }, n);
             let kept = (p.tabu as *mut i32).add(blk * n * n);
             if self.walk && self.tabu != kept {
-                let mut i = tid as usize;
-                while i < n * n {
-                    *kept.add(i) = *self.tabu.add(i);
-                    i += block_dim_x() as usize;
-                }
+                for_each_entry::<PAD>(n, |i, at| *kept.add(i) = *self.tabu.add(at));
             }
             // Step 8 of Fig. 2: the c-ant replaces its unit's best when it is as good or better.
             let ant_cost = (p.ant_costs as *mut i64).add(blk);
@@ -295,7 +336,7 @@ unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: Matrix<E>>(p: &Aco
     let mata = p.flags & LS_MATA != 0;
     let lay = &p.layout;
     let scratch = shared_base() + lay.scratch as u64;
-    let unit = unsafe { Unit::begin(p, WALK) };
+    let unit = unsafe { Unit::begin::<0>(p, WALK) };
     let (tabu_search, walk, tabu, perm_ptr, best_ptr) = (unit.tabu_search, unit.walk, unit.tabu, unit.perm, unit.best);
     let delta = unsafe {
         if p.flags & LS_DELTA_SHARED != 0 {
@@ -411,7 +452,7 @@ unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: Matrix<E>>(p: &Aco
         }
     }
     sync_threads();
-    unsafe { unit.finish(p, cur, best_cost, iterations, &rng, 0, hit) };
+    unsafe { unit.finish::<0>(p, cur, best_cost, iterations, &rng, 0, hit) };
 }
 
 macro_rules! ls_kernel {

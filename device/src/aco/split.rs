@@ -48,7 +48,7 @@ struct Split;
 
 impl Search for Split {
     #[inline(always)]
-    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const FAST: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M, moves: u32) {
+    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const FAST: bool, const PAD: usize, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M, moves: u32) {
         unsafe { search::<E, D, WALK, M>(p, a, b, moves) }
     }
 }
@@ -215,10 +215,10 @@ pub(super) trait Pricer<D: DevCost> {
     unsafe fn update(&self, t: &Tables, m: &Pending);
     /// Calls `consider(Δ, u, v, at)` for this thread's share of the moves, every move of the
     /// neighbourhood once per block; `at`: the indices of the move's two tabu entries,
-    /// (u·n + φ(v), v·n + φ(u)), where the pricer has φ at hand, else None (the argmin
-    /// computes them if it needs them). `last`: the move applied since the
-    /// previous call (None at a search's start). Pitfall: every thread calls it (it may
-    /// shuffle).
+    /// (u·row + φ(v), v·row + φ(u)) with `row` the tables' row length (`LsLayout::row`),
+    /// where the pricer has φ at hand, else None (the argmin computes them if it needs
+    /// them). `last`: the move applied since the previous call (None at a search's start).
+    /// Pitfall: every thread calls it (it may shuffle).
     unsafe fn price(&self, t: &Tables, last: Option<Pending>, consider: &mut impl FnMut(D, u32, u32, Option<(u32, u32)>));
     /// Whether the walk's table outlives the launch (`AcoParams::tables`): the driver then
     /// applies the last move to it too, and calls `save`. The default keeps none.
@@ -307,7 +307,7 @@ impl<E: DevElem, D: DevCost, M: DevMatrix<E>> Pricer<D> for SplitPricer<'_, E, M
 #[inline(always)]
 unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M, moves: u32) {
     let pricer = SplitPricer { elem: PhantomData, a, b, n: p.n, moves: p.moves, lanes: p.lanes };
-    unsafe { drive::<D, WALK, false, _>(p, &pricer, moves) }
+    unsafe { drive::<D, WALK, false, 0, _>(p, &pricer, moves) }
 }
 
 /// One block's search of the split family: the iteration of the module docs, with the
@@ -320,11 +320,13 @@ unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: DevMatrix<E>>(p: &
 /// nearly every move anyway, through a generic pointer and behind two tests (tai35b's
 /// walks: 36 of a move's 78 instructions). The winner is read from the slots one after
 /// another (`Tables::winner`).
-pub(super) unsafe fn drive<D: DevCost, const WALK: bool, const FAST: bool, P: Pricer<D>>(p: &AcoParams, pricer: &P, moves: u32) {
+pub(super) unsafe fn drive<D: DevCost, const WALK: bool, const FAST: bool, const PAD: usize, P: Pricer<D>>(p: &AcoParams, pricer: &P, moves: u32) {
     let (tid, threads) = (thread_idx_x(), block_dim_x());
     let nu = p.n;
+    // The tabu matrix's rows (`LsLayout::row`): n, or n + 1 in the padded kernels.
+    let row = nu + PAD as u32;
     let t = Tables::of(p);
-    let unit = unsafe { Unit::begin(p, WALK) };
+    let unit = unsafe { Unit::begin::<PAD>(p, WALK) };
     let (tabu_search, tabu) = (unit.tabu_search, unit.tabu);
     let aspiration = if unit.walk { p.aspiration as i32 } else { 0 };
     // The tabu matrix's shared-window address where `FAST`.
@@ -372,8 +374,8 @@ pub(super) unsafe fn drive<D: DevCost, const WALK: bool, const FAST: bool, P: Pr
             unsafe {
                 if tabu_search {
                     let (tr, ts) = rule.draw(rng);
-                    *tabu.add((m.r * nu + m.pr) as usize) = m.at + tr;
-                    *tabu.add((m.s * nu + m.ps) as usize) = m.at + ts;
+                    *tabu.add((m.r * row + m.pr) as usize) = m.at + tr;
+                    *tabu.add((m.s * row + m.ps) as usize) = m.at + ts;
                 }
                 st_shared_u8(t.perm + m.r as u64, m.ps);
                 st_shared_u8(t.perm + m.s as u64, m.pr);
@@ -402,7 +404,7 @@ pub(super) unsafe fn drive<D: DevCost, const WALK: bool, const FAST: bool, P: Pr
         // neither side overflows), i.e. Δ ≤ ceiling in the move-cost type.
         let ceiling = D::ceiling(best_cost - cur);
         let mut consider = |d: D, u: u32, v: u32, at: Option<(u32, u32)>| {
-            let entries = || at.unwrap_or_else(|| unsafe { (u * nu + t.phi(v), v * nu + t.phi(u)) });
+            let entries = || at.unwrap_or_else(|| unsafe { (u * row + t.phi(v), v * row + t.phi(u)) });
             if FAST {
                 let (iu, iv) = entries();
                 let until = unsafe { (ld_shared_u32(tabu_window + 4 * iu as u64) as i32).min(ld_shared_u32(tabu_window + 4 * iv as u64) as i32) };
@@ -478,7 +480,7 @@ pub(super) unsafe fn drive<D: DevCost, const WALK: bool, const FAST: bool, P: Pr
     if keep {
         unsafe { pricer.save(&t) };
     }
-    unsafe { unit.finish(p, cur, best_cost, iterations, &rng, keeper, hit) };
+    unsafe { unit.finish::<PAD>(p, cur, best_cost, iterations, &rng, keeper, hit) };
 }
 
 /// The search and walk kernels of one mapping of the split family for each element type:

@@ -23,6 +23,13 @@
 //! in every move's price, the update's location factor and the table's build (5–16 % more
 //! moves a second on tai35b, tai40b and tai80a; BENCHMARKS.md, "Launch costs again, β in
 //! B's place").
+//!
+//! # Padded rows
+//! Where n is a multiple of 16, H and the tabu matrix have rows of n + 1 entries in shared
+//! memory (`layout::padded_row`), on kernels of their own (`ts_sums_fast_walk_padded_*`,
+//! `aco_sums_fast_search_padded_*`): the pricing reads H(v, φu) and the tabu entry (v, φu)
+//! for 32 consecutive v a warp, which rows of 80 put in two banks. Their copies in global
+//! memory keep rows of n (`ls::for_each_entry` translates).
 use core::marker::PhantomData;
 use core::slice;
 
@@ -30,7 +37,7 @@ use qapgpu_common::moves::delta_offset_in;
 use qapgpu_common::params::{AcoParams, LS_SUMS_BETA, LS_SUMS_SIDE_B, LS_ZERO_DIAGONAL};
 use qapgpu_common::sums::{SUM_ROWS, Side, alpha, beta, delta_from_sums, location_factor, offset_of, sum_entries_by};
 
-use super::ls::{Search, donor_slot, run, run_fast};
+use super::ls::{Search, donor_slot, for_each_entry, run, run_fast, run_fast_padded};
 use super::split::{Pending, Pricer, Tables, drive, family_kernels};
 use crate::intrinsics::*;
 use crate::matrices::{DevCost, DevElem, DevMatrix};
@@ -42,13 +49,13 @@ impl Search for Sums {
     /// The side is a type parameter of the pricer, not a flag read per move: as a flag, both
     /// sides' loads were issued (one of them predicated off) for every table entry and move.
     #[inline(always)]
-    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const FAST: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M, moves: u32) {
+    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const FAST: bool, const PAD: usize, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M, moves: u32) {
         if p.flags & LS_SUMS_SIDE_B != 0 {
-            unsafe { drive::<D, WALK, FAST, _>(p, &SumsPricer::<E, M, true, FAST, false>::new::<D>(p, a, b, WALK), moves) }
+            unsafe { drive::<D, WALK, FAST, PAD, _>(p, &SumsPricer::<E, M, true, FAST, false, PAD>::new::<D>(p, a, b, WALK), moves) }
         } else if FAST && p.flags & LS_SUMS_BETA != 0 {
-            unsafe { drive::<D, WALK, FAST, _>(p, &SumsPricer::<E, M, false, FAST, true>::new::<D>(p, a, b, WALK), moves) }
+            unsafe { drive::<D, WALK, FAST, PAD, _>(p, &SumsPricer::<E, M, false, FAST, true, PAD>::new::<D>(p, a, b, WALK), moves) }
         } else {
-            unsafe { drive::<D, WALK, FAST, _>(p, &SumsPricer::<E, M, false, FAST, false>::new::<D>(p, a, b, WALK), moves) }
+            unsafe { drive::<D, WALK, FAST, PAD, _>(p, &SumsPricer::<E, M, false, FAST, false, PAD>::new::<D>(p, a, b, WALK), moves) }
         }
     }
 }
@@ -56,7 +63,9 @@ impl Search for Sums {
 /// `SIDE_B`: B is the symmetric matrix (`Side::B`), else A (`Side::A`). `FAST`: the fast
 /// path's kernels (`ls::run_fast`), whose A is in shared memory. `BETA` (fast path, side A,
 /// zero diagonals): the matrix `b` holds β = B + Bᵀ (`LS_SUMS_BETA`), one load for two.
-struct SumsPricer<'m, E, M, const SIDE_B: bool, const FAST: bool, const BETA: bool> {
+/// `PAD`: H's rows are n + `PAD` entries apart in shared memory (`LsLayout::row`; its copies
+/// in global memory have rows of n).
+struct SumsPricer<'m, E, M, const SIDE_B: bool, const FAST: bool, const BETA: bool, const PAD: usize> {
     elem: PhantomData<E>,
     a: &'m M,
     b: &'m M,
@@ -79,7 +88,7 @@ struct SumsPricer<'m, E, M, const SIDE_B: bool, const FAST: bool, const BETA: bo
     ok_word: u64,
 }
 
-impl<'m, E: DevElem, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool, const BETA: bool> SumsPricer<'m, E, M, SIDE_B, FAST, BETA> {
+impl<'m, E: DevElem, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool, const BETA: bool, const PAD: usize> SumsPricer<'m, E, M, SIDE_B, FAST, BETA, PAD> {
     const SIDE: Side = if SIDE_B { Side::B } else { Side::A };
     /// How β is read from `b`: as side B's (one entry) where B is the symmetric side or holds
     /// B + Bᵀ already (`BETA`), else as side A's (B + Bᵀ, two entries).
@@ -114,13 +123,19 @@ impl<'m, E: DevElem, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool, cons
         }
     }
 
+    /// H's row length in shared memory.
+    #[inline(always)]
+    fn row(&self) -> u32 {
+        self.n + PAD as u32
+    }
+
     #[inline(always)]
     fn entry<D: DevCost>(&self, t: &Tables, i: u32, l: u32) -> u64 {
-        t.sums + D::BYTES * (i * self.n + l) as u64
+        t.sums + D::BYTES * (i * self.row() + l) as u64
     }
 }
 
-impl<E: DevElem, D: DevCost, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool, const BETA: bool> Pricer<D> for SumsPricer<'_, E, M, SIDE_B, FAST, BETA> {
+impl<E: DevElem, D: DevCost, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool, const BETA: bool, const PAD: usize> Pricer<D> for SumsPricer<'_, E, M, SIDE_B, FAST, BETA, PAD> {
     /// H from φ (`sums::sum_entries`, which the CPU twin's `sum_entry` is checked against):
     /// column `col` of the rows of this thread's group, `SUM_ROWS` rows a pass (one row a
     /// pass read φ and β three times as often).
@@ -129,10 +144,15 @@ impl<E: DevElem, D: DevCost, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bo
         if self.start_table != 0 {
             // The table the walk kept at its last launch's end (or its donor's copy): n²
             // loads instead of n³ multiply-adds (a quarter of a launch's start at n = 35).
-            let mut x = thread_idx_x();
-            while x < self.n * self.n {
-                unsafe { D::st_shared(t.sums + D::BYTES * x as u64, *(self.start_table as *const D).add(x as usize)) };
-                x += block_dim_x();
+            if PAD == 0 {
+                let mut x = thread_idx_x();
+                while x < self.n * self.n {
+                    unsafe { D::st_shared(t.sums + D::BYTES * x as u64, *(self.start_table as *const D).add(x as usize)) };
+                    x += block_dim_x();
+                }
+            } else {
+                let from = self.start_table as *const D;
+                for_each_entry::<PAD>(self.n as usize, |x, at| unsafe { D::st_shared(t.sums + D::BYTES * at as u64, *from.add(x)) });
             }
             return;
         }
@@ -176,7 +196,7 @@ impl<E: DevElem, D: DevCost, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bo
             // one loop test, and row s's and the second row's addresses at fixed distances.
             let (es, bytes) = (core::mem::size_of::<E>() as u32, D::BYTES as u32);
             let base = a.base() as u32;
-            let (down, down_col, down_h) = (g * es, g * n * es, g * n * bytes);
+            let (down, down_col, down_h) = (g * es, g * n * es, g * self.row() * bytes);
             // a(r, i) and a(s, i) along rows r and s; a(i, r) and a(i, s) down columns r
             // and s, where α = A + Aᵀ.
             let mut at_r = base + (m.r * n + self.group) * es;
@@ -187,8 +207,8 @@ impl<E: DevElem, D: DevCost, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bo
                 if SIDE_B { x.add(D::of(unsafe { a.load_window(col) })).sub(D::of(unsafe { a.load_window(col.wrapping_add(to_col_s)) })) } else { x }
             };
             let sums = t.sums as u32;
-            // Row i < n is entry i·n + col < n² (col < n).
-            let (mut entry, end) = (sums + (self.group * n + self.col) * bytes, sums + n * n * bytes);
+            // Row i < n is entry i·row + col < n·row (col < n ≤ row).
+            let (mut entry, end) = (sums + (self.group * self.row() + self.col) * bytes, sums + n * self.row() * bytes);
             while entry + down_h < end {
                 let (x0, x1) = (across(at_r, col_r), across(at_r + down, col_r + down_col));
                 let next = entry + down_h;
@@ -210,7 +230,7 @@ impl<E: DevElem, D: DevCost, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bo
         let load = |x: u32| D::of(unsafe { a.load_index(x) });
         let (row_r, row_s) = (m.r * n, m.s * n);
         let mut col = self.group * n;
-        let mut at = self.group * n + self.col;
+        let mut at = self.group * self.row() + self.col;
         let mut i = self.group;
         while i < n {
             // a(r, i) − a(s, i), and a(i, r) − a(i, s) where α = A + Aᵀ.
@@ -220,7 +240,7 @@ impl<E: DevElem, D: DevCost, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bo
             }
             let entry = t.sums + D::BYTES * at as u64;
             unsafe { D::st_shared(entry, D::ld_shared(entry).add(across.mul(along))) };
-            at += g * n;
+            at += g * self.row();
             col += g * n;
             i += g;
         }
@@ -234,10 +254,17 @@ impl<E: DevElem, D: DevCost, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bo
     /// mark that it is.
     #[inline(always)]
     unsafe fn save(&self, t: &Tables) {
-        let mut x = thread_idx_x();
-        while x < self.n * self.n {
-            unsafe { *(self.kept as *mut D).add(x as usize) = D::ld_shared(t.sums + D::BYTES * x as u64) };
-            x += block_dim_x();
+        if PAD == 0 {
+            // The loop as it was before padded rows, in 32 bits: the unpadded kernels keep
+            // their code (BENCHMARKS.md, "Padded rows").
+            let mut x = thread_idx_x();
+            while x < self.n * self.n {
+                unsafe { *(self.kept as *mut D).add(x as usize) = D::ld_shared(t.sums + D::BYTES * x as u64) };
+                x += block_dim_x();
+            }
+        } else {
+            let to = self.kept as *mut D;
+            for_each_entry::<PAD>(self.n as usize, |x, at| unsafe { *to.add(x) = D::ld_shared(t.sums + D::BYTES * at as u64) });
         }
         if thread_idx_x() == 0 {
             unsafe { *(self.ok_word as *mut u32) = 1 };
@@ -257,7 +284,7 @@ impl<E: DevElem, D: DevCost, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bo
     }
 }
 
-impl<E: DevElem, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool, const BETA: bool> SumsPricer<'_, E, M, SIDE_B, FAST, BETA> {
+impl<E: DevElem, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool, const BETA: bool, const PAD: usize> SumsPricer<'_, E, M, SIDE_B, FAST, BETA, PAD> {
     /// `Pricer::price`; on the fast path the zero-diagonal test is `ZERO_DIAGONAL`, else
     /// `self.zero_diagonal` read a move.
     #[inline(always)]
@@ -278,9 +305,11 @@ impl<E: DevElem, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool, const BE
             } else {
                 delta_offset_in(a, b, u as usize, v as usize, pu as usize, pv as usize)
             };
-            // H(u, φv) and H(v, φu) sit at the indices of the move's two tabu entries.
-            let (upv, vpu) = (un + pv, vn + pu);
-            (delta_from_sums(h(upv), h(un + pu), h(vn + pv), h(vpu), offset), u, v, (upv, vpu))
+            // H(u, φv) and H(v, φu) sit at the indices of the move's two tabu entries, in
+            // rows n + PAD apart (u·(n + 1) = u·n + u).
+            let (ur, vr) = if PAD == 0 { (un, vn) } else { (un + u * PAD as u32, vn + v * PAD as u32) };
+            let (upv, vpu) = (ur + pv, vr + pu);
+            (delta_from_sums(h(upv), h(ur + pu), h(vr + pv), h(vpu), offset), u, v, (upv, vpu))
         };
         let (mut k, threads) = (thread_idx_x(), block_dim_x());
         if FAST {
@@ -319,4 +348,14 @@ family_kernels!(
     (u16, aco_sums_fast_search_u16, ts_sums_fast_walk_u16),
     (u32, aco_sums_fast_search_u32, ts_sums_fast_walk_u32),
     (i32, aco_sums_fast_search_i32, ts_sums_fast_walk_i32)
+);
+
+family_kernels!(
+    Sums,
+    run_fast_padded,
+    "sums (fast path, tables in rows of n + 1)",
+    "what the sums kernels of the fast path need, and `p.layout` a plan with rows of n + 1 (`LsLayout::row`)",
+    (u16, aco_sums_fast_search_padded_u16, ts_sums_fast_walk_padded_u16),
+    (u32, aco_sums_fast_search_padded_u32, ts_sums_fast_walk_padded_u32),
+    (i32, aco_sums_fast_search_padded_i32, ts_sums_fast_walk_padded_i32)
 );

@@ -144,7 +144,9 @@ impl AcoGpu {
         let (layout, registers) = plan_on(&gpu, inst, &cfg, ls_kernel)?;
         let layout = layout.map_err(|e| anyhow!("{}: {e}", inst.name))?;
         if on_fast_path(&layout) {
-            (k.local_search, k.walk) = (load(format!("{FAST_SEARCH}_{w}"))?, load(format!("{FAST_WALK}_{w}"))?);
+            // Rows of n + 1 run on kernels of their own (`LsLayout::row`).
+            let rows = if layout.row == layout.n { "" } else { PADDED };
+            (k.local_search, k.walk) = (load(format!("{FAST_SEARCH}{rows}_{w}"))?, load(format!("{FAST_WALK}{rows}_{w}"))?);
         }
         let ls_kernel = if cfg.walk { &k.walk } else { &k.local_search };
         let shape = layout.shape;
@@ -464,16 +466,14 @@ fn plan_on(gpu: &Gpu, inst: &Instance, cfg: &AcoConfig, kernel: &CudaFunction) -
 /// (`device::aco::ls::run_fast`), so that ptxas allocates registers for it alone.
 pub const FAST_SEARCH: &str = "aco_sums_fast_search";
 pub const FAST_WALK: &str = "ts_sums_fast_walk";
+/// The infix of the fast path's kernels for tables in rows of n + 1 (`LsLayout::row`).
+pub const PADDED: &str = "_padded";
 
 /// Whether `layout` runs on the sums kernels' fast path: i32 move costs, A, B and the tabu
 /// matrix in shared memory (the small instances', where the time to a target is a few
 /// hundred moves). The kernels of the fast path class every move without a branch.
 pub fn on_fast_path(layout: &LsLayout) -> bool {
-    layout.shape.mapping == Mapping::Sums
-        && layout.delta_width == DeltaWidth::I32
-        && layout.ab_placement == Placement::Shared
-        && layout.tabu_search
-        && layout.tabu_placement == Placement::Shared
+    layout.fast_path()
 }
 
 /// The names, less the element type, of the seed-003 search and `ts` walk kernels of `layout`.
