@@ -231,14 +231,14 @@ pub fn blocks_per_sm(lim: &DeviceLimits, threads: u32, dynamic_shared: u32, regs
 /// Bytes per warp of the local search's argmin scratch: (Δ i64, tag u32, pad).
 pub const LS_SCRATCH_PER_WARP: u32 = 16;
 
-/// The shared rows of the fast path's tables at n: n + 1 where n is a multiple of 16,
-/// else n. Rows of n 4-byte entries put 32 consecutive rows' entries of one column in
+/// The shared rows of the fast path's tables at n: n + 1 where n is a multiple of 8, else n.
+/// Rows of n 4-byte entries put 32 consecutive rows' entries of one column in
 /// 32 / gcd(n, 32) banks; rows of n + 1 (odd) in 32. On the H100 (BENCHMARKS.md, "Padded
-/// rows") the walks made 39–43 % more moves at n = 80 (16-way conflicts gone) and 72 % more
-/// at n = 64 (32-way), while at n = 40, 50 and 60 (8-way at most) padding changed them by
-/// −1.3 to +2.5 %.
+/// rows") the walks made 39–43 % more moves at n = 80 (16-way conflicts gone), 72 % more at
+/// n = 64 (32-way) and 2–5 % more at n = 40 (8-way); at n = 36, 50, 60 and 100 (4-way at
+/// most) padding changed them by −1.3 to +2 %, within what a run-time row length cost.
 pub const fn padded_row(n: u32) -> u32 {
-    if n.is_multiple_of(16) { n + 1 } else { n }
+    if n.is_multiple_of(8) { n + 1 } else { n }
 }
 
 /// Blocks an SM that `dynamic_shared` bytes a block allow.
@@ -260,7 +260,7 @@ fn blocks_by_shared(lim: &DeviceLimits, dynamic_shared: u32) -> u32 {
 /// through the read-only path, the paper's texture fetches).
 ///
 /// On the sums kernels' fast path, H and the tabu matrix have rows of n + 1 entries where n
-/// is a multiple of 16 (`padded_row`, `row`).
+/// is a multiple of 8 (`padded_row`, `row`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LsLayout {
     pub n: u32,
@@ -281,7 +281,7 @@ pub struct LsLayout {
     pub terms: Region,
     pub sums: Region,
     /// Entries between two rows of H and of the tabu matrix in shared memory: n, or n + 1
-    /// on the fast path where n is a multiple of 16 (`padded_row`; the padded kernels).
+    /// on the fast path where n is a multiple of 8 (`padded_row`; the padded kernels).
     pub row: u32,
     pub delta_placement: Placement,
     pub ab_placement: Placement,
@@ -509,7 +509,7 @@ mod tests {
     }
 
     #[test]
-    fn the_fast_paths_shared_rows_are_padded_at_multiples_of_16_where_the_plan_stays() {
+    fn the_fast_paths_shared_rows_are_padded_at_multiples_of_8_where_the_plan_stays() {
         let sums = plan(80, 512, Mapping::Sums);
         assert!(sums.fast_path());
         assert_eq!(sums.row, 81);
@@ -517,7 +517,8 @@ mod tests {
         assert!(sums.tabu.offset >= sums.b.end() && sums.b.offset >= sums.sums.end(), "regions do not overlap");
         assert_eq!(plan(64, 512, Mapping::Sums).row, 65);
         assert_eq!(plan(16, 32, Mapping::Sums).row, 17);
-        // n not a multiple of 16 (at most 8-way conflicts), and plans off the fast path
+        assert_eq!(plan(40, 224, Mapping::Sums).row, 41);
+        // n not a multiple of 8 (at most 4-way conflicts), and plans off the fast path
         // (their kernels index rows of n): the split and MATA mappings, and n = 256.
         assert_eq!(plan(35, 128, Mapping::Sums).row, 35);
         assert_eq!(plan(100, 512, Mapping::Sums).row, 100);

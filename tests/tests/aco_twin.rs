@@ -258,7 +258,7 @@ fn walks_go_on_across_launches_as_on_the_cpu() {
     // every move classed without a branch (`split::drive`'s `FAST`).
     let fast = twin_walks_with(&g, &load("tai35b"), Layout::Sums, 12, 200, 3, 100, TenureLaw::Mixed);
     assert!(aco::gpu::on_fast_path(&fast), "tai35b's walks are off the fast path: {fast:?}");
-    // Tables in rows of n + 1 (n a multiple of 16): the fast path's padded kernels.
+    // Tables in rows of n + 1 (n a multiple of 8): the fast path's padded kernels.
     for name in ["esc16a", "tai80a"] {
         let padded = twin_walks_with(&g, &load(name), Layout::Sums, 12, 200, 3, 100, TenureLaw::Mixed);
         assert!(aco::gpu::on_fast_path(&padded) && padded.row == padded.n + 1, "{name}'s walks are off the padded kernels: {padded:?}");

@@ -25,10 +25,10 @@
 //! B's place").
 //!
 //! # Padded rows
-//! Where n is a multiple of 16, H and the tabu matrix have rows of n + 1 entries in shared
+//! Where n is a multiple of 8, H and the tabu matrix have rows of n + 1 entries in shared
 //! memory (`layout::padded_row`), on kernels of their own (`ts_sums_fast_walk_padded_*`,
 //! `aco_sums_fast_search_padded_*`): the pricing reads H(v, φu) and the tabu entry (v, φu)
-//! for 32 consecutive v a warp, which rows of 80 put in two banks. Their copies in global
+//! for 32 consecutive v a warp, which rows of 80 put in two banks (of 40, in four). Their copies in global
 //! memory keep rows of n (`ls::for_each_entry` translates).
 use core::marker::PhantomData;
 use core::slice;

@@ -542,7 +542,7 @@ impl AcoEngine for AcoGpu {
             s += &format!(", tabu matrix in {} memory", where_(l.tabu_placement));
         }
         if on_fast_path(l) {
-            s += " (the fast path's kernels)";
+            s += if l.row == l.n { " (the fast path's kernels)" } else { " (the fast path's kernels; H and the tabu matrix in rows of n + 1)" };
         }
         s
     }
