@@ -4,7 +4,7 @@
 # of issue 10's table; from the repository root after `cargo xtask dist` with QAPLIB in
 # dist/qaplib. 10 runs each, seeds 1..10 (RUNS sets another count; the time to a target is
 # close to exponential, so a mean over 10 runs is within about a third of the true one).
-#   scripts/bench-ts.sh gpu-opt | gpu-gap | cpu | ttt | gaps | memetic | layout | auto | tail
+#   scripts/bench-ts.sh gpu-opt | gpu-gap | cpu | ttt | gaps | memetic | layout | auto | tail | rates
 # auto: `auto` alone over every target of issue 10's table (its choice and colony per
 # instance), 10 runs each.
 # memetic: ts, memetic and aco-ts for 1 s on the random class (tai*a, tho40), 5 runs.
@@ -13,6 +13,8 @@
 # tail: tai35b's time to the optimum over 2000 runs (RUNS sets another count) as built (two
 # regrouping rounds, no restart cycle) and as before the sixth session (4 rounds, restart
 # cycles from 256 moves), as percentiles of the per-run log.
+# rates: the walks' move costs a second (0.3 s of `ts`, seed 1) on the instances the padded
+# rows were measured on (BENCHMARKS.md, "Padded rows"); BIN names another binary to compare.
 set -u
 cd dist
 export QAPLIB_DIR=$PWD/qaplib
@@ -52,5 +54,9 @@ q = lambda p: t[min(n - 1, int(p * n))]
 print(f"runs {n}: p50 {q(.5):.3f} p90 {q(.9):.3f} p99 {q(.99):.3f} p99.9 {q(.999):.3f} max {t[-1]:.3f} ms; over 1 ms {sum(x > 1 for x in t)}, over 2 ms {sum(x > 2 for x in t)}, over 5 ms {sum(x > 5 for x in t)}")
 PY
            done ;;
-  *) echo "usage: $0 gpu-opt|gpu-gap|cpu|ttt|gaps|memetic|layout|auto|tail"; exit 2 ;;
+  rates)   for i in tai80a tai80b esc64a tai100a tai100b tai60a tai50a tai40a tai40b ste36b tai35b tai25b; do
+             "${BIN:-./qapgpu}" solve $i --engine gpu --seed 1 --algo ts --target 0 --time-limit 0.3 --json -q \
+               | python3 -c "import json, sys; d = json.load(sys.stdin); print('$i', '%.4e' % (d['move_evaluations'] / d['local_search_s']))"
+           done ;;
+  *) echo "usage: $0 gpu-opt|gpu-gap|cpu|ttt|gaps|memetic|layout|auto|tail|rates"; exit 2 ;;
 esac
