@@ -28,8 +28,8 @@
 //! Where n is a multiple of 8, H and the tabu matrix have rows of n + 1 entries in shared
 //! memory (`layout::padded_row`), on kernels of their own (`ts_sums_fast_walk_padded_*`,
 //! `aco_sums_fast_search_padded_*`): the pricing reads H(v, φu) and the tabu entry (v, φu)
-//! for 32 consecutive v a warp, which rows of 80 put in two banks (of 40, in four). Their copies in global
-//! memory keep rows of n (`ls::for_each_entry` translates).
+//! for 32 consecutive v a warp, which rows of 80 put in two banks (rows of 40 in four).
+//! Their copies in global memory keep rows of n (`ls::for_each_entry` translates).
 use core::marker::PhantomData;
 use core::slice;
 
@@ -145,6 +145,8 @@ impl<E: DevElem, D: DevCost, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bo
             // The table the walk kept at its last launch's end (or its donor's copy): n²
             // loads instead of n³ multiply-adds (a quarter of a launch's start at n = 35).
             if PAD == 0 {
+                // The loop as it was before padded rows, in 32 bits: the unpadded kernels keep
+                // their code (BENCHMARKS.md, "Padded rows").
                 let mut x = thread_idx_x();
                 while x < self.n * self.n {
                     unsafe { D::st_shared(t.sums + D::BYTES * x as u64, *(self.start_table as *const D).add(x as usize)) };
