@@ -87,7 +87,7 @@ fn small_instances_every_width_mapping_and_search() {
     }
     // The colony's searches on the fast path too (`split::drive`'s `FAST`).
     let e = twin(&g, &load("nug12"), LsKind::Tabu, Layout::Sums, 8, 36, 2);
-    assert!(aco::gpu::on_fast_path(&e.layout), "nug12's colony is off the fast path: {:?}", e.layout);
+    assert!(e.layout.fast_path(), "nug12's colony is off the fast path: {:?}", e.layout);
 }
 
 #[test]
@@ -257,11 +257,11 @@ fn walks_go_on_across_launches_as_on_the_cpu() {
     // on the kernels' fast path: i32 move costs, A, B and the tabu matrix in shared memory,
     // every move classed without a branch (`split::drive`'s `FAST`).
     let fast = twin_walks_with(&g, &load("tai35b"), Layout::Sums, 12, 200, 3, 100, TenureLaw::Mixed);
-    assert!(aco::gpu::on_fast_path(&fast), "tai35b's walks are off the fast path: {fast:?}");
+    assert!(fast.fast_path(), "tai35b's walks are off the fast path: {fast:?}");
     // Tables in rows of n + 1 (n a multiple of 8): the fast path's padded kernels.
     for name in ["esc16a", "tai80a"] {
         let padded = twin_walks_with(&g, &load(name), Layout::Sums, 12, 200, 3, 100, TenureLaw::Mixed);
-        assert!(aco::gpu::on_fast_path(&padded) && padded.row == padded.n + 1, "{name}'s walks are off the padded kernels: {padded:?}");
+        assert!(padded.fast_path() && padded.row == padded.n + 1, "{name}'s walks are off the padded kernels: {padded:?}");
     }
     twin_walks_with(&g, &load("nug12"), Layout::Mata, 12, 60, 3, 36, TenureLaw::Mixed);
     twin_walks(&g, &load("tai150b"), Layout::Mata, 3, 40, 3, 60);

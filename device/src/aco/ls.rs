@@ -89,8 +89,8 @@ pub(super) unsafe fn run_fast<S: Search, E: DevElem, const WALK: bool>(p: &AcoPa
 }
 
 /// `run_fast` for tables in rows of n + 1 (`LsLayout::row`): kernels of their own, so that
-/// the walks in rows of n keep their code and their registers (a row length read at run
-/// time cost them 1–5 % of their moves; BENCHMARKS.md, "Padded rows").
+/// the walks in rows of n keep a row length known at compile time (one read at run time
+/// cost them 1–5 % of their moves; BENCHMARKS.md, "Padded rows").
 #[inline(always)]
 pub(super) unsafe fn run_fast_padded<S: Search, E: DevElem, const WALK: bool>(p: &AcoParams, moves: u32) {
     unsafe { run_fast_rows::<S, E, WALK, 1>(p, moves) }
@@ -158,26 +158,25 @@ pub(super) fn tenure_rule(p: &AcoParams, blk: usize) -> Tenure {
 
 /// Calls `f(i, at)` for this thread's share of the n² entries of a matrix kept in rows of
 /// n in global memory (entry i) and in rows of n + `PAD` in shared memory (entry at), entries
-/// tid, tid + T, …. With `PAD` = 0 the plain strided loop; else one division a thread, not
-/// one an entry.
+/// tid, tid + T, …: with `PAD` = 0 the plain strided loop, counted in 32 bits; else one
+/// division a thread, not one an entry. Every copy between a walk's tables in global and
+/// shared memory goes through it (the tabu matrix in `Unit`, H in `sums.rs`).
 #[inline(always)]
-pub(super) fn for_each_entry<const PAD: usize>(n: usize, mut f: impl FnMut(usize, usize)) {
+pub(super) fn for_each_entry<const PAD: usize>(n: u32, mut f: impl FnMut(usize, usize)) {
     if PAD == 0 {
-        // As the copies were written before padded rows, block size re-read every step:
-        // the unpadded kernels' code (and ptxas's register allocation of it) stays.
-        let mut i = thread_idx_x() as usize;
+        let mut i = thread_idx_x();
         while i < n * n {
-            f(i, i);
-            i += block_dim_x() as usize;
+            f(i as usize, i as usize);
+            i += block_dim_x();
         }
         return;
     }
-    let (tid, threads) = (thread_idx_x() as usize, block_dim_x() as usize);
-    let row = n + PAD;
+    let (tid, threads) = (thread_idx_x(), block_dim_x());
+    let row = n + PAD as u32;
     let (mut r, mut c) = (tid / n, tid % n);
     let (down, across) = (threads / n, threads % n);
     while r < n {
-        f(r * n + c, r * row + c);
+        f((r * n + c) as usize, (r * row + c) as usize);
         c += across;
         r += down;
         if c >= n {
@@ -248,7 +247,7 @@ impl Unit {
                 let kept = (p.tabu as *const i32).add(blk * n * n);
                 // A walk's own matrix (fresh before its first move), copied in when the
                 // search works in shared memory (in rows of n + `PAD` there).
-                for_each_entry::<PAD>(n, |i, at| {
+                for_each_entry::<PAD>(p.n, |i, at| {
                     *tabu.add(at) = if !walk || done == 0 { TABU_FREE } else if tabu != kept as *mut i32 { *kept.add(i) } else { *tabu.add(at) };
                 });
             }
@@ -297,7 +296,7 @@ impl Unit {
             block_copy_bytes(self.cant, if self.walk { self.perm } else { result }, n);
             let kept = (p.tabu as *mut i32).add(blk * n * n);
             if self.walk && self.tabu != kept {
-                for_each_entry::<PAD>(n, |i, at| *kept.add(i) = *self.tabu.add(at));
+                for_each_entry::<PAD>(p.n, |i, at| *kept.add(i) = *self.tabu.add(at));
             }
             // Step 8 of Fig. 2: the c-ant replaces its unit's best when it is as good or better.
             let ant_cost = (p.ant_costs as *mut i64).add(blk);

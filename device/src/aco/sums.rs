@@ -144,18 +144,8 @@ impl<E: DevElem, D: DevCost, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bo
         if self.start_table != 0 {
             // The table the walk kept at its last launch's end (or its donor's copy): n²
             // loads instead of n³ multiply-adds (a quarter of a launch's start at n = 35).
-            if PAD == 0 {
-                // The loop as it was before padded rows, in 32 bits: the unpadded kernels keep
-                // their code (BENCHMARKS.md, "Padded rows").
-                let mut x = thread_idx_x();
-                while x < self.n * self.n {
-                    unsafe { D::st_shared(t.sums + D::BYTES * x as u64, *(self.start_table as *const D).add(x as usize)) };
-                    x += block_dim_x();
-                }
-            } else {
-                let from = self.start_table as *const D;
-                for_each_entry::<PAD>(self.n as usize, |x, at| unsafe { D::st_shared(t.sums + D::BYTES * at as u64, *from.add(x)) });
-            }
+            let from = self.start_table as *const D;
+            for_each_entry::<PAD>(self.n, |x, at| unsafe { D::st_shared(t.sums + D::BYTES * at as u64, *from.add(x)) });
             return;
         }
         if self.group >= self.groups {
@@ -256,18 +246,8 @@ impl<E: DevElem, D: DevCost, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bo
     /// mark that it is.
     #[inline(always)]
     unsafe fn save(&self, t: &Tables) {
-        if PAD == 0 {
-            // The loop as it was before padded rows, in 32 bits: the unpadded kernels keep
-            // their code (BENCHMARKS.md, "Padded rows").
-            let mut x = thread_idx_x();
-            while x < self.n * self.n {
-                unsafe { *(self.kept as *mut D).add(x as usize) = D::ld_shared(t.sums + D::BYTES * x as u64) };
-                x += block_dim_x();
-            }
-        } else {
-            let to = self.kept as *mut D;
-            for_each_entry::<PAD>(self.n as usize, |x, at| unsafe { *to.add(x) = D::ld_shared(t.sums + D::BYTES * at as u64) });
-        }
+        let to = self.kept as *mut D;
+        for_each_entry::<PAD>(self.n, |x, at| unsafe { *to.add(x) = D::ld_shared(t.sums + D::BYTES * at as u64) });
         if thread_idx_x() == 0 {
             unsafe { *(self.ok_word as *mut u32) = 1 };
         }
@@ -309,7 +289,7 @@ impl<E: DevElem, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool, const BE
             };
             // H(u, φv) and H(v, φu) sit at the indices of the move's two tabu entries, in
             // rows n + PAD apart (u·(n + 1) = u·n + u).
-            let (ur, vr) = if PAD == 0 { (un, vn) } else { (un + u * PAD as u32, vn + v * PAD as u32) };
+            let (ur, vr) = (un + u * PAD as u32, vn + v * PAD as u32);
             let (upv, vpu) = (ur + pv, vr + pu);
             (delta_from_sums(h(upv), h(ur + pu), h(vr + pv), h(vpu), offset), u, v, (upv, vpu))
         };

@@ -143,7 +143,7 @@ impl AcoGpu {
         let ls_kernel = if cfg.walk { &k.walk } else { &k.local_search };
         let (layout, registers) = plan_on(&gpu, inst, &cfg, ls_kernel)?;
         let layout = layout.map_err(|e| anyhow!("{}: {e}", inst.name))?;
-        if on_fast_path(&layout) {
+        if layout.fast_path() {
             // Rows of n + 1 run on kernels of their own (`LsLayout::row`).
             let rows = if layout.row == layout.n { "" } else { PADDED };
             (k.local_search, k.walk) = (load(format!("{FAST_SEARCH}{rows}_{w}"))?, load(format!("{FAST_WALK}{rows}_{w}"))?);
@@ -165,7 +165,7 @@ impl AcoGpu {
         // The fast sums kernels read β = B + Bᵀ in one load where the element type holds it
         // (`LS_SUMS_BETA`): 5–16 % more moves a second (BENCHMARKS.md, "Launch costs again,
         // β in B's place").
-        let beta = if on_fast_path(&layout) { inst.sums_beta() } else { None };
+        let beta = if layout.fast_path() { inst.sums_beta() } else { None };
         let first: Vec<u16> = (0..shape.ts).map(|t| shape.first_pair(t) as u16).collect();
         let global_delta = (m * layout.global_delta_bytes() as usize).max(1);
         // A walk keeps its tabu matrix in global memory between launches.
@@ -462,19 +462,12 @@ fn plan_on(gpu: &Gpu, inst: &Instance, cfg: &AcoConfig, kernel: &CudaFunction) -
     Ok((ls_shape(cfg, inst.n as u32, max_threads).map(|shape| ls_layout(gpu, inst, cfg, shape, registers)), registers))
 }
 
-/// The sums kernels of the fast path (`on_fast_path`), less the element type: one body each
-/// (`device::aco::ls::run_fast`), so that ptxas allocates registers for it alone.
+/// The sums kernels of the fast path (`LsLayout::fast_path`), less the element type: one
+/// body each (`device::aco::ls::run_fast`), so that ptxas allocates registers for it alone.
 pub const FAST_SEARCH: &str = "aco_sums_fast_search";
 pub const FAST_WALK: &str = "ts_sums_fast_walk";
 /// The infix of the fast path's kernels for tables in rows of n + 1 (`LsLayout::row`).
 pub const PADDED: &str = "_padded";
-
-/// Whether `layout` runs on the sums kernels' fast path: i32 move costs, A, B and the tabu
-/// matrix in shared memory (the small instances', where the time to a target is a few
-/// hundred moves). The kernels of the fast path class every move without a branch.
-pub fn on_fast_path(layout: &LsLayout) -> bool {
-    layout.fast_path()
-}
 
 /// The names, less the element type, of the seed-003 search and `ts` walk kernels of `layout`.
 pub fn ls_kernels(layout: Layout) -> (&'static str, &'static str) {
@@ -541,7 +534,7 @@ impl AcoEngine for AcoGpu {
         if l.tabu_search {
             s += &format!(", tabu matrix in {} memory", where_(l.tabu_placement));
         }
-        if on_fast_path(l) {
+        if l.fast_path() {
             s += if l.row == l.n { " (the fast path's kernels)" } else { " (the fast path's kernels; H and the tabu matrix in rows of n + 1)" };
         }
         s
