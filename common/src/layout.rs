@@ -283,6 +283,9 @@ pub struct LsLayout {
     /// Entries between two rows of H and of the tabu matrix in shared memory: n, or n + 1
     /// on the fast path where n is a multiple of 8 (`padded_row`; the padded kernels).
     pub row: u32,
+    /// Bytes of a tabu entry in shared memory: 4, or 2 in a narrow plan (`narrow_tabu`; the
+    /// narrow kernels). In global memory entries are 4 bytes.
+    pub tabu_entry: u32,
     pub delta_placement: Placement,
     pub ab_placement: Placement,
     pub tabu_placement: Placement,
@@ -291,9 +294,24 @@ pub struct LsLayout {
 
 impl LsLayout {
     /// `max_blocks`: the blocks per SM that threads and registers allow
-    /// (`blocks_per_sm` with no shared memory).
-    pub fn new(shape: crate::mata::Shape, tabu_search: bool, delta_width: DeltaWidth, width: ElemWidth, max_blocks: u32, lim: &DeviceLimits) -> LsLayout {
-        let plain = Self::with_row(shape, tabu_search, delta_width, width, max_blocks, lim, shape.n);
+    /// (`blocks_per_sm` with no shared memory). `narrow_tabu`: the caller checked that the
+    /// searches' tabu entries fit 2 bytes (`narrow_tabu::fits`); the plan then holds them
+    /// so where that puts the fast path's tabu matrix in shared memory, or more blocks on an
+    /// SM (tai100a, tai100b: two walks an SM on the fast path, not two off it).
+    pub fn new(shape: crate::mata::Shape, tabu_search: bool, delta_width: DeltaWidth, width: ElemWidth, max_blocks: u32, lim: &DeviceLimits, narrow_tabu: bool) -> LsLayout {
+        let wide = Self::with_entries(shape, tabu_search, delta_width, width, max_blocks, lim, 4);
+        if !(narrow_tabu && tabu_search) {
+            return wide;
+        }
+        let narrow = Self::with_entries(shape, tabu_search, delta_width, width, max_blocks, lim, 2);
+        let blocks = |l: &LsLayout| blocks_by_shared(lim, l.dynamic_shared).min(max_blocks);
+        if narrow.fast_path() && (!wide.fast_path() || blocks(&narrow) > blocks(&wide)) { narrow } else { wide }
+    }
+
+    /// The plan with tabu entries of `entry` bytes in shared memory.
+    #[allow(clippy::too_many_arguments)]
+    fn with_entries(shape: crate::mata::Shape, tabu_search: bool, delta_width: DeltaWidth, width: ElemWidth, max_blocks: u32, lim: &DeviceLimits, entry: u32) -> LsLayout {
+        let plain = Self::with_row(shape, tabu_search, delta_width, width, max_blocks, lim, shape.n, entry);
         // On the fast path the pricing reads column entries, H(v, φu) and the tabu entry of
         // (v, φu), for 32 consecutive v a warp: rows of 80 i32 put them in two banks
         // (16-way conflicts; BENCHMARKS.md, "Padded rows"). Rows of n + 1 put them in 32.
@@ -303,7 +321,7 @@ impl LsLayout {
         if !plain.fast_path() || padded == shape.n {
             return plain;
         }
-        let wide = Self::with_row(shape, tabu_search, delta_width, width, max_blocks, lim, padded);
+        let wide = Self::with_row(shape, tabu_search, delta_width, width, max_blocks, lim, padded, entry);
         if wide.fast_path() && blocks_by_shared(lim, wide.dynamic_shared) >= blocks_by_shared(lim, plain.dynamic_shared).min(max_blocks) { wide } else { plain }
     }
 
@@ -318,8 +336,10 @@ impl LsLayout {
             && self.tabu_placement == Placement::Shared
     }
 
-    /// The plan with rows of H and of a shared tabu matrix `row` entries apart.
-    fn with_row(shape: crate::mata::Shape, tabu_search: bool, delta_width: DeltaWidth, width: ElemWidth, max_blocks: u32, lim: &DeviceLimits, row: u32) -> LsLayout {
+    /// The plan with rows of H and of a shared tabu matrix `row` entries apart, and tabu
+    /// entries of `entry` bytes in shared memory.
+    #[allow(clippy::too_many_arguments)]
+    fn with_row(shape: crate::mata::Shape, tabu_search: bool, delta_width: DeltaWidth, width: ElemWidth, max_blocks: u32, lim: &DeviceLimits, row: u32, entry: u32) -> LsLayout {
         let n = shape.n;
         let perm = Region { offset: 0, bytes: n };
         let best = Region { offset: align(perm.end(), 16), bytes: if tabu_search { n } else { 0 } };
@@ -352,8 +372,8 @@ impl LsLayout {
             (Region { offset: 0, bytes: matrix_bytes }, Region { offset: 0, bytes: matrix_bytes })
         };
 
-        let tabu_shared = tabu_search && keeps_occupancy(end, n * row * 4);
-        let tabu_bytes = if tabu_shared { n * row * 4 } else if tabu_search { n * n * 4 } else { 0 };
+        let tabu_shared = tabu_search && keeps_occupancy(end, n * row * entry);
+        let tabu_bytes = if tabu_shared { n * row * entry } else if tabu_search { n * n * 4 } else { 0 };
         let tabu = Region { offset: if tabu_shared { end } else { 0 }, bytes: tabu_bytes };
         if tabu_shared {
             end = tabu.end();
@@ -375,6 +395,7 @@ impl LsLayout {
             terms,
             sums: sum_table,
             row,
+            tabu_entry: if tabu_shared { entry } else { 4 },
             delta_placement: place(delta_shared),
             ab_placement: place(ab_shared),
             tabu_placement: if tabu_search { place(tabu_shared) } else { Placement::Global },
@@ -504,8 +525,35 @@ mod tests {
 
     /// The plan of a tabu search at n with `threads` a block on an H100, two blocks an SM.
     fn plan(n: u32, threads: u32, mapping: Mapping) -> LsLayout {
+        plan_with(n, threads, mapping, false)
+    }
+
+    /// `plan`, where the searches' tabu entries fit 2 bytes (`narrow_tabu`).
+    fn plan_with(n: u32, threads: u32, mapping: Mapping, narrow_tabu: bool) -> LsLayout {
         let shape = if mapping.split_family() { Shape::split_family(n, threads, mapping) } else { Shape::new(n, crate::mata::default_ns(n), mapping).unwrap() };
-        LsLayout::new(shape, true, DeltaWidth::I32, ElemWidth::U16, 2, &limits(90).unwrap())
+        LsLayout::new(shape, true, DeltaWidth::I32, ElemWidth::U16, 2, &limits(90).unwrap(), narrow_tabu)
+    }
+
+    #[test]
+    fn two_byte_tabu_entries_only_where_they_bring_the_fast_path_or_blocks() {
+        let lim = limits(90).unwrap();
+        let blocks = |l: &LsLayout| blocks_by_shared(&lim, l.dynamic_shared).min(2);
+        // n = 100: 4-byte entries leave the tabu matrix in global memory (off the fast
+        // path); 2-byte ones fit, two walks an SM.
+        let (wide, narrow) = (plan(100, 512, Mapping::Sums), plan_with(100, 512, Mapping::Sums, true));
+        assert!(!wide.fast_path() && wide.tabu_entry == 4);
+        assert!(narrow.fast_path() && narrow.tabu_entry == 2 && narrow.row == 100);
+        assert_eq!(narrow.tabu.bytes, 100 * 100 * 2);
+        assert_eq!((blocks(&wide), blocks(&narrow)), (2, 2));
+        assert!(narrow.tabu.offset >= narrow.b.end() && narrow.tabu.end() == narrow.dynamic_shared);
+        // n = 96 the same, and rows padded.
+        let (wide, narrow) = (plan(96, 512, Mapping::Sums), plan_with(96, 512, Mapping::Sums, true));
+        assert!(!wide.fast_path() && blocks(&wide) == 2);
+        assert!(narrow.fast_path() && blocks(&narrow) == 2 && narrow.tabu_entry == 2 && narrow.row == 97);
+        // Where 4-byte entries already run the fast path at as many blocks, they stay.
+        for n in [35, 80] {
+            assert_eq!(plan_with(n, 512, Mapping::Sums, true), plan(n, 512, Mapping::Sums), "n = {n}");
+        }
     }
 
     #[test]

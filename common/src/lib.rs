@@ -15,6 +15,7 @@ pub mod ga;
 pub mod layout;
 pub mod ls;
 pub mod mata;
+pub mod narrow_tabu;
 pub mod matrix;
 pub mod moves;
 pub mod ops;

@@ -174,6 +174,12 @@ impl Tenure {
         }
     }
 
+    /// The longest tenure any unit's draws can give (`narrow_tabu::fits`).
+    pub const fn longest(self) -> u32 {
+        let uniform = uniform_tenure_range(self.list_size).1;
+        if uniform > self.list_size { uniform } else { self.list_size }
+    }
+
     /// The tenures of the facilities r and s of the chosen move, r's first.
     #[inline(always)]
     pub fn draw(self, rng: &mut Xoshiro128) -> (i32, i32) {

@@ -11,6 +11,7 @@ use qapgpu::io::qaplib;
 use qapgpu_common::delta::DeltaWidth;
 use qapgpu_common::layout::{LsLayout, Placement};
 use qapgpu_common::ls::{LsKind, TenureLaw};
+use qapgpu_common::narrow_tabu;
 use qapgpu_common::sums::Side;
 use qapgpu_tests::{gpu, near_limit, negatives, small, symmetrised, zeros};
 
@@ -107,6 +108,10 @@ fn paper_sized_instances() {
     twin(&g, &load("tai40a"), LsKind::Tabu, Layout::Sums, 40, 200, 2);
     twin(&g, &load("tai50b"), LsKind::TwoOpt, Layout::Sums, 24, 200, 2);
     twin(&g, &load("tai50b"), LsKind::Tabu, Layout::Sums, 24, 100, 2);
+    // tai100b's c-ants on the fast path with 2-byte tabu entries (`narrow_tabu`), where
+    // 4-byte ones would leave the tabu matrix in global memory.
+    let e = twin(&g, &load("tai100b"), LsKind::Tabu, Layout::Sums, 6, 100, 2);
+    assert!(e.layout.fast_path() && e.layout.tabu_entry == 2, "tai100b's searches are off the narrow kernels: {:?}", e.layout);
 }
 
 #[test]
@@ -263,6 +268,16 @@ fn walks_go_on_across_launches_as_on_the_cpu() {
         let padded = twin_walks_with(&g, &load(name), Layout::Sums, 12, 200, 3, 100, TenureLaw::Mixed);
         assert!(padded.fast_path() && padded.row == padded.n + 1, "{name}'s walks are off the padded kernels: {padded:?}");
     }
+    // Tabu entries of 2 bytes (`narrow_tabu`): tai100a in rows of n, a symmetric n = 96 in
+    // rows of n + 1; launches longer than `narrow_tabu::LAUNCH_MAX` moves, which the host
+    // splits, and an aspiration that acts within them.
+    let narrow = twin_walks_with(&g, &load("tai100a"), Layout::Sums, 12, 200, 3, 100, TenureLaw::Mixed);
+    assert!(narrow.fast_path() && narrow.tabu_entry == 2 && narrow.row == 100, "tai100a's walks are off the narrow kernels: {narrow:?}");
+    let long = twin_walks_with(&g, &load("tai100a"), Layout::Sums, 4, narrow_tabu::LAUNCH_MAX + 904, 2, 3000, TenureLaw::Mixed);
+    assert_eq!(long.tabu_entry, 2);
+    let sym96 = symmetrised(&small(96, 100), Side::A);
+    let padded = twin_walks_with(&g, &sym96, Layout::Sums, 12, 200, 3, 100, TenureLaw::Mixed);
+    assert!(padded.fast_path() && padded.tabu_entry == 2 && padded.row == 97, "n = 96's walks are off the narrow padded kernels: {padded:?}");
     twin_walks_with(&g, &load("nug12"), Layout::Mata, 12, 60, 3, 36, TenureLaw::Mixed);
     twin_walks(&g, &load("tai150b"), Layout::Mata, 3, 40, 3, 60);
     twin_walks(&g, &load("tai150b"), Layout::Split, 3, 40, 3, 60);
@@ -348,8 +363,9 @@ fn twin_regroup(g: &Gpu, inst: &Instance, layout: Layout, walks: u32, elite: u32
 #[test]
 fn walks_regroup_as_on_the_cpu() {
     let Some(g) = gpu() else { return };
-    // tai80a: tables in rows of n + 1, copied to and from the elite's rows of n.
-    for (inst, layout) in [(load("tai35b"), Layout::Sums), (load("tai80a"), Layout::Sums), (load("tai25b"), Layout::Split), (load("nug12"), Layout::Mata)] {
+    // tai80a: tables in rows of n + 1, copied to and from the elite's rows of n; tai100a:
+    // 2-byte tabu entries, fresh after a regrouping.
+    for (inst, layout) in [(load("tai35b"), Layout::Sums), (load("tai80a"), Layout::Sums), (load("tai100a"), Layout::Sums), (load("tai25b"), Layout::Split), (load("nug12"), Layout::Mata)] {
         let n = inst.n as u32;
         twin_regroup(&g, &inst, layout, 40, 10, 2 * n, 4, None);
         // A diverse elite, chosen on the host: half of n apart.

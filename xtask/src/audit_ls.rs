@@ -7,6 +7,7 @@ use qapgpu_common::delta::DeltaWidth;
 use qapgpu_common::elem::ElemWidth;
 use qapgpu_common::layout::{self, LS_SCRATCH_PER_WARP, LsLayout, Placement};
 use qapgpu_common::mata::{Mapping, Shape, default_ns};
+use qapgpu_common::narrow_tabu;
 use qapgpu_common::params::{AcoBest, AcoParams};
 
 pub fn audit(args: &[String], n: u32, arch: &str, elem: ElemWidth) -> Result<(), String> {
@@ -53,7 +54,10 @@ pub fn audit(args: &[String], n: u32, arch: &str, elem: ElemWidth) -> Result<(),
         x => return Err(format!("--delta {x}: expected i32 or i64")),
     };
     let max_blocks = layout::blocks_per_sm(&lim, shape.launched(), 0, k.as_ref().map_or(1, |k| k.registers)).0;
-    let lay = LsLayout::new(shape, tabu, delta, elem, max_blocks, &lim);
+    // The host's rule for `ts` walks with their defaults: aspiration 5n², launches of at most
+    // `narrow_tabu::LAUNCH_MAX` moves, tenures up to 1.1 · 8n.
+    let narrow = narrow_tabu::fits(5 * n * n, narrow_tabu::LAUNCH_MAX, 8 * n * 11 / 10);
+    let lay = LsLayout::new(shape, tabu, delta, elem, max_blocks, &lim, narrow);
     let c = shape.moves;
 
     println!(
@@ -135,6 +139,7 @@ pub fn audit(args: &[String], n: u32, arch: &str, elem: ElemWidth) -> Result<(),
     }
     if tabu {
         match lay.tabu_placement {
+            Placement::Shared if lay.tabu_entry == 2 => row("tabu", lay.tabu, format!("{n}×{n} u16{}: iteration until which facility i may not return to location ℓ, held above the launch's base (narrow_tabu)", padding(lay.row))),
             Placement::Shared => row("tabu", lay.tabu, format!("{n}×{n} i32{}: iteration until which facility i may not return to location ℓ", padding(lay.row))),
             _ => elsewhere("tabu matrix", lay.tabu.bytes),
         }

@@ -16,6 +16,7 @@
 use core::slice;
 
 use qapgpu_common::ls::{Candidate, TABU_FREE, Tenure, TenureLaw, authorized, move_class, stop_poll_interval};
+use qapgpu_common::narrow_tabu;
 use qapgpu_common::rng::Xoshiro128;
 use qapgpu_common::matrix::Matrix;
 use qapgpu_common::moves::{delta_full_in, delta_update, move_index, next_pair, touches, unpack_pair};
@@ -31,8 +32,9 @@ use crate::stop::{block_stop_requested, claim_stop, stop_requested};
 pub(super) trait Search {
     /// `moves`: the search's iterations (`p.ls_iterations`, or a walk launch's own). `PAD`:
     /// the tables' rows in shared memory are n + `PAD` entries apart (`LsLayout::row`; 1
-    /// only in the fast path's padded kernels).
-    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const FAST: bool, const PAD: usize, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M, moves: u32);
+    /// only in the fast path's padded kernels). `NARROW`: the shared tabu matrix holds
+    /// 2-byte entries (`common::narrow_tabu`; only in the fast path's narrow kernels).
+    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const FAST: bool, const PAD: usize, const NARROW: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M, moves: u32);
 }
 
 /// Seed 003's mappings (MATA and plain), as the module docs describe.
@@ -40,7 +42,7 @@ pub(super) struct Mata;
 
 impl Search for Mata {
     #[inline(always)]
-    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const FAST: bool, const PAD: usize, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M, moves: u32) {
+    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const FAST: bool, const PAD: usize, const NARROW: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M, moves: u32) {
         unsafe { search::<E, D, WALK, M>(p, a, b, moves) }
     }
 }
@@ -69,10 +71,10 @@ pub(super) unsafe fn run<S: Search, E: DevElem, const WALK: bool>(p: &AcoParams,
         }
         let at = |off: u32| View::<E, Shared>::shared(shared_base() + off as u64, n);
         let (a, b) = (at(p.layout.a), at(p.layout.b));
-        if narrow { unsafe { S::search::<E, i32, WALK, false, 0, _>(p, &a, &b, moves) } } else { unsafe { S::search::<E, i64, WALK, false, 0, _>(p, &a, &b, moves) } }
+        if narrow { unsafe { S::search::<E, i32, WALK, false, 0, false, _>(p, &a, &b, moves) } } else { unsafe { S::search::<E, i64, WALK, false, 0, false, _>(p, &a, &b, moves) } }
     } else {
         let (a, b) = (View::<E, _>::global(p.a, n), View::<E, _>::global(p.b, n));
-        if narrow { unsafe { S::search::<E, i32, WALK, false, 0, _>(p, &a, &b, moves) } } else { unsafe { S::search::<E, i64, WALK, false, 0, _>(p, &a, &b, moves) } }
+        if narrow { unsafe { S::search::<E, i32, WALK, false, 0, false, _>(p, &a, &b, moves) } } else { unsafe { S::search::<E, i64, WALK, false, 0, false, _>(p, &a, &b, moves) } }
     }
 }
 
@@ -85,7 +87,7 @@ pub(super) unsafe fn run<S: Search, E: DevElem, const WALK: bool>(p: &AcoParams,
 /// tai35b, tai100a; H100, same section).
 #[inline(always)]
 pub(super) unsafe fn run_fast<S: Search, E: DevElem, const WALK: bool>(p: &AcoParams, moves: u32) {
-    unsafe { run_fast_rows::<S, E, WALK, 0>(p, moves) }
+    unsafe { run_fast_rows::<S, E, WALK, 0, false>(p, moves) }
 }
 
 /// `run_fast` for tables in rows of n + 1 (`LsLayout::row`): kernels of their own, so that
@@ -93,12 +95,27 @@ pub(super) unsafe fn run_fast<S: Search, E: DevElem, const WALK: bool>(p: &AcoPa
 /// cost them 1–5 % of their moves; BENCHMARKS.md, "Padded rows").
 #[inline(always)]
 pub(super) unsafe fn run_fast_padded<S: Search, E: DevElem, const WALK: bool>(p: &AcoParams, moves: u32) {
-    unsafe { run_fast_rows::<S, E, WALK, 1>(p, moves) }
+    unsafe { run_fast_rows::<S, E, WALK, 1, false>(p, moves) }
 }
 
-/// `run_fast` with the tables' rows n + `PAD` entries apart.
+/// `run_fast` with a tabu matrix of 2-byte entries in shared memory (`LsLayout::tabu_entry`,
+/// `common::narrow_tabu`), where 4-byte ones would leave it in global memory or cost a block
+/// an SM (n = 95 to 102 with u16 matrices on an H100): kernels of their own, as the padded ones.
 #[inline(always)]
-unsafe fn run_fast_rows<S: Search, E: DevElem, const WALK: bool, const PAD: usize>(p: &AcoParams, moves: u32) {
+pub(super) unsafe fn run_fast_narrow<S: Search, E: DevElem, const WALK: bool>(p: &AcoParams, moves: u32) {
+    unsafe { run_fast_rows::<S, E, WALK, 0, true>(p, moves) }
+}
+
+/// `run_fast_narrow` for tables in rows of n + 1.
+#[inline(always)]
+pub(super) unsafe fn run_fast_narrow_padded<S: Search, E: DevElem, const WALK: bool>(p: &AcoParams, moves: u32) {
+    unsafe { run_fast_rows::<S, E, WALK, 1, true>(p, moves) }
+}
+
+/// `run_fast` with the tables' rows n + `PAD` entries apart, tabu entries of 2 bytes where
+/// `NARROW`.
+#[inline(always)]
+unsafe fn run_fast_rows<S: Search, E: DevElem, const WALK: bool, const PAD: usize, const NARROW: bool>(p: &AcoParams, moves: u32) {
     if WALK && block_stop_requested(p.stop) {
         unsafe { leave_stopped(p) };
         return;
@@ -114,7 +131,7 @@ unsafe fn run_fast_rows<S: Search, E: DevElem, const WALK: bool, const PAD: usiz
         block_copy(sb, b as *const E, n * n);
     }
     let at = |off: u32| View::<E, Shared>::shared(shared_base() + off as u64, n);
-    unsafe { S::search::<E, i32, WALK, true, PAD, _>(p, &at(p.layout.a), &at(p.layout.b), moves) }
+    unsafe { S::search::<E, i32, WALK, true, PAD, NARROW, _>(p, &at(p.layout.a), &at(p.layout.b), moves) }
 }
 
 /// A walk launch that finds the stop word set leaves at once: no moves, and no donor taken
@@ -202,8 +219,11 @@ pub(super) struct Unit {
     pub from_ant: bool,
     /// Iterations the walk has done before this launch (0 where it took a donor's start).
     pub done: u32,
-    /// The tabu matrix the search works on (shared or global memory).
+    /// The tabu matrix the search works on (shared or global memory; 2-byte entries where
+    /// the kernel is `NARROW`, held above `tabu_base`).
     pub tabu: *mut i32,
+    /// `narrow_tabu::base` of this search (0 unless `NARROW`).
+    pub tabu_base: i32,
     pub perm: *mut u8,
     pub best: *mut u8,
 }
@@ -212,8 +232,8 @@ impl Unit {
     /// Reads block `blk`'s unit and loads its permutation (and best and tabu matrix) into
     /// the search's memory. Pitfall: the caller's next barrier publishes what it wrote.
     #[inline(always)]
-    pub unsafe fn begin<const PAD: usize>(p: &AcoParams, walk_kernel: bool) -> Unit {
-        let (tid, blk) = (thread_idx_x(), block_idx_x() as usize);
+    pub unsafe fn begin<const PAD: usize, const NARROW: bool>(p: &AcoParams, walk_kernel: bool) -> Unit {
+        let blk = block_idx_x() as usize;
         let n = p.n as usize;
         let tabu_search = p.flags & LS_TABU != 0;
         let smem = shared_generic();
@@ -238,6 +258,8 @@ impl Unit {
         };
         let ant_cost = unsafe { *(p.ant_costs as *const i64).add(blk) };
         let from_ant = walk && ant_cost <= cost;
+        // The iteration the search starts at and its aspiration, as `split::drive` counts them.
+        let tabu_base = if NARROW { narrow_tabu::base(done as i32, if walk { p.aspiration as i32 } else { 0 }) } else { 0 };
         unsafe {
             block_copy_bytes(perm, start, n);
             if tabu_search {
@@ -248,11 +270,16 @@ impl Unit {
                 // A walk's own matrix (fresh before its first move), copied in when the
                 // search works in shared memory (in rows of n + `PAD` there).
                 for_each_entry::<PAD>(p.n, |i, at| {
-                    *tabu.add(at) = if !walk || done == 0 { TABU_FREE } else if tabu != kept as *mut i32 { *kept.add(i) } else { *tabu.add(at) };
+                    if NARROW {
+                        let until = if !walk || done == 0 { TABU_FREE } else { *kept.add(i) };
+                        st_shared_u16(shared_base() + p.layout.tabu as u64 + 2 * at as u64, narrow_tabu::encode(until, tabu_base) as u32);
+                    } else {
+                        *tabu.add(at) = if !walk || done == 0 { TABU_FREE } else if tabu != kept as *mut i32 { *kept.add(i) } else { *tabu.add(at) };
+                    }
                 });
             }
         }
-        Unit { blk, n, tabu_search, walk, cant, ant, cost, ant_cost, from_ant, done, tabu, perm, best }
+        Unit { blk, n, tabu_search, walk, cant, ant, cost, ant_cost, from_ant, done, tabu, tabu_base, perm, best }
     }
 
     /// The best cost a search starts from.
@@ -272,7 +299,7 @@ impl Unit {
     /// search's last write to `perm` and `best`.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    pub unsafe fn finish<const PAD: usize>(&self, p: &AcoParams, cur: i64, best_cost: i64, iterations: u32, rng: &Xoshiro128, rng_owner: u32, hit: bool) {
+    pub unsafe fn finish<const PAD: usize, const NARROW: bool>(&self, p: &AcoParams, cur: i64, best_cost: i64, iterations: u32, rng: &Xoshiro128, rng_owner: u32, hit: bool) {
         let (tid, blk, n) = (thread_idx_x(), self.blk, self.n);
         let (result, result_cost) = if self.tabu_search { (self.best, best_cost) } else { (self.perm, cur) };
         // The search that claimed the stop word on reaching the target (`hit`, thread 0's)
@@ -295,7 +322,10 @@ impl Unit {
             // A walk leaves where it stands (and its tabu matrix) for the next launch.
             block_copy_bytes(self.cant, if self.walk { self.perm } else { result }, n);
             let kept = (p.tabu as *mut i32).add(blk * n * n);
-            if self.walk && self.tabu != kept {
+            if self.walk && NARROW {
+                let window = shared_base() + p.layout.tabu as u64;
+                for_each_entry::<PAD>(p.n, |i, at| *kept.add(i) = narrow_tabu::decode(ld_shared_u16(window + 2 * at as u64) as u16, self.tabu_base));
+            } else if self.walk && self.tabu != kept {
                 for_each_entry::<PAD>(p.n, |i, at| *kept.add(i) = *self.tabu.add(at));
             }
             // Step 8 of Fig. 2: the c-ant replaces its unit's best when it is as good or better.
@@ -335,7 +365,7 @@ unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: Matrix<E>>(p: &Aco
     let mata = p.flags & LS_MATA != 0;
     let lay = &p.layout;
     let scratch = shared_base() + lay.scratch as u64;
-    let unit = unsafe { Unit::begin::<0>(p, WALK) };
+    let unit = unsafe { Unit::begin::<0, false>(p, WALK) };
     let (tabu_search, walk, tabu, perm_ptr, best_ptr) = (unit.tabu_search, unit.walk, unit.tabu, unit.perm, unit.best);
     let delta = unsafe {
         if p.flags & LS_DELTA_SHARED != 0 {
@@ -451,7 +481,7 @@ unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: Matrix<E>>(p: &Aco
         }
     }
     sync_threads();
-    unsafe { unit.finish::<0>(p, cur, best_cost, iterations, &rng, 0, hit) };
+    unsafe { unit.finish::<0, false>(p, cur, best_cost, iterations, &rng, 0, hit) };
 }
 
 macro_rules! ls_kernel {

@@ -33,6 +33,7 @@ use core::marker::PhantomData;
 use qapgpu_common::layout::LS_SCRATCH_PER_WARP;
 use qapgpu_common::ls::{ASPIRED, Candidate, class_of_earlier, move_class};
 use qapgpu_common::mata::touching_move;
+use qapgpu_common::narrow_tabu;
 use qapgpu_common::moves::{delta_offset_in, delta_update_terms_in, facility_terms, move_index, touches, unpack_pair};
 use qapgpu_common::params::AcoParams;
 
@@ -48,7 +49,7 @@ struct Split;
 
 impl Search for Split {
     #[inline(always)]
-    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const FAST: bool, const PAD: usize, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M, moves: u32) {
+    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const FAST: bool, const PAD: usize, const NARROW: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M, moves: u32) {
         unsafe { search::<E, D, WALK, M>(p, a, b, moves) }
     }
 }
@@ -307,7 +308,7 @@ impl<E: DevElem, D: DevCost, M: DevMatrix<E>> Pricer<D> for SplitPricer<'_, E, M
 #[inline(always)]
 unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M, moves: u32) {
     let pricer = SplitPricer { elem: PhantomData, a, b, n: p.n, moves: p.moves, lanes: p.lanes };
-    unsafe { drive::<D, WALK, false, 0, _>(p, &pricer, moves) }
+    unsafe { drive::<D, WALK, false, 0, false, _>(p, &pricer, moves) }
 }
 
 /// One block's search of the split family: the iteration of the module docs, with the
@@ -320,15 +321,17 @@ unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: DevMatrix<E>>(p: &
 /// nearly every move anyway, through a generic pointer and behind two tests (tai35b's
 /// walks: 36 of a move's 78 instructions). The winner is read from the slots one after
 /// another (`Tables::winner`).
-pub(super) unsafe fn drive<D: DevCost, const WALK: bool, const FAST: bool, const PAD: usize, P: Pricer<D>>(p: &AcoParams, pricer: &P, moves: u32) {
+pub(super) unsafe fn drive<D: DevCost, const WALK: bool, const FAST: bool, const PAD: usize, const NARROW: bool, P: Pricer<D>>(p: &AcoParams, pricer: &P, moves: u32) {
     let (tid, threads) = (thread_idx_x(), block_dim_x());
     let nu = p.n;
     // The tabu matrix's rows (`LsLayout::row`): n, or n + 1 in the padded kernels.
     let row = nu + PAD as u32;
     let t = Tables::of(p);
-    let unit = unsafe { Unit::begin::<PAD>(p, WALK) };
+    let unit = unsafe { Unit::begin::<PAD, NARROW>(p, WALK) };
     let (tabu_search, tabu) = (unit.tabu_search, unit.tabu);
     let aspiration = if unit.walk { p.aspiration as i32 } else { 0 };
+    // `NARROW`: entries are held above this base, and moves are classed against `now - base`.
+    let tabu_base = unit.tabu_base;
     // The tabu matrix's shared-window address where `FAST`.
     let tabu_window = shared_base() + p.layout.tabu as u64;
     let mut k = tid;
@@ -374,8 +377,14 @@ pub(super) unsafe fn drive<D: DevCost, const WALK: bool, const FAST: bool, const
             unsafe {
                 if tabu_search {
                     let (tr, ts) = rule.draw(rng);
-                    *tabu.add((m.r * row + m.pr) as usize) = m.at + tr;
-                    *tabu.add((m.s * row + m.ps) as usize) = m.at + ts;
+                    let (ir, is) = (m.r * row + m.pr, m.s * row + m.ps);
+                    if NARROW {
+                        st_shared_u16(tabu_window + 2 * ir as u64, narrow_tabu::encode(m.at + tr, tabu_base) as u32);
+                        st_shared_u16(tabu_window + 2 * is as u64, narrow_tabu::encode(m.at + ts, tabu_base) as u32);
+                    } else {
+                        *tabu.add(ir as usize) = m.at + tr;
+                        *tabu.add(is as usize) = m.at + ts;
+                    }
                 }
                 st_shared_u8(t.perm + m.r as u64, m.ps);
                 st_shared_u8(t.perm + m.s as u64, m.pr);
@@ -403,12 +412,18 @@ pub(super) unsafe fn drive<D: DevCost, const WALK: bool, const FAST: bool, const
         // A move gives a new best when cur + Δ < best_cost, i.e. Δ < room (both are costs, so
         // neither side overflows), i.e. Δ ≤ ceiling in the move-cost type.
         let ceiling = D::ceiling(best_cost - cur);
+        // `now` as the fast path's tabu entries are held (above `tabu_base` where `NARROW`).
+        let now_held = if NARROW { now.wrapping_sub(tabu_base) } else { now };
         let mut consider = |d: D, u: u32, v: u32, at: Option<(u32, u32)>| {
             let entries = || at.unwrap_or_else(|| unsafe { (u * row + t.phi(v), v * row + t.phi(u)) });
             if FAST {
                 let (iu, iv) = entries();
-                let until = unsafe { (ld_shared_u32(tabu_window + 4 * iu as u64) as i32).min(ld_shared_u32(tabu_window + 4 * iv as u64) as i32) };
-                let c = D::key(class_of_earlier(until, now, d.at_most(ceiling), aspiration), d, u, v);
+                let until = if NARROW {
+                    unsafe { (ld_shared_u16(tabu_window + 2 * iu as u64) as i32).min(ld_shared_u16(tabu_window + 2 * iv as u64) as i32) }
+                } else {
+                    unsafe { (ld_shared_u32(tabu_window + 4 * iu as u64) as i32).min(ld_shared_u32(tabu_window + 4 * iv as u64) as i32) }
+                };
+                let c = D::key(class_of_earlier(until, now_held, d.at_most(ceiling), aspiration), d, u, v);
                 if D::less(&c, &pick) {
                     pick = c;
                 }
@@ -480,7 +495,7 @@ pub(super) unsafe fn drive<D: DevCost, const WALK: bool, const FAST: bool, const
     if keep {
         unsafe { pricer.save(&t) };
     }
-    unsafe { unit.finish::<PAD>(p, cur, best_cost, iterations, &rng, keeper, hit) };
+    unsafe { unit.finish::<PAD, NARROW>(p, cur, best_cost, iterations, &rng, keeper, hit) };
 }
 
 /// The search and walk kernels of one mapping of the split family for each element type:

@@ -30,6 +30,13 @@
 //! `aco_sums_fast_search_padded_*`): the pricing reads H(v, φu) and the tabu entry (v, φu)
 //! for 32 consecutive v a warp, which rows of 80 put in two banks (rows of 40 in four).
 //! Their copies in global memory keep rows of n (`ls::for_each_entry` translates).
+//!
+//! # Two-byte tabu entries
+//! Where 4-byte tabu entries would leave the tabu matrix in global memory or cost a block an
+//! SM (n = 95 to 102 with u16 matrices on an H100), and the searches' entries fit 2 bytes, the matrix is held in
+//! shared memory in 2-byte entries above a base (`common::narrow_tabu`), on kernels of their
+//! own (`ts_sums_fast_walk_narrow_*`, `aco_sums_fast_search_narrow_*`, and `_narrow_padded_`
+//! for rows of n + 1). The copies in global memory keep 4-byte entries (`ls::Unit` converts).
 use core::marker::PhantomData;
 use core::slice;
 
@@ -37,7 +44,7 @@ use qapgpu_common::moves::delta_offset_in;
 use qapgpu_common::params::{AcoParams, LS_SUMS_BETA, LS_SUMS_SIDE_B, LS_ZERO_DIAGONAL};
 use qapgpu_common::sums::{SUM_ROWS, Side, alpha, beta, delta_from_sums, location_factor, offset_of, sum_entries_by};
 
-use super::ls::{Search, donor_slot, for_each_entry, run, run_fast, run_fast_padded};
+use super::ls::{Search, donor_slot, for_each_entry, run, run_fast, run_fast_narrow, run_fast_narrow_padded, run_fast_padded};
 use super::split::{Pending, Pricer, Tables, drive, family_kernels};
 use crate::intrinsics::*;
 use crate::matrices::{DevCost, DevElem, DevMatrix};
@@ -49,13 +56,13 @@ impl Search for Sums {
     /// The side is a type parameter of the pricer, not a flag read per move: as a flag, both
     /// sides' loads were issued (one of them predicated off) for every table entry and move.
     #[inline(always)]
-    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const FAST: bool, const PAD: usize, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M, moves: u32) {
+    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const FAST: bool, const PAD: usize, const NARROW: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M, moves: u32) {
         if p.flags & LS_SUMS_SIDE_B != 0 {
-            unsafe { drive::<D, WALK, FAST, PAD, _>(p, &SumsPricer::<E, M, true, FAST, false, PAD>::new::<D>(p, a, b, WALK), moves) }
+            unsafe { drive::<D, WALK, FAST, PAD, NARROW, _>(p, &SumsPricer::<E, M, true, FAST, false, PAD>::new::<D>(p, a, b, WALK), moves) }
         } else if FAST && p.flags & LS_SUMS_BETA != 0 {
-            unsafe { drive::<D, WALK, FAST, PAD, _>(p, &SumsPricer::<E, M, false, FAST, true, PAD>::new::<D>(p, a, b, WALK), moves) }
+            unsafe { drive::<D, WALK, FAST, PAD, NARROW, _>(p, &SumsPricer::<E, M, false, FAST, true, PAD>::new::<D>(p, a, b, WALK), moves) }
         } else {
-            unsafe { drive::<D, WALK, FAST, PAD, _>(p, &SumsPricer::<E, M, false, FAST, false, PAD>::new::<D>(p, a, b, WALK), moves) }
+            unsafe { drive::<D, WALK, FAST, PAD, NARROW, _>(p, &SumsPricer::<E, M, false, FAST, false, PAD>::new::<D>(p, a, b, WALK), moves) }
         }
     }
 }
@@ -340,4 +347,24 @@ family_kernels!(
     (u16, aco_sums_fast_search_padded_u16, ts_sums_fast_walk_padded_u16),
     (u32, aco_sums_fast_search_padded_u32, ts_sums_fast_walk_padded_u32),
     (i32, aco_sums_fast_search_padded_i32, ts_sums_fast_walk_padded_i32)
+);
+
+family_kernels!(
+    Sums,
+    run_fast_narrow,
+    "sums (fast path, tabu entries of 2 bytes)",
+    "what the sums kernels of the fast path need, and `p.layout` a plan with 2-byte tabu entries (`LsLayout::tabu_entry`) whose searches' entries fit them (`narrow_tabu::fits`)",
+    (u16, aco_sums_fast_search_narrow_u16, ts_sums_fast_walk_narrow_u16),
+    (u32, aco_sums_fast_search_narrow_u32, ts_sums_fast_walk_narrow_u32),
+    (i32, aco_sums_fast_search_narrow_i32, ts_sums_fast_walk_narrow_i32)
+);
+
+family_kernels!(
+    Sums,
+    run_fast_narrow_padded,
+    "sums (fast path, tabu entries of 2 bytes, tables in rows of n + 1)",
+    "what the narrow kernels need, and `p.layout` a plan with rows of n + 1",
+    (u16, aco_sums_fast_search_narrow_padded_u16, ts_sums_fast_walk_narrow_padded_u16),
+    (u32, aco_sums_fast_search_narrow_padded_u32, ts_sums_fast_walk_narrow_padded_u32),
+    (i32, aco_sums_fast_search_narrow_padded_i32, ts_sums_fast_walk_narrow_padded_i32)
 );

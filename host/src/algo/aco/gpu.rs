@@ -14,6 +14,7 @@ use qapgpu_common::delta::DeltaWidth;
 use qapgpu_common::layout::{LS_SCRATCH_PER_WARP, LsLayout, Placement, blocks_per_sm};
 use qapgpu_common::ls::{LsKind, TenureLaw};
 use qapgpu_common::mata::{Mapping, Shape};
+use qapgpu_common::narrow_tabu;
 use qapgpu_common::params::{AcoBest, AcoParams, TargetHit, LS_SUMS_BETA, LS_SUMS_SIDE_B, LS_TENURE_MIXED, LS_TENURE_PER_MOVE, LS_TENURE_UNIFORM, LS_ZERO_DIAGONAL};
 use qapgpu_common::sums::Side;
 use std::time::Instant;
@@ -144,9 +145,11 @@ impl AcoGpu {
         let (layout, registers) = plan_on(&gpu, inst, &cfg, ls_kernel)?;
         let layout = layout.map_err(|e| anyhow!("{}: {e}", inst.name))?;
         if layout.fast_path() {
-            // Rows of n + 1 run on kernels of their own (`LsLayout::row`).
+            // Rows of n + 1 and 2-byte tabu entries run on kernels of their own
+            // (`LsLayout::row`, `LsLayout::tabu_entry`).
+            let entries = if layout.tabu_entry == 2 { NARROW } else { "" };
             let rows = if layout.row == layout.n { "" } else { PADDED };
-            (k.local_search, k.walk) = (load(format!("{FAST_SEARCH}{rows}_{w}"))?, load(format!("{FAST_WALK}{rows}_{w}"))?);
+            (k.local_search, k.walk) = (load(format!("{FAST_SEARCH}{entries}{rows}_{w}"))?, load(format!("{FAST_WALK}{entries}{rows}_{w}"))?);
         }
         let ls_kernel = if cfg.walk { &k.walk } else { &k.local_search };
         let shape = layout.shape;
@@ -468,6 +471,8 @@ pub const FAST_SEARCH: &str = "aco_sums_fast_search";
 pub const FAST_WALK: &str = "ts_sums_fast_walk";
 /// The infix of the fast path's kernels for tables in rows of n + 1 (`LsLayout::row`).
 pub const PADDED: &str = "_padded";
+/// The infix of the fast path's kernels with 2-byte tabu entries in shared memory.
+pub const NARROW: &str = "_narrow";
 
 /// The names, less the element type, of the seed-003 search and `ts` walk kernels of `layout`.
 pub fn ls_kernels(layout: Layout) -> (&'static str, &'static str) {
@@ -498,7 +503,16 @@ pub fn ls_shape(cfg: &AcoConfig, n: u32, max_threads: u32) -> Result<Shape> {
 pub fn ls_layout(gpu: &Gpu, inst: &Instance, cfg: &AcoConfig, shape: Shape, registers: u32) -> LsLayout {
     let (max_blocks, _) = blocks_per_sm(&gpu.limits, shape.launched(), 0, registers);
     let delta = if cfg.wide_delta { DeltaWidth::I64 } else { inst.delta_width() };
-    LsLayout::new(shape, cfg.ls == LsKind::Tabu, delta, inst.width, max_blocks, &gpu.limits)
+    LsLayout::new(shape, cfg.ls == LsKind::Tabu, delta, inst.width, max_blocks, &gpu.limits, narrow_tabu_fits(cfg))
+}
+
+/// Whether every search of `cfg` keeps its tabu entries within 2 bytes of its launch's base
+/// (`narrow_tabu::fits`): a walk's launches are split at `narrow_tabu::LAUNCH_MAX` moves
+/// (`local_search`), and a c-ant's search is one launch of `ls_iterations` moves with no
+/// long-term aspiration.
+pub fn narrow_tabu_fits(cfg: &AcoConfig) -> bool {
+    let longest = cfg.tenure().longest();
+    if cfg.walk { narrow_tabu::fits(cfg.aspiration, narrow_tabu::LAUNCH_MAX, longest) } else { narrow_tabu::fits(0, cfg.ls_iterations, longest) }
 }
 
 fn where_(p: Placement) -> &'static str {
@@ -533,6 +547,9 @@ impl AcoEngine for AcoGpu {
         let mut s = format!("; {costs}, A and B in {} memory", where_(l.ab_placement));
         if l.tabu_search {
             s += &format!(", tabu matrix in {} memory", where_(l.tabu_placement));
+        }
+        if l.tabu_entry == 2 {
+            s += " in 2-byte entries";
         }
         if l.fast_path() {
             s += if l.row == l.n { " (the fast path's kernels)" } else { " (the fast path's kernels; H and the tabu matrix in rows of n + 1)" };
@@ -578,8 +595,18 @@ impl AcoEngine for AcoGpu {
             self.walks_clean = false;
             // The launch takes the donors `regroup` left (`ls::Unit::begin`).
             self.donors_pending = false;
-            let moves = self.cfg.ls_iterations;
-            self.launch_with(|k| &k.walk, c, moves)?;
+            // On 2-byte tabu entries, launches of at most `narrow_tabu::LAUNCH_MAX` moves
+            // (`narrow_tabu_fits`); the walks go on from one to the next as from one launch.
+            let most = if self.layout.tabu_entry == 2 { narrow_tabu::LAUNCH_MAX } else { u32::MAX };
+            let mut left = self.cfg.ls_iterations;
+            loop {
+                let moves = left.min(most);
+                self.launch_with(|k| &k.walk, c, moves)?;
+                left -= moves;
+                if left == 0 {
+                    break;
+                }
+            }
         } else {
             self.launch(|k| &k.local_search, c)?;
         }
