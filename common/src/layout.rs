@@ -257,7 +257,8 @@ fn blocks_by_shared(lim: &DeviceLimits, dynamic_shared: u32) -> u32 {
 /// Items 2 and 3 go in only when they do not lower the blocks per SM below what threads
 /// and registers allow (`max_blocks`): a block's search is bound by load latency, which
 /// more resident blocks hide. Whatever is left out is read from global memory (A and B
-/// through the read-only path, the paper's texture fetches).
+/// through the read-only path, the paper's texture fetches). The exception is the sums
+/// kernels' fast path, which is worth fewer blocks (`LsLayout::new`).
 ///
 /// On the sums kernels' fast path, H and the tabu matrix have rows of n + 1 entries where n
 /// is a multiple of 8 (`padded_row`, `row`).
@@ -298,7 +299,24 @@ impl LsLayout {
     /// searches' tabu entries fit 2 bytes (`narrow_tabu::fits`); the plan then holds them
     /// so where that puts the fast path's tabu matrix in shared memory, or more blocks on an
     /// SM (tai100a, tai100b: two walks an SM on the fast path, not two off it).
+    ///
+    /// Where no plan at `max_blocks` runs on the fast path, the plan with the most blocks an
+    /// SM that does is taken: one walk an SM on the fast path made 1.3 to 13 times the move
+    /// costs a second of two on the general kernels (or on the split and MATA layouts the
+    /// host fell back to) at n = 104 to 128, and ended lower within 1 s (BENCHMARKS.md,
+    /// "The fast path before occupancy").
     pub fn new(shape: crate::mata::Shape, tabu_search: bool, delta_width: DeltaWidth, width: ElemWidth, max_blocks: u32, lim: &DeviceLimits, narrow_tabu: bool) -> LsLayout {
+        let at = |blocks: u32| Self::at_blocks(shape, tabu_search, delta_width, width, blocks, lim, narrow_tabu);
+        let first = at(max_blocks);
+        if first.fast_path() {
+            return first;
+        }
+        (1..max_blocks).rev().map(at).find(LsLayout::fast_path).unwrap_or(first)
+    }
+
+    /// The plan that keeps `max_blocks` blocks an SM where it can (the struct's docs).
+    #[allow(clippy::too_many_arguments)]
+    fn at_blocks(shape: crate::mata::Shape, tabu_search: bool, delta_width: DeltaWidth, width: ElemWidth, max_blocks: u32, lim: &DeviceLimits, narrow_tabu: bool) -> LsLayout {
         let wide = Self::with_entries(shape, tabu_search, delta_width, width, max_blocks, lim, 4);
         if !(narrow_tabu && tabu_search) {
             return wide;
@@ -538,18 +556,23 @@ mod tests {
     fn two_byte_tabu_entries_only_where_they_bring_the_fast_path_or_blocks() {
         let lim = limits(90).unwrap();
         let blocks = |l: &LsLayout| blocks_by_shared(&lim, l.dynamic_shared).min(2);
-        // n = 100: 4-byte entries leave the tabu matrix in global memory (off the fast
-        // path); 2-byte ones fit, two walks an SM.
+        // n = 100: 4-byte entries run the fast path at one walk an SM only; 2-byte ones at
+        // two.
         let (wide, narrow) = (plan(100, 512, Mapping::Sums), plan_with(100, 512, Mapping::Sums, true));
-        assert!(!wide.fast_path() && wide.tabu_entry == 4);
+        assert!(wide.fast_path() && wide.tabu_entry == 4);
         assert!(narrow.fast_path() && narrow.tabu_entry == 2 && narrow.row == 100);
         assert_eq!(narrow.tabu.bytes, 100 * 100 * 2);
-        assert_eq!((blocks(&wide), blocks(&narrow)), (2, 2));
+        assert_eq!((blocks(&wide), blocks(&narrow)), (1, 2));
         assert!(narrow.tabu.offset >= narrow.b.end() && narrow.tabu.end() == narrow.dynamic_shared);
         // n = 96 the same, and rows padded.
         let (wide, narrow) = (plan(96, 512, Mapping::Sums), plan_with(96, 512, Mapping::Sums, true));
-        assert!(!wide.fast_path() && blocks(&wide) == 2);
+        assert!(wide.fast_path() && blocks(&wide) == 1);
         assert!(narrow.fast_path() && blocks(&narrow) == 2 && narrow.tabu_entry == 2 && narrow.row == 97);
+        // n = 104 and 128: no plan at two blocks runs the fast path, one at one block does.
+        for n in [104, 128] {
+            let p = plan_with(n, 512, Mapping::Sums, true);
+            assert!(p.fast_path() && blocks(&p) == 1, "n = {n}: {p:?}");
+        }
         // Where 4-byte entries already run the fast path at as many blocks, they stay.
         for n in [35, 80] {
             assert_eq!(plan_with(n, 512, Mapping::Sums, true), plan(n, 512, Mapping::Sums), "n = {n}");
