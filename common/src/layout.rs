@@ -284,6 +284,10 @@ pub struct LsLayout {
     /// Entries between two rows of H and of the tabu matrix in shared memory: n, or n + 1
     /// on the fast path where n is a multiple of 8 (`padded_row`; the padded kernels).
     pub row: u32,
+    /// Whether the split family's pairs are in shared memory (`pairs`): always for split,
+    /// and for sums but in the fast path's last resort (`LsLayout::new`), whose kernels
+    /// read them from global memory.
+    pub pairs_shared: bool,
     /// Bytes of a tabu entry in shared memory: 4, or 2 in a narrow plan (`narrow_tabu`; the
     /// narrow kernels). In global memory entries are 4 bytes.
     pub tabu_entry: u32,
@@ -306,40 +310,53 @@ impl LsLayout {
     /// host fell back to) at n = 104 to 128, and ended lower within 1 s (BENCHMARKS.md,
     /// "The fast path before occupancy").
     pub fn new(shape: crate::mata::Shape, tabu_search: bool, delta_width: DeltaWidth, width: ElemWidth, max_blocks: u32, lim: &DeviceLimits, narrow_tabu: bool) -> LsLayout {
-        let at = |blocks: u32| Self::at_blocks(shape, tabu_search, delta_width, width, blocks, lim, narrow_tabu);
-        let first = at(max_blocks);
+        let at = |blocks: u32, shared_pairs: bool| Self::at_blocks(shape, tabu_search, delta_width, width, blocks, lim, narrow_tabu, shared_pairs);
+        let first = at(max_blocks, true);
         if first.fast_path() {
             return first;
         }
-        (1..max_blocks).rev().map(at).find(LsLayout::fast_path).unwrap_or(first)
+        if let Some(p) = (1..max_blocks).rev().map(|b| at(b, true)).find(LsLayout::fast_path) {
+            return p;
+        }
+        // Last, the pairs read from global memory, on 2-byte tabu entries in rows of n (the
+        // kernels there are): tai150b's c-ants (H, A, B and the tabu matrix 225 KB, the
+        // pairs 22 KB more than an H100 gives a block).
+        if narrow_tabu {
+            let global_pairs = |p: &LsLayout| p.fast_path() && !p.pairs_shared && p.tabu_entry == 2 && p.row == p.n;
+            if let Some(p) = (1..=max_blocks).rev().map(|b| at(b, false)).find(global_pairs) {
+                return p;
+            }
+        }
+        first
     }
 
     /// The plan that keeps `max_blocks` blocks an SM where it can (the struct's docs).
     #[allow(clippy::too_many_arguments)]
-    fn at_blocks(shape: crate::mata::Shape, tabu_search: bool, delta_width: DeltaWidth, width: ElemWidth, max_blocks: u32, lim: &DeviceLimits, narrow_tabu: bool) -> LsLayout {
-        let wide = Self::with_entries(shape, tabu_search, delta_width, width, max_blocks, lim, 4);
+    fn at_blocks(shape: crate::mata::Shape, tabu_search: bool, delta_width: DeltaWidth, width: ElemWidth, max_blocks: u32, lim: &DeviceLimits, narrow_tabu: bool, shared_pairs: bool) -> LsLayout {
+        let wide = Self::with_entries(shape, tabu_search, delta_width, width, max_blocks, lim, 4, shared_pairs);
         if !(narrow_tabu && tabu_search) {
             return wide;
         }
-        let narrow = Self::with_entries(shape, tabu_search, delta_width, width, max_blocks, lim, 2);
+        let narrow = Self::with_entries(shape, tabu_search, delta_width, width, max_blocks, lim, 2, shared_pairs);
         let blocks = |l: &LsLayout| blocks_by_shared(lim, l.dynamic_shared).min(max_blocks);
         if narrow.fast_path() && (!wide.fast_path() || blocks(&narrow) > blocks(&wide)) { narrow } else { wide }
     }
 
-    /// The plan with tabu entries of `entry` bytes in shared memory.
+    /// The plan with tabu entries of `entry` bytes in shared memory, and the sums mapping's
+    /// pairs there where `shared_pairs` (rows of n only where not).
     #[allow(clippy::too_many_arguments)]
-    fn with_entries(shape: crate::mata::Shape, tabu_search: bool, delta_width: DeltaWidth, width: ElemWidth, max_blocks: u32, lim: &DeviceLimits, entry: u32) -> LsLayout {
-        let plain = Self::with_row(shape, tabu_search, delta_width, width, max_blocks, lim, shape.n, entry);
+    fn with_entries(shape: crate::mata::Shape, tabu_search: bool, delta_width: DeltaWidth, width: ElemWidth, max_blocks: u32, lim: &DeviceLimits, entry: u32, shared_pairs: bool) -> LsLayout {
+        let plain = Self::with_row(shape, tabu_search, delta_width, width, max_blocks, lim, shape.n, entry, shared_pairs);
         // On the fast path the pricing reads column entries, H(v, φu) and the tabu entry of
         // (v, φu), for 32 consecutive v a warp: rows of 80 i32 put them in two banks
         // (16-way conflicts; BENCHMARKS.md, "Padded rows"). Rows of n + 1 put them in 32.
         // The padded plan runs on kernels of its own (`ts_sums_fast_walk_padded_*`), and
         // is taken only where every placement and the blocks per SM stay.
         let padded = padded_row(shape.n);
-        if !plain.fast_path() || padded == shape.n {
+        if !plain.fast_path() || padded == shape.n || !shared_pairs {
             return plain;
         }
-        let wide = Self::with_row(shape, tabu_search, delta_width, width, max_blocks, lim, padded, entry);
+        let wide = Self::with_row(shape, tabu_search, delta_width, width, max_blocks, lim, padded, entry, shared_pairs);
         if wide.fast_path() && blocks_by_shared(lim, wide.dynamic_shared) >= blocks_by_shared(lim, plain.dynamic_shared).min(max_blocks) { wide } else { plain }
     }
 
@@ -357,7 +374,7 @@ impl LsLayout {
     /// The plan with rows of H and of a shared tabu matrix `row` entries apart, and tabu
     /// entries of `entry` bytes in shared memory.
     #[allow(clippy::too_many_arguments)]
-    fn with_row(shape: crate::mata::Shape, tabu_search: bool, delta_width: DeltaWidth, width: ElemWidth, max_blocks: u32, lim: &DeviceLimits, row: u32, entry: u32) -> LsLayout {
+    fn with_row(shape: crate::mata::Shape, tabu_search: bool, delta_width: DeltaWidth, width: ElemWidth, max_blocks: u32, lim: &DeviceLimits, row: u32, entry: u32, shared_pairs: bool) -> LsLayout {
         let n = shape.n;
         let perm = Region { offset: 0, bytes: n };
         let best = Region { offset: align(perm.end(), 16), bytes: if tabu_search { n } else { 0 } };
@@ -370,7 +387,8 @@ impl LsLayout {
         // The split family's tables come first: its moves read them every iteration. The
         // sums mapping keeps no Δ table: its table of sums holds what every move needs.
         let (split, sums) = (shape.mapping == crate::mata::Mapping::Split, shape.mapping == crate::mata::Mapping::Sums);
-        let pairs = Region { offset: align(scratch.end(), 16), bytes: if split || sums { 2 * shape.moves } else { 0 } };
+        let pairs_shared = split || (sums && shared_pairs);
+        let pairs = Region { offset: align(scratch.end(), 16), bytes: if pairs_shared { 2 * shape.moves } else { 0 } };
         let terms = Region { offset: align(pairs.end(), 16), bytes: if split { 4 * n * delta_width.bytes() } else { 0 } };
         let sum_table = Region { offset: align(terms.end(), 16), bytes: if sums { n * row * delta_width.bytes() } else { 0 } };
         let base = align(sum_table.end(), 16);
@@ -413,6 +431,7 @@ impl LsLayout {
             terms,
             sums: sum_table,
             row,
+            pairs_shared,
             tabu_entry: if tabu_shared { entry } else { 4 },
             delta_placement: place(delta_shared),
             ab_placement: place(ab_shared),
@@ -573,6 +592,11 @@ mod tests {
             let p = plan_with(n, 512, Mapping::Sums, true);
             assert!(p.fast_path() && blocks(&p) == 1, "n = {n}: {p:?}");
         }
+        // n = 150: nothing fits the fast path with the pairs in shared memory; without them,
+        // 2-byte entries do, one block an SM.
+        let p = plan_with(150, 512, Mapping::Sums, true);
+        assert!(p.fast_path() && !p.pairs_shared && p.pairs.bytes == 0 && p.tabu_entry == 2 && p.row == 150 && blocks(&p) == 1, "{p:?}");
+        assert!(!plan(150, 512, Mapping::Sums).fast_path() && plan(150, 512, Mapping::Sums).pairs_shared);
         // Where 4-byte entries already run the fast path at as many blocks, they stay.
         for n in [35, 80] {
             assert_eq!(plan_with(n, 512, Mapping::Sums, true), plan(n, 512, Mapping::Sums), "n = {n}");

@@ -112,6 +112,9 @@ fn paper_sized_instances() {
     // 4-byte ones would leave the tabu matrix in global memory.
     let e = twin(&g, &load("tai100b"), LsKind::Tabu, Layout::Sums, 6, 100, 2);
     assert!(e.layout.fast_path() && e.layout.tabu_entry == 2, "tai100b's searches are off the narrow kernels: {:?}", e.layout);
+    // tai150b's c-ants on the fast path with the moves' pairs read from global memory.
+    let e = twin(&g, &load("tai150b"), LsKind::Tabu, Layout::Sums, 6, 60, 1);
+    assert!(e.layout.fast_path() && !e.layout.pairs_shared, "tai150b's searches are off the global-pairs kernels: {:?}", e.layout);
 }
 
 #[test]

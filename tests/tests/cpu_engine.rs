@@ -303,6 +303,12 @@ fn auto_tunes_the_colony_on_structured_data() {
     assert_eq!((t.aco.one_wave, t.aco.ls_iterations, t.aco.tenure_per_move), (Some(true), Some(80), Some(false)));
     assert!(matches!(t.aco.class, Some(qapgpu::algo::aco::Class::RealLifeLike)));
     assert_eq!(auto::tune(&a80, &opts, true).aco.ls_iterations, None);
+    // Structured data: sums settling at n ≤ 128; above, sums only where it runs the fast
+    // path on the GPU (tai150b), else MATA.
+    assert_eq!((t.aco.layout, t.aco.settle_layout, t.aco.sums_if_fast), (Some(qapgpu::algo::aco::Layout::Sums), true, false));
+    let (b150, _) = bench::load("tai150b").unwrap();
+    let t150 = auto::tune(&b150, &opts, true);
+    assert_eq!((t150.aco.layout, t150.aco.settle_layout, t150.aco.sums_if_fast), (Some(qapgpu::algo::aco::Layout::Sums), false, true));
     // Uniform data above n = 100: the colony (a random instance of n = 101 with tai*a's
     // entries, 0 to 99).
     let mut rng = qapgpu_common::rng::Xoshiro128::from_stream(7, 0);

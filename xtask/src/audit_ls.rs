@@ -116,8 +116,13 @@ pub fn audit(args: &[String], n: u32, arch: &str, elem: ElemWidth) -> Result<(),
         row("pairs", lay.pairs, format!("{c} × u16: move k's (u, v)"));
         row("terms", lay.terms, format!("{n} × 4 × {}: Eq. 5's factors per facility after the last move", delta.name()));
     }
+    if mapping == Mapping::Sums && !lay.pairs_shared {
+        println!("  pairs ({} B) do not fit beside the rest: read from global memory (first_pairs) by the fast path's kernels", 2 * c);
+    }
     if mapping == Mapping::Sums {
-        row("pairs", lay.pairs, format!("{c} × u16: move k's (u, v)"));
+        if lay.pairs_shared {
+            row("pairs", lay.pairs, format!("{c} × u16: move k's (u, v)"));
+        }
         row("H", lay.sums, format!("{n}×{n} {}{}: H(i, l) = Σ_k α_ki β_(φk l), facility-major", delta.name(), padding(lay.row)));
     }
     let elsewhere = |what: &str, bytes: u32| println!("  {what} ({bytes} B per ant) does not fit: in global memory, {bytes} B × m ants");

@@ -34,7 +34,9 @@ pub(super) trait Search {
     /// the tables' rows in shared memory are n + `PAD` entries apart (`LsLayout::row`; 1
     /// only in the fast path's padded kernels). `NARROW`: the shared tabu matrix holds
     /// 2-byte entries (`common::narrow_tabu`; only in the fast path's narrow kernels).
-    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const FAST: bool, const PAD: usize, const NARROW: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M, moves: u32);
+    /// `GPAIRS`: the moves' pairs are read from global memory (`p.first_pairs`), not from a
+    /// shared table (only in the narrow kernels for plans without one, `LsLayout::pairs`).
+    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const FAST: bool, const PAD: usize, const NARROW: bool, const GPAIRS: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M, moves: u32);
 }
 
 /// Seed 003's mappings (MATA and plain), as the module docs describe.
@@ -42,7 +44,7 @@ pub(super) struct Mata;
 
 impl Search for Mata {
     #[inline(always)]
-    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const FAST: bool, const PAD: usize, const NARROW: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M, moves: u32) {
+    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const FAST: bool, const PAD: usize, const NARROW: bool, const GPAIRS: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M, moves: u32) {
         unsafe { search::<E, D, WALK, M>(p, a, b, moves) }
     }
 }
@@ -71,10 +73,10 @@ pub(super) unsafe fn run<S: Search, E: DevElem, const WALK: bool>(p: &AcoParams,
         }
         let at = |off: u32| View::<E, Shared>::shared(shared_base() + off as u64, n);
         let (a, b) = (at(p.layout.a), at(p.layout.b));
-        if narrow { unsafe { S::search::<E, i32, WALK, false, 0, false, _>(p, &a, &b, moves) } } else { unsafe { S::search::<E, i64, WALK, false, 0, false, _>(p, &a, &b, moves) } }
+        if narrow { unsafe { S::search::<E, i32, WALK, false, 0, false, false, _>(p, &a, &b, moves) } } else { unsafe { S::search::<E, i64, WALK, false, 0, false, false, _>(p, &a, &b, moves) } }
     } else {
         let (a, b) = (View::<E, _>::global(p.a, n), View::<E, _>::global(p.b, n));
-        if narrow { unsafe { S::search::<E, i32, WALK, false, 0, false, _>(p, &a, &b, moves) } } else { unsafe { S::search::<E, i64, WALK, false, 0, false, _>(p, &a, &b, moves) } }
+        if narrow { unsafe { S::search::<E, i32, WALK, false, 0, false, false, _>(p, &a, &b, moves) } } else { unsafe { S::search::<E, i64, WALK, false, 0, false, false, _>(p, &a, &b, moves) } }
     }
 }
 
@@ -87,7 +89,7 @@ pub(super) unsafe fn run<S: Search, E: DevElem, const WALK: bool>(p: &AcoParams,
 /// tai35b, tai100a; H100, same section).
 #[inline(always)]
 pub(super) unsafe fn run_fast<S: Search, E: DevElem, const WALK: bool>(p: &AcoParams, moves: u32) {
-    unsafe { run_fast_rows::<S, E, WALK, 0, false>(p, moves) }
+    unsafe { run_fast_rows::<S, E, WALK, 0, false, false>(p, moves) }
 }
 
 /// `run_fast` for tables in rows of n + 1 (`LsLayout::row`): kernels of their own, so that
@@ -95,7 +97,7 @@ pub(super) unsafe fn run_fast<S: Search, E: DevElem, const WALK: bool>(p: &AcoPa
 /// cost them 1–5 % of their moves; BENCHMARKS.md, "Padded rows").
 #[inline(always)]
 pub(super) unsafe fn run_fast_padded<S: Search, E: DevElem, const WALK: bool>(p: &AcoParams, moves: u32) {
-    unsafe { run_fast_rows::<S, E, WALK, 1, false>(p, moves) }
+    unsafe { run_fast_rows::<S, E, WALK, 1, false, false>(p, moves) }
 }
 
 /// `run_fast` with a tabu matrix of 2-byte entries in shared memory (`LsLayout::tabu_entry`,
@@ -103,19 +105,27 @@ pub(super) unsafe fn run_fast_padded<S: Search, E: DevElem, const WALK: bool>(p:
 /// an SM (n = 95 to 102 with u16 matrices on an H100): kernels of their own, as the padded ones.
 #[inline(always)]
 pub(super) unsafe fn run_fast_narrow<S: Search, E: DevElem, const WALK: bool>(p: &AcoParams, moves: u32) {
-    unsafe { run_fast_rows::<S, E, WALK, 0, true>(p, moves) }
+    unsafe { run_fast_rows::<S, E, WALK, 0, true, false>(p, moves) }
+}
+
+/// `run_fast_narrow` for plans with no shared table of pairs (`LsLayout::pairs` empty),
+/// which read each move's pair from global memory: tai150b's c-ants, whose H, A, B and
+/// 2-byte tabu matrix take 225 KB, and the pairs 22 KB more than an H100 gives a block.
+#[inline(always)]
+pub(super) unsafe fn run_fast_narrow_global_pairs<S: Search, E: DevElem, const WALK: bool>(p: &AcoParams, moves: u32) {
+    unsafe { run_fast_rows::<S, E, WALK, 0, true, true>(p, moves) }
 }
 
 /// `run_fast_narrow` for tables in rows of n + 1.
 #[inline(always)]
 pub(super) unsafe fn run_fast_narrow_padded<S: Search, E: DevElem, const WALK: bool>(p: &AcoParams, moves: u32) {
-    unsafe { run_fast_rows::<S, E, WALK, 1, true>(p, moves) }
+    unsafe { run_fast_rows::<S, E, WALK, 1, true, false>(p, moves) }
 }
 
 /// `run_fast` with the tables' rows n + `PAD` entries apart, tabu entries of 2 bytes where
 /// `NARROW`.
 #[inline(always)]
-unsafe fn run_fast_rows<S: Search, E: DevElem, const WALK: bool, const PAD: usize, const NARROW: bool>(p: &AcoParams, moves: u32) {
+unsafe fn run_fast_rows<S: Search, E: DevElem, const WALK: bool, const PAD: usize, const NARROW: bool, const GPAIRS: bool>(p: &AcoParams, moves: u32) {
     if WALK && block_stop_requested(p.stop) {
         unsafe { leave_stopped(p) };
         return;
@@ -131,7 +141,7 @@ unsafe fn run_fast_rows<S: Search, E: DevElem, const WALK: bool, const PAD: usiz
         block_copy(sb, b as *const E, n * n);
     }
     let at = |off: u32| View::<E, Shared>::shared(shared_base() + off as u64, n);
-    unsafe { S::search::<E, i32, WALK, true, PAD, NARROW, _>(p, &at(p.layout.a), &at(p.layout.b), moves) }
+    unsafe { S::search::<E, i32, WALK, true, PAD, NARROW, GPAIRS, _>(p, &at(p.layout.a), &at(p.layout.b), moves) }
 }
 
 /// A walk launch that finds the stop word set leaves at once: no moves, and no donor taken

@@ -49,7 +49,7 @@ struct Split;
 
 impl Search for Split {
     #[inline(always)]
-    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const FAST: bool, const PAD: usize, const NARROW: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M, moves: u32) {
+    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const FAST: bool, const PAD: usize, const NARROW: bool, const GPAIRS: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M, moves: u32) {
         unsafe { search::<E, D, WALK, M>(p, a, b, moves) }
     }
 }
@@ -83,6 +83,13 @@ impl Tables {
     #[inline(always)]
     pub unsafe fn pair(&self, k: u32) -> (u32, u32) {
         unpack_pair(unsafe { ld_shared_u16(self.pairs + 2 * k as u64) })
+    }
+
+    /// `pair`, or where `GLOBAL` move k's pair from the global table `first_pairs` (plans
+    /// without a shared one).
+    #[inline(always)]
+    pub unsafe fn pair_in<const GLOBAL: bool>(&self, k: u32, first_pairs: u64) -> (u32, u32) {
+        if GLOBAL { unpack_pair(unsafe { *(first_pairs as *const u16).add(k as usize) } as u32) } else { unsafe { self.pair(k) } }
     }
 
     #[inline(always)]
@@ -308,7 +315,7 @@ impl<E: DevElem, D: DevCost, M: DevMatrix<E>> Pricer<D> for SplitPricer<'_, E, M
 #[inline(always)]
 unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M, moves: u32) {
     let pricer = SplitPricer { elem: PhantomData, a, b, n: p.n, moves: p.moves, lanes: p.lanes };
-    unsafe { drive::<D, WALK, false, 0, false, _>(p, &pricer, moves) }
+    unsafe { drive::<D, WALK, false, 0, false, false, _>(p, &pricer, moves) }
 }
 
 /// One block's search of the split family: the iteration of the module docs, with the
@@ -321,7 +328,7 @@ unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: DevMatrix<E>>(p: &
 /// nearly every move anyway, through a generic pointer and behind two tests (tai35b's
 /// walks: 36 of a move's 78 instructions). The winner is read from the slots one after
 /// another (`Tables::winner`).
-pub(super) unsafe fn drive<D: DevCost, const WALK: bool, const FAST: bool, const PAD: usize, const NARROW: bool, P: Pricer<D>>(p: &AcoParams, pricer: &P, moves: u32) {
+pub(super) unsafe fn drive<D: DevCost, const WALK: bool, const FAST: bool, const PAD: usize, const NARROW: bool, const GPAIRS: bool, P: Pricer<D>>(p: &AcoParams, pricer: &P, moves: u32) {
     let (tid, threads) = (thread_idx_x(), block_dim_x());
     let nu = p.n;
     // The tabu matrix's rows (`LsLayout::row`): n, or n + 1 in the padded kernels.
@@ -334,7 +341,8 @@ pub(super) unsafe fn drive<D: DevCost, const WALK: bool, const FAST: bool, const
     let tabu_base = unit.tabu_base;
     // The tabu matrix's shared-window address where `FAST`.
     let tabu_window = shared_base() + p.layout.tabu as u64;
-    let mut k = tid;
+    // Plans without a shared table of pairs (`GPAIRS`) read them from global memory.
+    let mut k = if GPAIRS { p.moves } else { tid };
     while k < p.moves {
         unsafe { st_shared_u16(t.pairs + 2 * k as u64, *(p.first_pairs as *const u16).add(k as usize) as u32) };
         k += threads;

@@ -44,7 +44,7 @@ use qapgpu_common::moves::delta_offset_in;
 use qapgpu_common::params::{AcoParams, LS_SUMS_BETA, LS_SUMS_SIDE_B, LS_ZERO_DIAGONAL};
 use qapgpu_common::sums::{SUM_ROWS, Side, alpha, beta, delta_from_sums, location_factor, offset_of, sum_entries_by};
 
-use super::ls::{Search, donor_slot, for_each_entry, run, run_fast, run_fast_narrow, run_fast_narrow_padded, run_fast_padded};
+use super::ls::{Search, donor_slot, for_each_entry, run, run_fast, run_fast_narrow, run_fast_narrow_global_pairs, run_fast_narrow_padded, run_fast_padded};
 use super::split::{Pending, Pricer, Tables, drive, family_kernels};
 use crate::intrinsics::*;
 use crate::matrices::{DevCost, DevElem, DevMatrix};
@@ -56,13 +56,13 @@ impl Search for Sums {
     /// The side is a type parameter of the pricer, not a flag read per move: as a flag, both
     /// sides' loads were issued (one of them predicated off) for every table entry and move.
     #[inline(always)]
-    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const FAST: bool, const PAD: usize, const NARROW: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M, moves: u32) {
+    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const FAST: bool, const PAD: usize, const NARROW: bool, const GPAIRS: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M, moves: u32) {
         if p.flags & LS_SUMS_SIDE_B != 0 {
-            unsafe { drive::<D, WALK, FAST, PAD, NARROW, _>(p, &SumsPricer::<E, M, true, FAST, false, PAD>::new::<D>(p, a, b, WALK), moves) }
+            unsafe { drive::<D, WALK, FAST, PAD, NARROW, GPAIRS, _>(p, &SumsPricer::<E, M, true, FAST, false, PAD, GPAIRS>::new::<D>(p, a, b, WALK), moves) }
         } else if FAST && p.flags & LS_SUMS_BETA != 0 {
-            unsafe { drive::<D, WALK, FAST, PAD, NARROW, _>(p, &SumsPricer::<E, M, false, FAST, true, PAD>::new::<D>(p, a, b, WALK), moves) }
+            unsafe { drive::<D, WALK, FAST, PAD, NARROW, GPAIRS, _>(p, &SumsPricer::<E, M, false, FAST, true, PAD, GPAIRS>::new::<D>(p, a, b, WALK), moves) }
         } else {
-            unsafe { drive::<D, WALK, FAST, PAD, NARROW, _>(p, &SumsPricer::<E, M, false, FAST, false, PAD>::new::<D>(p, a, b, WALK), moves) }
+            unsafe { drive::<D, WALK, FAST, PAD, NARROW, GPAIRS, _>(p, &SumsPricer::<E, M, false, FAST, false, PAD, GPAIRS>::new::<D>(p, a, b, WALK), moves) }
         }
     }
 }
@@ -72,8 +72,10 @@ impl Search for Sums {
 /// zero diagonals): the matrix `b` holds β = B + Bᵀ (`LS_SUMS_BETA`), one load for two.
 /// `PAD`: H's rows are n + `PAD` entries apart in shared memory (`LsLayout::row`; its copies
 /// in global memory have rows of n).
-struct SumsPricer<'m, E, M, const SIDE_B: bool, const FAST: bool, const BETA: bool, const PAD: usize> {
+struct SumsPricer<'m, E, M, const SIDE_B: bool, const FAST: bool, const BETA: bool, const PAD: usize, const GPAIRS: bool> {
     elem: PhantomData<E>,
+    /// The global table of pairs (`AcoParams::first_pairs`), read where `GPAIRS`.
+    first_pairs: u64,
     a: &'m M,
     b: &'m M,
     n: u32,
@@ -95,7 +97,7 @@ struct SumsPricer<'m, E, M, const SIDE_B: bool, const FAST: bool, const BETA: bo
     ok_word: u64,
 }
 
-impl<'m, E: DevElem, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool, const BETA: bool, const PAD: usize> SumsPricer<'m, E, M, SIDE_B, FAST, BETA, PAD> {
+impl<'m, E: DevElem, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool, const BETA: bool, const PAD: usize, const GPAIRS: bool> SumsPricer<'m, E, M, SIDE_B, FAST, BETA, PAD, GPAIRS> {
     const SIDE: Side = if SIDE_B { Side::B } else { Side::A };
     /// How β is read from `b`: as side B's (one entry) where B is the symmetric side or holds
     /// B + Bᵀ already (`BETA`), else as side A's (B + Bᵀ, two entries).
@@ -115,6 +117,7 @@ impl<'m, E: DevElem, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool, cons
         let start_table = if kept != 0 && unsafe { *(ok as *const u32) } != 0 { table } else { 0 };
         SumsPricer {
             elem: PhantomData,
+            first_pairs: p.first_pairs,
             a,
             b,
             n: p.n,
@@ -142,7 +145,7 @@ impl<'m, E: DevElem, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool, cons
     }
 }
 
-impl<E: DevElem, D: DevCost, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool, const BETA: bool, const PAD: usize> Pricer<D> for SumsPricer<'_, E, M, SIDE_B, FAST, BETA, PAD> {
+impl<E: DevElem, D: DevCost, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool, const BETA: bool, const PAD: usize, const GPAIRS: bool> Pricer<D> for SumsPricer<'_, E, M, SIDE_B, FAST, BETA, PAD, GPAIRS> {
     /// H from φ (`sums::sum_entries`, which the CPU twin's `sum_entry` is checked against):
     /// column `col` of the rows of this thread's group, `SUM_ROWS` rows a pass (one row a
     /// pass read φ and β three times as often).
@@ -273,7 +276,7 @@ impl<E: DevElem, D: DevCost, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bo
     }
 }
 
-impl<E: DevElem, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool, const BETA: bool, const PAD: usize> SumsPricer<'_, E, M, SIDE_B, FAST, BETA, PAD> {
+impl<E: DevElem, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool, const BETA: bool, const PAD: usize, const GPAIRS: bool> SumsPricer<'_, E, M, SIDE_B, FAST, BETA, PAD, GPAIRS> {
     /// `Pricer::price`; on the fast path the zero-diagonal test is `ZERO_DIAGONAL`, else
     /// `self.zero_diagonal` read a move.
     #[inline(always)]
@@ -282,7 +285,7 @@ impl<E: DevElem, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool, const BE
         let h = |x: u32| unsafe { D::ld_shared(t.sums + D::BYTES * x as u64) };
         let el = |m: &M, x: u32| D::of(unsafe { m.load_index(x) });
         let priced = |k: u32| {
-            let (u, v) = unsafe { t.pair(k) };
+            let (u, v) = unsafe { t.pair_in::<GPAIRS>(k, self.first_pairs) };
             let (pu, pv) = unsafe { (t.phi(u), t.phi(v)) };
             let (un, vn) = (u * n, v * n);
             let offset = if (FAST && ZERO_DIAGONAL) || (!FAST && self.zero_diagonal) {
@@ -367,4 +370,14 @@ family_kernels!(
     (u16, aco_sums_fast_search_narrow_padded_u16, ts_sums_fast_walk_narrow_padded_u16),
     (u32, aco_sums_fast_search_narrow_padded_u32, ts_sums_fast_walk_narrow_padded_u32),
     (i32, aco_sums_fast_search_narrow_padded_i32, ts_sums_fast_walk_narrow_padded_i32)
+);
+
+family_kernels!(
+    Sums,
+    run_fast_narrow_global_pairs,
+    "sums (fast path, tabu entries of 2 bytes, pairs read from global memory)",
+    "what the narrow kernels need, and `p.layout` a plan without a shared table of pairs (`LsLayout::pairs` empty) in rows of n",
+    (u16, aco_sums_fast_search_narrow_global_pairs_u16, ts_sums_fast_walk_narrow_global_pairs_u16),
+    (u32, aco_sums_fast_search_narrow_global_pairs_u32, ts_sums_fast_walk_narrow_global_pairs_u32),
+    (i32, aco_sums_fast_search_narrow_global_pairs_i32, ts_sums_fast_walk_narrow_global_pairs_i32)
 );

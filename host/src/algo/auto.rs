@@ -33,7 +33,10 @@
 //!
 //! Both run the sums layout (`Layout::Sums`; split where it does not apply or fit), which
 //! makes the same moves as seed 003's MATA sooner, except structured data above
-//! n = `STRUCTURED_SPLIT_N`.
+//! n = `STRUCTURED_SPLIT_N`, which runs MATA unless the sums plan is on the fast path
+//! (tai150b: 2-byte tabu entries, the pairs in global memory, one ant an SM; 0.2 % above
+//! the optimum in 0.28 s against MATA's 0.65 s, BENCHMARKS.md "The sums fast path for
+//! tai150b").
 //!
 //! n = 2 goes to `ga-independent` (the local searches need n ≥ 3). Settings the user gave
 //! are kept (`tune` fills only unset ones).
@@ -113,11 +116,16 @@ pub fn tune(inst: &Instance, opts: &Options, gpu: bool) -> Options {
     // The sums layout runs the same searches soonest (BENCHMARKS.md, "The sums layout"),
     // then split; both fit more ants per SM than MATA: a one-wave colony of structured data
     // grows with them, which cost tai150b time (264 split ants against MATA's 132). So MATA
-    // there. Where sums does not apply or fit, the engine settles on split.
+    // there, unless sums runs its fast path (one ant an SM, as MATA: tai150b to 0.2 % in
+    // 0.28 s against 0.65 s). Where sums does not apply or fit, the engine settles on split.
     let uniform = is_uniform(inst);
-    if (uniform || inst.n <= STRUCTURED_SPLIT_N) && x.layout.is_none() {
+    if x.layout.is_none() {
         x.layout = Some(Layout::Sums);
-        x.settle_layout = true;
+        if uniform || inst.n <= STRUCTURED_SPLIT_N {
+            x.settle_layout = true;
+        } else {
+            x.sums_if_fast = true;
+        }
     }
     if uniform {
         x.class.get_or_insert(Class::Random);

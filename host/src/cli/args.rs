@@ -243,6 +243,7 @@ impl AcoArgs {
         AcoOptions {
             layout: self.layout,
             settle_layout: false,
+            sums_if_fast: false,
             class: self.class,
             ants: self.ants,
             rho: self.rho,

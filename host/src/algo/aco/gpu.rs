@@ -147,7 +147,11 @@ impl AcoGpu {
         if layout.fast_path() {
             // Rows of n + 1 and 2-byte tabu entries run on kernels of their own
             // (`LsLayout::row`, `LsLayout::tabu_entry`).
-            let entries = if layout.tabu_entry == 2 { NARROW } else { "" };
+            let entries = match (layout.tabu_entry, layout.pairs_shared) {
+                (2, false) => NARROW_GLOBAL_PAIRS,
+                (2, true) => NARROW,
+                _ => "",
+            };
             let rows = if layout.row == layout.n { "" } else { PADDED };
             (k.local_search, k.walk) = (load(format!("{FAST_SEARCH}{entries}{rows}_{w}"))?, load(format!("{FAST_WALK}{entries}{rows}_{w}"))?);
         }
@@ -456,6 +460,13 @@ pub fn settle_layout(gpu: &Gpu, inst: &Instance, cfg: &mut AcoConfig, chosen: bo
     Ok(())
 }
 
+/// Whether `cfg`'s local search (or walks) would run the sums kernels' fast path on `gpu`.
+pub fn runs_fast_path(gpu: &Gpu, inst: &Instance, cfg: &AcoConfig) -> Result<bool> {
+    let (search, walk) = ls_kernels(cfg.layout);
+    let kernel = gpu.module.load_function(&format!("{}_{}", if cfg.walk { walk } else { search }, inst.width.name()))?;
+    Ok(inst.sums_side().is_some() && plan_on(gpu, inst, cfg, &kernel)?.0.is_ok_and(|l| l.fast_path()))
+}
+
 /// `cfg`'s block shape and memory plan on `kernel`, whose registers cap the block and decide
 /// what shared memory takes beyond the tables (`ls_shape`, `ls_layout`); and those registers.
 /// The plan is an error where no block shape fits the kernel.
@@ -473,6 +484,8 @@ pub const FAST_WALK: &str = "ts_sums_fast_walk";
 pub const PADDED: &str = "_padded";
 /// The infix of the fast path's kernels with 2-byte tabu entries in shared memory.
 pub const NARROW: &str = "_narrow";
+/// The same, for plans without a shared table of pairs (`LsLayout::pairs_shared`).
+pub const NARROW_GLOBAL_PAIRS: &str = "_narrow_global_pairs";
 
 /// The names, less the element type, of the seed-003 search and `ts` walk kernels of `layout`.
 pub fn ls_kernels(layout: Layout) -> (&'static str, &'static str) {
@@ -550,6 +563,9 @@ impl AcoEngine for AcoGpu {
         }
         if l.tabu_entry == 2 {
             s += " in 2-byte entries";
+        }
+        if l.shape.mapping == Mapping::Sums && !l.pairs_shared {
+            s += ", moves' pairs in global memory";
         }
         if l.fast_path() {
             s += if l.row == l.n { " (the fast path's kernels)" } else { " (the fast path's kernels; H and the tabu matrix in rows of n + 1)" };

@@ -40,6 +40,10 @@ pub struct AcoOptions {
     /// `layout` is a default (`auto`'s), not the user's: on a GPU, the engine takes the
     /// fastest layout that runs there in its stead where it cannot (`gpu::settle_layout`).
     pub settle_layout: bool,
+    /// `layout` is `auto`'s sums for large structured data, kept on a GPU only where its plan
+    /// runs the fast path (`gpu::runs_fast_path`), else MATA (tai150b: BENCHMARKS.md, "The
+    /// sums fast path for tai150b").
+    pub sums_if_fast: bool,
     /// None: class iv for taiNNb, class i otherwise.
     pub class: Option<Class>,
     pub ants: Option<u32>,
@@ -444,6 +448,11 @@ fn build(backend: &Backend, inst: &Instance, opts: &Options, ls: LsKind) -> Resu
     let mut cfg = AcoConfig::from_options(ls, inst, opts);
     if let (Backend::Gpu(g), true) = (backend, opts.aco.settle_layout) {
         gpu::settle_layout(g, inst, &mut cfg, false)?;
+    }
+    if let (Backend::Gpu(g), true) = (backend, opts.aco.sums_if_fast)
+        && !gpu::runs_fast_path(g, inst, &cfg)?
+    {
+        cfg.layout = Layout::Mata;
     }
     Ok(Box::new(AcoSolver::new(engine(backend, inst, &cfg)?, inst.n, opts.target, opts.aco.max_ls_iterations)))
 }
