@@ -6,6 +6,7 @@ use crate::{flag, root};
 use qapgpu_common::delta::DeltaWidth;
 use qapgpu_common::elem::ElemWidth;
 use qapgpu_common::layout::{self, LS_SCRATCH_PER_WARP, LsLayout, Placement};
+use qapgpu_common::ls::{Tenure, TenureLaw};
 use qapgpu_common::mata::{Mapping, Shape, default_ns};
 use qapgpu_common::narrow_tabu;
 use qapgpu_common::params::{AcoBest, AcoParams};
@@ -54,9 +55,11 @@ pub fn audit(args: &[String], n: u32, arch: &str, elem: ElemWidth) -> Result<(),
         x => return Err(format!("--delta {x}: expected i32 or i64")),
     };
     let max_blocks = layout::blocks_per_sm(&lim, shape.launched(), 0, k.as_ref().map_or(1, |k| k.registers)).0;
-    // The host's rule for `ts` walks with their defaults: aspiration 5n², launches of at most
-    // `narrow_tabu::LAUNCH_MAX` moves, tenures up to 1.1 · 8n.
-    let narrow = narrow_tabu::fits(5 * n * n, narrow_tabu::LAUNCH_MAX, 8 * n * 11 / 10);
+    // The host's rule for `ts` walks with their defaults (`aco::gpu::narrow_tabu_fits`):
+    // aspiration 5n², launches of at most `narrow_tabu::LAUNCH_MAX` moves, the mixed tenure
+    // portfolio with T = 8n.
+    let tenure = Tenure { list_size: 8 * n, per_move: false, law: TenureLaw::Mixed };
+    let narrow = narrow_tabu::fits(5 * n * n, narrow_tabu::LAUNCH_MAX, tenure.longest());
     let lay = LsLayout::new(shape, tabu, delta, elem, max_blocks, &lim, narrow);
     let c = shape.moves;
 
@@ -116,12 +119,11 @@ pub fn audit(args: &[String], n: u32, arch: &str, elem: ElemWidth) -> Result<(),
         row("pairs", lay.pairs, format!("{c} × u16: move k's (u, v)"));
         row("terms", lay.terms, format!("{n} × 4 × {}: Eq. 5's factors per facility after the last move", delta.name()));
     }
-    if mapping == Mapping::Sums && !lay.pairs_shared {
-        println!("  pairs ({} B) do not fit beside the rest: read from global memory (first_pairs) by the fast path's kernels", 2 * c);
-    }
     if mapping == Mapping::Sums {
         if lay.pairs_shared {
             row("pairs", lay.pairs, format!("{c} × u16: move k's (u, v)"));
+        } else {
+            println!("  pairs ({} B) do not fit beside the rest: read from global memory (first_pairs) by the fast path's kernels", 2 * c);
         }
         row("H", lay.sums, format!("{n}×{n} {}{}: H(i, l) = Σ_k α_ki β_(φk l), facility-major", delta.name(), padding(lay.row)));
     }

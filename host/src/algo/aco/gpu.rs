@@ -429,12 +429,7 @@ impl AcoGpu {
 /// engine says why.
 pub fn settle_layout(gpu: &Gpu, inst: &Instance, cfg: &mut AcoConfig, chosen: bool) -> Result<()> {
     let n = inst.n as u32;
-    // The plan the engine would make (None: no block shape fits the kernel).
-    let plan = |cfg: &AcoConfig| -> Result<Option<LsLayout>> {
-        let (search, walk) = ls_kernels(cfg.layout);
-        let kernel = gpu.module.load_function(&format!("{}_{}", if cfg.walk { walk } else { search }, inst.width.name()))?;
-        Ok(plan_on(gpu, inst, cfg, &kernel)?.0.ok())
-    };
+    let plan = |cfg: &AcoConfig| planned(gpu, inst, cfg);
     let ab_shared = |p: &LsLayout| p.ab_placement == Placement::Shared;
     // MATA's plan keeps A and B in shared memory where `plan_ab` (the layout's) does not.
     let mata_keeps_ab = |cfg: &AcoConfig, plan_ab: bool| -> Result<bool> { Ok(!chosen && !plan_ab && plan(&AcoConfig { layout: Layout::Mata, ..cfg.clone() })?.as_ref().is_some_and(ab_shared)) };
@@ -462,9 +457,15 @@ pub fn settle_layout(gpu: &Gpu, inst: &Instance, cfg: &mut AcoConfig, chosen: bo
 
 /// Whether `cfg`'s local search (or walks) would run the sums kernels' fast path on `gpu`.
 pub fn runs_fast_path(gpu: &Gpu, inst: &Instance, cfg: &AcoConfig) -> Result<bool> {
+    Ok(inst.sums_side().is_some() && planned(gpu, inst, cfg)?.is_some_and(|l| l.fast_path()))
+}
+
+/// The plan the engine would make for `cfg` on `gpu`, on the general kernel of its layout
+/// (None: no block shape fits the kernel).
+fn planned(gpu: &Gpu, inst: &Instance, cfg: &AcoConfig) -> Result<Option<LsLayout>> {
     let (search, walk) = ls_kernels(cfg.layout);
     let kernel = gpu.module.load_function(&format!("{}_{}", if cfg.walk { walk } else { search }, inst.width.name()))?;
-    Ok(inst.sums_side().is_some() && plan_on(gpu, inst, cfg, &kernel)?.0.is_ok_and(|l| l.fast_path()))
+    Ok(plan_on(gpu, inst, cfg, &kernel)?.0.ok())
 }
 
 /// `cfg`'s block shape and memory plan on `kernel`, whose registers cap the block and decide
