@@ -1,7 +1,10 @@
-//! Helpers for the integration tests.
+//! Helpers for the integration tests, and the harness of the binaries with GPU cases.
 use std::path::PathBuf;
 
-/// The QAPLIB folder ($QAPLIB_DIR or ../shared/qaplib beside the workspace).
+pub mod harness;
+
+/// The QAPLIB folder (`qaplib_dir()`: $QAPLIB_DIR, ../shared/qaplib, else the shipped
+/// data/qaplib).
 pub fn qaplib() -> PathBuf {
     qapgpu::io::qaplib::qaplib_dir()
 }
@@ -17,20 +20,13 @@ pub fn dat_files() -> Vec<PathBuf> {
     v
 }
 
-/// Why GPU tests cannot run here, printed when they skip.
-pub fn gpu_skip_reason() -> Option<String> {
-    qapgpu::gpu::unavailable_reason(None)
-}
-
-/// The GPU for GPU tests, or None after printing why they skip.
-pub fn gpu() -> Option<qapgpu::gpu::Gpu> {
-    match gpu_skip_reason() {
-        Some(why) => {
-            eprintln!("SKIPPED (no GPU): {why}");
-            None
-        }
-        None => Some(qapgpu::gpu::Gpu::open(0, None).expect("opening the GPU")),
+/// The GPU for a GPU case. The harness runs these cases only where a GPU can be used, so
+/// this fails, saying why, only for a case forced to run (`--include-ignored`) without one.
+pub fn gpu() -> qapgpu::gpu::Gpu {
+    if let Some(why) = qapgpu::gpu::unavailable_reason(None) {
+        panic!("this test needs a GPU: {why}");
     }
+    qapgpu::gpu::Gpu::open(0, None).expect("opening the GPU")
 }
 
 use qapgpu::io::Instance;

@@ -1,6 +1,7 @@
 //! The ACO kernels (construction, tabu search and 2-opt in both thread mappings, pheromone)
 //! against their CPU twin: same seed, bit-identical ants, costs, τ and RNG states. These
-//! tests need a GPU; without one they print why and pass without checking anything.
+//! tests need a GPU; without one they are reported as ignored, with the reason
+//! (`qapgpu_tests::harness`).
 use qapgpu::algo::aco::cpu::AcoCpu;
 use qapgpu::algo::aco::gpu::AcoGpu;
 use qapgpu::algo::aco::{self, AcoConfig, AcoEngine, AcoSolver, Class, Layout};
@@ -13,7 +14,7 @@ use qapgpu_common::layout::{LsLayout, Placement};
 use qapgpu_common::ls::{LsKind, TenureLaw};
 use qapgpu_common::narrow_tabu;
 use qapgpu_common::sums::Side;
-use qapgpu_tests::{gpu, near_limit, negatives, small, symmetrised, zeros};
+use qapgpu_tests::{case, gpu, near_limit, negatives, small, symmetrised, zeros};
 
 /// Every layout that runs on `inst`: the sums one needs a symmetric side.
 fn layouts(inst: &Instance) -> Vec<Layout> {
@@ -74,9 +75,8 @@ fn twin_with(g: &Gpu, inst: &Instance, ls: LsKind, layout: Layout, ants: u32, ls
     gpu
 }
 
-#[test]
 fn small_instances_every_width_mapping_and_search() {
-    let Some(g) = gpu() else { return };
+    let g = gpu();
     // The symmetrised copies put the sums mapping's table on either side, with and without
     // zero diagonals (neg17's diagonal is not zero).
     for inst in [load("nug12"), load("els19"), negatives(), symmetrised(&negatives(), Side::A), symmetrised(&negatives(), Side::B)] {
@@ -91,9 +91,8 @@ fn small_instances_every_width_mapping_and_search() {
     assert!(e.layout.fast_path(), "nug12's colony is off the fast path: {:?}", e.layout);
 }
 
-#[test]
 fn paper_sized_instances() {
-    let Some(g) = gpu() else { return };
+    let g = gpu();
     // tai40a: class (i) settings; tai50b: class (iv); tai150b: Δ and tabu in shared memory.
     twin(&g, &load("tai40a"), LsKind::Tabu, Layout::Mata, 40, 200, 2);
     twin(&g, &load("tai50b"), LsKind::Tabu, Layout::Plain, 24, 100, 2);
@@ -117,9 +116,8 @@ fn paper_sized_instances() {
     assert!(e.layout.fast_path() && !e.layout.pairs_shared, "tai150b's searches are off the global-pairs kernels: {:?}", e.layout);
 }
 
-#[test]
 fn n_256_uses_global_memory_and_a_larger_ns() {
-    let Some(g) = gpu() else { return };
+    let g = gpu();
     let (inst, _, _) = Instance::planted(256, 5);
     // i64 move costs (261 KB per ant) do not fit a block's shared memory; i32 ones do where
     // the GPU has 130 KB (sm_80, sm_90).
@@ -150,9 +148,8 @@ fn n_256_uses_global_memory_and_a_larger_ns() {
     assert!(err.to_string().contains("--layout mata"), "{err}");
 }
 
-#[test]
 fn move_costs_in_i32_or_i64_with_the_matrices_in_either_memory() {
-    let Some(g) = gpu() else { return };
+    let g = gpu();
     // i32 where the bound allows, and forced i64; A and B in shared memory at n = 40, in
     // global memory at n = 150 with i64 costs (Δ and A, B do not fit beside each other).
     let (tai40a, tai150b, wide) = (load("tai40a"), load("tai150b"), small(12, 60_000));
@@ -168,9 +165,8 @@ fn move_costs_in_i32_or_i64_with_the_matrices_in_either_memory() {
     assert_eq!((e.layout.delta_width, e.layout.ab_placement), (DeltaWidth::I32, Placement::Shared));
 }
 
-#[test]
 fn gpu_reaches_the_optimum_of_small_instances() {
-    let Some(g) = gpu() else { return };
+    let g = gpu();
     for name in ["nug12", "tai20b"] {
         let inst = load(name);
         let known = qaplib::best_known(&qaplib::resolve(name), name).unwrap();
@@ -185,9 +181,8 @@ fn gpu_reaches_the_optimum_of_small_instances() {
     }
 }
 
-#[test]
 fn degenerate_instances_match_their_cpu_twin() {
-    let Some(g) = gpu() else { return };
+    let g = gpu();
     // All-zero flows: no move ever improves, so a tabu search returns its start. n = 3: the
     // smallest neighbourhood. Costs near 2⁶³.
     for inst in [zeros(12), small(3, 50), near_limit(), symmetrised(&near_limit(), Side::B), symmetrised(&small(3, 50), Side::A)] {
@@ -249,9 +244,8 @@ fn twin_walks_with(g: &Gpu, inst: &Instance, layout: Layout, walks: u32, per_lau
     gpu.layout
 }
 
-#[test]
 fn walks_go_on_across_launches_as_on_the_cpu() {
-    let Some(g) = gpu() else { return };
+    let g = gpu();
     // Short aspiration so that it acts within the test; tabu in shared memory (n = 12, 25)
     // and in global memory (tai150b); every element width.
     for inst in [load("nug12"), load("tai25b"), negatives(), symmetrised(&negatives(), Side::B)] {
@@ -363,9 +357,8 @@ fn twin_regroup(g: &Gpu, inst: &Instance, layout: Layout, walks: u32, elite: u32
     }
 }
 
-#[test]
 fn walks_regroup_as_on_the_cpu() {
-    let Some(g) = gpu() else { return };
+    let g = gpu();
     // tai80a: tables in rows of n + 1, copied to and from the elite's rows of n; tai100a:
     // 2-byte tabu entries, fresh after a regrouping.
     for (inst, layout) in [(load("tai35b"), Layout::Sums), (load("tai80a"), Layout::Sums), (load("tai100a"), Layout::Sums), (load("tai25b"), Layout::Split), (load("nug12"), Layout::Mata)] {
@@ -387,9 +380,8 @@ fn walks_regroup_as_on_the_cpu() {
 /// it left running end before the counts are read, and the next run from fresh starts
 /// clears the hit and reaches the target again, in every layout of the walks and in a
 /// colony's local search.
-#[test]
 fn a_hit_reaches_the_host_before_the_launch_ends() {
-    let Some(g) = gpu() else { return };
+    let g = gpu();
     for name in ["tai25b", "nug12"] {
         let inst = load(name);
         let known = qaplib::best_known(&qaplib::resolve(name), name).unwrap();
@@ -433,9 +425,8 @@ fn a_hit_reaches_the_host_before_the_launch_ends() {
 /// Every fresh start of the walks draws new solutions (`rng::start_seed`): the init kernel
 /// seeds each walk's stream from the run's seed, so a restart that kept it would draw, and
 /// walk, the first start's solutions again. The first start is the run seed's, as on the CPU.
-#[test]
 fn a_fresh_start_draws_new_solutions() {
-    let Some(g) = gpu() else { return };
+    let g = gpu();
     let inst = load("tai35b");
     let mut cfg = AcoConfig::paper(LsKind::Tabu, inst.n as u32, Class::of(&inst.name));
     (cfg.layout, cfg.ants, cfg.seed, cfg.walk) = (Layout::Sums, 16, 9, true);
@@ -453,4 +444,19 @@ fn a_fresh_start_draws_new_solutions() {
             assert_ne!(p, &first.cants[k], "start {start}, walk {k}: the first start's solution again");
         }
     }
+}
+
+fn main() -> std::process::ExitCode {
+    qapgpu_tests::harness::run(vec![
+        case!(small_instances_every_width_mapping_and_search).gpu().qaplib(&["nug12", "els19"]),
+        case!(paper_sized_instances).gpu().qaplib(&["tai40a", "tai50b", "tai100b", "tai150b"]),
+        case!(n_256_uses_global_memory_and_a_larger_ns).gpu(),
+        case!(move_costs_in_i32_or_i64_with_the_matrices_in_either_memory).gpu().qaplib(&["tai40a", "tai150b"]),
+        case!(gpu_reaches_the_optimum_of_small_instances).gpu().qaplib(&["nug12", "tai20b"]),
+        case!(degenerate_instances_match_their_cpu_twin).gpu(),
+        case!(walks_go_on_across_launches_as_on_the_cpu).gpu().qaplib(&["nug12", "tai25b", "tai35b", "esc16a", "tai80a", "tai100a", "tai150b"]),
+        case!(walks_regroup_as_on_the_cpu).gpu().qaplib(&["nug12", "tai25b", "tai35b", "tai80a", "tai100a"]),
+        case!(a_hit_reaches_the_host_before_the_launch_ends).gpu().qaplib(&["nug12", "tai25b"]),
+        case!(a_fresh_start_draws_new_solutions).gpu().qaplib(&["tai35b"]),
+    ])
 }

@@ -1,15 +1,15 @@
 //! Several devices, one run, beyond independent searches: immigrants (the islands' ring and
 //! MPI's exchange) taken by every family on both engines, islands and master/slave with CPU
 //! "devices" and with two contexts on one GPU, and the master/slave colony on one device
-//! against the plain colony (same seed, same bests iteration by iteration). GPU tests print
-//! why and pass without checking anything when there is no GPU.
+//! against the plain colony (same seed, same bests iteration by iteration). Without a GPU
+//! the GPU tests are reported as ignored, with the reason, and the CPU ones run.
 use qapgpu::algo::multi::Model;
 use qapgpu::algo::{Backend, Options, build, build_on};
 use qapgpu::api::solve_on_all;
 use qapgpu::bench;
 use qapgpu::io::qaplib;
 use qapgpu::run::Silent;
-use qapgpu_tests::gpu;
+use qapgpu_tests::{case, gpu};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -40,14 +40,12 @@ fn immigrant_is_kept(backend: &Backend) {
     }
 }
 
-#[test]
 fn every_family_keeps_an_immigrant_on_the_cpu() {
     immigrant_is_kept(&Backend::Cpu { threads: 2 });
 }
 
-#[test]
 fn every_family_keeps_an_immigrant_on_the_gpu() {
-    let Some(g) = gpu() else { return };
+    let g = gpu();
     immigrant_is_kept(&Backend::Gpu(g));
 }
 
@@ -76,14 +74,12 @@ fn models_reach_the_target(devices: &[Backend]) {
     assert!(err.to_string().contains("--multi master-slave"), "{err}");
 }
 
-#[test]
 fn islands_and_master_slave_on_two_cpu_devices() {
     models_reach_the_target(&[Backend::Cpu { threads: 1 }, Backend::Cpu { threads: 1 }]);
 }
 
-#[test]
 fn islands_and_master_slave_on_two_contexts_of_one_gpu() {
-    let Some(_) = gpu() else { return };
+    gpu(); // fails, saying why, where there is no GPU
     let two = [Backend::Gpu(qapgpu::gpu::Gpu::open(0, None).unwrap()), Backend::Gpu(qapgpu::gpu::Gpu::open(0, None).unwrap())];
     models_reach_the_target(&two);
 }
@@ -107,13 +103,22 @@ fn colony_on_one_device_is_the_colony(backend: &Backend) {
     assert!(split.info().layout.contains("master/slave"));
 }
 
-#[test]
 fn colony_on_one_cpu_device_is_the_colony() {
     colony_on_one_device_is_the_colony(&Backend::Cpu { threads: 2 });
 }
 
-#[test]
 fn colony_on_one_gpu_is_the_colony() {
-    let Some(g) = gpu() else { return };
+    let g = gpu();
     colony_on_one_device_is_the_colony(&Backend::Gpu(g));
+}
+
+fn main() -> std::process::ExitCode {
+    qapgpu_tests::harness::run(vec![
+        case!(every_family_keeps_an_immigrant_on_the_cpu).qaplib(&["tai60a"]),
+        case!(every_family_keeps_an_immigrant_on_the_gpu).gpu().qaplib(&["tai60a"]),
+        case!(islands_and_master_slave_on_two_cpu_devices).qaplib(&["nug12", "tai12b"]),
+        case!(islands_and_master_slave_on_two_contexts_of_one_gpu).gpu().qaplib(&["nug12", "tai12b"]),
+        case!(colony_on_one_cpu_device_is_the_colony).qaplib(&["tai30b"]),
+        case!(colony_on_one_gpu_is_the_colony).gpu().qaplib(&["tai30b"]),
+    ])
 }

@@ -1,11 +1,13 @@
-//! Every shared QAPLIB file reads, and every .sln has exactly the cost in its header.
+//! Every file of the QAPLIB folder (`qaplib_dir()`: the shared library, else the instances
+//! shipped in data/qaplib) reads, and every .sln has exactly the cost in its header.
 use qapgpu::io::qaplib::{best_known, read_dat, read_sln};
 use qapgpu_tests::{dat_files, qaplib};
 
 #[test]
 fn every_dat_file_reads() {
     let files = dat_files();
-    assert!(files.len() >= 30, "expected the shared QAPLIB set in {}", qaplib().display());
+    // The shipped folder holds 25 instances, 23 of them with a .sln; the full library more.
+    assert!(files.len() >= 25, "expected the QAPLIB set in {}", qaplib().display());
     for f in files {
         let inst = read_dat(&f).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(inst.a.len(), inst.n * inst.n);
@@ -28,7 +30,7 @@ fn every_sln_has_the_cost_in_its_header() {
         assert_eq!(best_known(&f, &inst.name), Some(s.cost), "{}: .sln and bks.csv disagree", sln.display());
         checked += 1;
     }
-    assert!(checked >= 25, "only {checked} .sln files checked");
+    assert!(checked >= 23, "only {checked} .sln files checked");
 }
 
 #[test]

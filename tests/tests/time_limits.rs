@@ -1,8 +1,8 @@
 //! The time limit and Ctrl-C hold inside long launches and long local searches, at every
 //! n up to 256 and for option values that make one step very long: a run returns within
-//! 5 % or 50 ms (whichever is larger) of its limit, on each engine. The GPU cases skip
-//! without a GPU. One test per engine, so that no other test of this binary competes for
-//! the cores while a limit is measured.
+//! 5 % or 50 ms (whichever is larger) of its limit, on each engine. Without a GPU the GPU
+//! case is reported as ignored, with the reason. One test per engine, so that no other test
+//! of this binary competes for the cores while a limit is measured.
 use qapgpu::algo::aco::AcoOptions;
 use qapgpu::algo::{Backend, EngineChoice, Options};
 use qapgpu::io::{Instance, qaplib};
@@ -61,7 +61,6 @@ fn cases(engine: EngineChoice) -> Vec<(Instance, Options, String)> {
     v
 }
 
-#[test]
 fn cpu_engine_honours_time_limit_and_interrupt() {
     let backend = Backend::Cpu { threads: 0 };
     for (inst, opts, what) in cases(EngineChoice::Cpu) {
@@ -72,9 +71,8 @@ fn cpu_engine_honours_time_limit_and_interrupt() {
     check_interrupt(&backend, &big, &opts, 0.5, "cpu aco-ts n = 256");
 }
 
-#[test]
 fn gpu_engine_honours_time_limit_and_interrupt() {
-    let Some(g) = qapgpu_tests::gpu() else { return };
+    let g = qapgpu_tests::gpu();
     let backend = Backend::Gpu(g);
     for (inst, opts, what) in cases(EngineChoice::Gpu) {
         check_limit(&backend, &inst, &opts, &format!("gpu {what}"));
@@ -84,4 +82,12 @@ fn gpu_engine_honours_time_limit_and_interrupt() {
         let opts = Options { algorithm: Some(algo.into()), engine: EngineChoice::Gpu, target: Some(0), ..Options::default() };
         check_interrupt(&backend, &big, &opts, 0.5, &format!("gpu {algo} n = 256"));
     }
+}
+
+fn main() -> std::process::ExitCode {
+    use qapgpu_tests::case;
+    qapgpu_tests::harness::run(vec![
+        case!(cpu_engine_honours_time_limit_and_interrupt).qaplib(&["nug12"]),
+        case!(gpu_engine_honours_time_limit_and_interrupt).gpu().qaplib(&["nug12"]),
+    ])
 }

@@ -204,15 +204,24 @@ pub fn write_dat(path: &Path, inst: &Instance) -> Result<(), QapError> {
     std::fs::write(path, format_dat(inst)).map_err(|e| err(path, ErrorKind::Io, format!("cannot write: {e}")))
 }
 
-/// The folder of QAPLIB files: `$QAPLIB_DIR`, else `../shared/qaplib` from the working
-/// directory or from the workspace.
+/// The instances shipped in the repository (`data/qaplib`): those the tests load and the
+/// README's examples name, so that a clone runs them without the full library.
+pub const BUNDLED_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/qaplib");
+
+/// The folder of QAPLIB files, the first of: `$QAPLIB_DIR` (the user's choice, taken even
+/// where it does not exist, so that a wrong path is reported rather than hidden);
+/// `../shared/qaplib` from the working directory, then beside the workspace (the full
+/// library where the project keeps it); the workspace's `data/qaplib` (`BUNDLED_DIR`), the
+/// few instances shipped for the tests and examples. The last two paths are fixed at
+/// compile time, so a binary moved elsewhere needs `QAPLIB_DIR`.
 pub fn qaplib_dir() -> PathBuf {
-    if let Some(d) = std::env::var_os("QAPLIB_DIR") {
-        return PathBuf::from(d);
-    }
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/qaplib");
-    let here = PathBuf::from("../shared/qaplib");
-    if here.is_dir() { here } else { workspace }
+    let shared = [PathBuf::from("../shared/qaplib"), Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/qaplib")];
+    first_dir(std::env::var_os("QAPLIB_DIR"), shared)
+}
+
+/// `qaplib_dir`'s order over a given variable and shared folders (apart for its test).
+fn first_dir(var: Option<std::ffi::OsString>, shared: [PathBuf; 2]) -> PathBuf {
+    var.map(PathBuf::from).or_else(|| shared.into_iter().find(|d| d.is_dir())).unwrap_or_else(|| PathBuf::from(BUNDLED_DIR))
 }
 
 /// `NAME` or a path: a bare name without `.dat` is looked up in `qaplib_dir()`.
@@ -240,4 +249,26 @@ pub fn best_known(dat: &Path, name: &str) -> Option<i64> {
         }
     }
     read_sln(&dir.join(format!("{name}.sln"))).ok().map(|s| s.cost)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Without `QAPLIB_DIR` and without a shared folder, the shipped instances are found, with
+    /// their best-known values from the shipped `bks.csv`; the variable and a shared folder
+    /// come first, the variable even where it names nothing.
+    #[test]
+    fn the_shipped_folder_is_the_last_resort() {
+        let none = || [PathBuf::from("/nonexistent/shared/qaplib"), PathBuf::from("no/such/shared/qaplib")];
+        let bundled = first_dir(None, none());
+        assert_eq!(bundled, Path::new(BUNDLED_DIR));
+        let nug12 = bundled.join("nug12.dat");
+        assert_eq!(read_dat(&nug12).unwrap().n, 12);
+        assert_eq!(best_known(&nug12, "nug12"), Some(578));
+        assert_eq!(best_known(&bundled.join("tai40a.dat"), "tai40a"), Some(3139370), "from bks.csv: there is no tai40a.sln");
+        let shared = std::env::temp_dir();
+        assert_eq!(first_dir(None, [PathBuf::from("/nonexistent"), shared.clone()]), shared);
+        assert_eq!(first_dir(Some("/set/by/user".into()), [shared.clone(), shared]), Path::new("/set/by/user"));
+    }
 }
