@@ -1,22 +1,23 @@
-//! Embeds the PTX built by `cargo xtask build-ptx` (target/ptx/qapgpu.ptx, or $QAPGPU_PTX)
-//! and the machine code ptxas assembled from it (target/ptx/qapgpu.sm_XX.cubin) so the
-//! release binary runs alone on a GPU machine without JIT-compiling. Without them the binary
-//! still builds; its GPU engine then asks for `--ptx` or a rebuild (no PTX), or JIT-compiles
-//! (no cubin for the GPU's architecture).
+//! Embeds the PTX built by `cargo xtask build-ptx`, split into one module a kernel
+//! (target/ptx/qapgpu.modules.ptx, or $QAPGPU_PTX), and the machine code ptxas assembled
+//! from it (target/ptx/qapgpu.sm_XX.cubin), so the release binary runs alone on a GPU
+//! machine without JIT-compiling. Without them the binary still builds; its GPU engine then
+//! asks for `--ptx` or a rebuild (no PTX), or JIT-compiles the kernels a run uses (no cubin
+//! for the GPU's architecture).
 use std::path::PathBuf;
 
 /// Keep in step with `xtask/src/ptx.rs`'s `EMBEDDED_ARCHS` and `gpu::EMBEDDED_CUBINS`.
-const CUBIN_ARCHS: [&str; 3] = ["sm_75", "sm_80", "sm_90"];
+const CUBIN_ARCHS: [&str; 5] = ["sm_75", "sm_80", "sm_90", "sm_100", "sm_120"];
 
 fn main() {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
     let out_dir = PathBuf::from(std::env::var("OUT_DIR").unwrap());
     let custom = std::env::var_os("QAPGPU_PTX");
-    let ptx = custom.clone().map(PathBuf::from).unwrap_or_else(|| manifest.join("../target/ptx/qapgpu.ptx"));
+    let ptx = custom.clone().map(PathBuf::from).unwrap_or_else(|| manifest.join("../target/ptx/qapgpu.modules.ptx"));
     println!("cargo:rerun-if-env-changed=QAPGPU_PTX");
     println!("cargo:rerun-if-changed={}", ptx.display());
     let text = std::fs::read_to_string(&ptx).unwrap_or_default();
-    std::fs::write(out_dir.join("qapgpu.ptx"), text).unwrap();
+    std::fs::write(out_dir.join("qapgpu.modules.ptx"), text).unwrap();
     for arch in CUBIN_ARCHS {
         let cubin = manifest.join(format!("../target/ptx/qapgpu.{arch}.cubin"));
         println!("cargo:rerun-if-changed={}", cubin.display());

@@ -40,7 +40,7 @@ pub fn solve_on_all(backends: &[Backend], inst: &Instance, opts: &Options, obs: 
         sol.auto = Some(crate::algo::auto::choose(inst, backends.first().is_some_and(Backend::is_gpu)).1);
     }
     if let Some(Backend::Gpu(g)) = backends.first() {
-        (sol.startup_s, sol.startup) = (Some(g.startup.context_s + g.startup.module_s), Some(g.startup.describe()));
+        (sol.startup_s, sol.startup) = (Some(g.startup.seconds()), Some(g.startup.describe()));
     }
     Ok(sol)
 }

@@ -3,6 +3,8 @@ mod audit;
 mod audit_cga;
 mod audit_ls;
 mod ptx;
+mod ptx_split;
+mod ptxas;
 
 use std::path::PathBuf;
 use std::process::{Command, ExitCode};
@@ -11,13 +13,16 @@ const HELP: &str = "\
 cargo xtask <command> [options]
 
 commands:
-  build-ptx [--arch sm_XX] [--check sm_A,sm_B,...]
-        Build the device crate to PTX (default --arch sm_70: runs on Volta through Hopper)
-        into target/ptx/qapgpu.ptx (embedded by the host at build time) and
-        target/ptx/qapgpu-sm_XX.ptx; when ptxas is found (PATH, $PTXAS, or pip's
-        nvidia-cuda-nvcc), assemble it for each --check arch (default sm_75,sm_80,sm_90; ptxas 13 has no sm_70)
-        and fail on errors, spills over a kernel's allowance, or a kernel over its register
-        budget.
+  build-ptx [--arch sm_XX] [--check sm_A,sm_B,...] [--require-ptxas] [--no-fetch]
+        Build the device crate to PTX (default --arch sm_70) into target/ptx/qapgpu.ptx and
+        its split into one module a kernel, target/ptx/qapgpu.modules.ptx, which the host
+        embeds (a GPU without machine code JIT-compiles only the kernels a run loads). Then
+        assemble it with ptxas for each --check arch (default sm_75,sm_80,sm_90,sm_100,sm_120,
+        whose cubins the host embeds), failing on errors, spills over a kernel's allowance or
+        a kernel over its register budget. ptxas comes from $PTXAS, the PATH or pip's
+        nvidia-cuda-nvcc; where none is found it is fetched (that wheel, from PyPI, into
+        target/tools/cuda-nvcc) unless --no-fetch. Without ptxas the build goes on with a
+        warning (PTX only), or fails with --require-ptxas. Unchanged PTX is not assembled again.
   audit --n N [--arch sm_XX] [--subpop N] [--width u16|u32|i32]
         [--kernel ga|ls|cga] [--ls ts|2opt] [--layout mata|plain|split|sums] [--ns N] [--delta i32|i64]
         [--ls-mapping gene|move] [--grid WxH]

@@ -6,28 +6,43 @@ use crate::run::stop::{DeviceMirror, StopWord};
 use anyhow::{Context, Result, bail};
 use cudarc::driver::sys::CUdevice_attribute as Attr;
 use cudarc::driver::sys;
-use cudarc::driver::{CudaContext, CudaModule, CudaSlice, CudaStream, DevicePtr, PinnedHostSlice};
+use cudarc::driver::{CudaContext, CudaSlice, CudaStream, DevicePtr, PinnedHostSlice};
 use cudarc::nvrtc::Ptx;
 use qapgpu_common::elem::{Elem, ElemWidth};
 use qapgpu_common::layout::DeviceLimits;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
-/// The PTX built by `cargo xtask build-ptx` before this binary (empty if it was not).
-pub const EMBEDDED_PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/qapgpu.ptx"));
+mod kernels;
+pub use kernels::{JitLog, Kernels, PtxPart, parts};
 
-/// Machine code that ptxas assembled from `EMBEDDED_PTX` at build time, by architecture
-/// (major·10 + minor); empty where ptxas was missing.
-pub const EMBEDDED_CUBINS: [(u32, &[u8]); 3] = [
+/// The PTX built by `cargo xtask build-ptx` before this binary, split into one module a
+/// kernel (`kernels::parts`; empty if it was not built).
+pub const EMBEDDED_PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/qapgpu.modules.ptx"));
+
+/// Machine code that ptxas assembled from the same PTX at build time, by architecture
+/// (major·10 + minor); empty where ptxas was missing. Keep in step with `host/build.rs` and
+/// `xtask/src/ptx.rs`'s `EMBEDDED_ARCHS`.
+pub const EMBEDDED_CUBINS: [(u32, &[u8]); 5] = [
     (75, include_bytes!(concat!(env!("OUT_DIR"), "/qapgpu.sm_75.cubin"))),
     (80, include_bytes!(concat!(env!("OUT_DIR"), "/qapgpu.sm_80.cubin"))),
     (90, include_bytes!(concat!(env!("OUT_DIR"), "/qapgpu.sm_90.cubin"))),
+    (100, include_bytes!(concat!(env!("OUT_DIR"), "/qapgpu.sm_100.cubin"))),
+    (120, include_bytes!(concat!(env!("OUT_DIR"), "/qapgpu.sm_120.cubin"))),
 ];
+
+/// Set to 1, the GPU engine JIT-compiles the PTX even where machine code is embedded (to
+/// measure the first start of GPUs without it, or where a driver refuses a cubin).
+pub const JIT_ENV: &str = "QAPGPU_JIT";
 
 /// The embedded cubin that runs on a GPU of compute capability `arch`: same major version,
 /// the highest minor not above the GPU's (a cubin does not run across major versions).
 pub fn cubin_for(arch: u32) -> Option<(u32, &'static [u8])> {
-    EMBEDDED_CUBINS.iter().filter(|(a, c)| !c.is_empty() && a / 10 == arch / 10 && *a <= arch).max_by_key(|(a, _)| *a).copied()
+    cubin_among(&EMBEDDED_CUBINS, arch)
+}
+
+fn cubin_among<'a>(cubins: &[(u32, &'a [u8])], arch: u32) -> Option<(u32, &'a [u8])> {
+    cubins.iter().filter(|(a, c)| !c.is_empty() && a / 10 == arch / 10 && *a <= arch).max_by_key(|(a, _)| *a).copied()
 }
 
 /// What a GPU engine paid before its first launch.
@@ -35,15 +50,28 @@ pub fn cubin_for(arch: u32) -> Option<(u32, &'static [u8])> {
 pub struct Startup {
     /// Creating the CUDA context (driver initialisation included).
     pub context_s: f64,
-    /// Loading the module: a cubin load, or the JIT compilation of the PTX.
+    /// Loading the module: a cubin load, or the JIT compilation of a whole PTX file.
     pub module_s: f64,
-    /// What was loaded: "sm_90 machine code" or "PTX, JIT-compiled for sm_XX".
+    /// What was loaded: "sm_90 machine code", or PTX JIT-compiled for sm_XX kernel by kernel.
     pub code: String,
+    /// The kernels' JIT compilations so far, where PTX is compiled as kernels are asked for.
+    pub jit: Arc<Mutex<JitLog>>,
 }
 
 impl Startup {
+    /// Seconds spent so far: context, module and JIT.
+    pub fn seconds(&self) -> f64 {
+        self.context_s + self.module_s + self.jit_log().seconds
+    }
+
+    fn jit_log(&self) -> JitLog {
+        *self.jit.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     pub fn describe(&self) -> String {
-        format!("{:.3} s (CUDA context {:.3} s, module {:.3} s: {})", self.context_s + self.module_s, self.context_s, self.module_s, self.code)
+        let jit = self.jit_log();
+        let jit = if jit.modules > 0 { format!(", JIT {:.3} s for {} kernel modules", jit.seconds, jit.modules) } else { String::new() };
+        format!("{:.3} s (CUDA context {:.3} s, module {:.3} s: {}{jit})", self.seconds(), self.context_s, self.module_s, self.code)
     }
 }
 
@@ -83,12 +111,22 @@ pub fn from_bytes<T: Copy>(b: &[u8]) -> T {
     unsafe { std::ptr::read_unaligned(b.as_ptr() as *const T) }
 }
 
+/// The embedded PTX as modules compiled on first use (or whole, where `QAPGPU_PTX` gave
+/// the build a PTX file that is not split).
+fn embedded_ptx(ctx: &Arc<CudaContext>) -> Result<Kernels> {
+    Ok(match parts(EMBEDDED_PTX) {
+        Some(p) => Kernels::split(ctx.clone(), p),
+        None => Kernels::whole(ctx.clone(), ctx.load_module(Ptx::from_src(EMBEDDED_PTX)).context("loading the PTX module")?),
+    })
+}
+
 /// One GPU with the qapgpu module loaded.
 #[derive(Clone)]
 pub struct Gpu {
     pub ctx: Arc<CudaContext>,
     pub stream: Arc<CudaStream>,
-    pub module: Arc<CudaModule>,
+    /// The kernels: machine code, or PTX compiled as kernels are asked for.
+    pub module: Arc<Kernels>,
     pub name: String,
     pub limits: DeviceLimits,
     pub sms: u32,
@@ -115,19 +153,25 @@ impl Gpu {
         let (major, minor) = ctx.compute_capability()?;
         let arch = (major * 10 + minor) as u32;
         let t1 = std::time::Instant::now();
-        let (module, code) = match (ptx, cubin_for(arch)) {
+        let jit_only = std::env::var(JIT_ENV).is_ok_and(|v| v == "1");
+        let (module, code) = match (ptx, cubin_for(arch).filter(|_| !jit_only)) {
             (Some(p), _) => {
                 let src = std::fs::read_to_string(p).with_context(|| format!("{}: cannot read PTX", p.display()))?;
-                (ctx.load_module(Ptx::from_src(src)).context("loading the PTX module")?, format!("{}, JIT-compiled for sm_{arch}", p.display()))
+                match parts(&src) {
+                    // A split file lives as long as the process, as the embedded one does.
+                    Some(_) => (Kernels::split(ctx.clone(), parts(Box::leak(src.into_boxed_str())).unwrap_or_default()), format!("{}, JIT-compiled for sm_{arch} kernel by kernel", p.display())),
+                    None => (Kernels::whole(ctx.clone(), ctx.load_module(Ptx::from_src(src)).context("loading the PTX module")?), format!("{}, JIT-compiled for sm_{arch}", p.display())),
+                }
             }
             (None, Some((a, cubin))) => match ctx.load_module(Ptx::from_binary(cubin.to_vec())) {
-                Ok(m) => (m, format!("sm_{a} machine code")),
+                Ok(m) => (Kernels::whole(ctx.clone(), m), format!("sm_{a} machine code")),
                 // A driver that refuses the cubin still takes the PTX.
-                Err(_) => (ctx.load_module(Ptx::from_src(EMBEDDED_PTX)).context("loading the PTX module")?, format!("PTX, JIT-compiled for sm_{arch}")),
+                Err(_) => (embedded_ptx(&ctx)?, format!("PTX, JIT-compiled for sm_{arch} kernel by kernel (the driver refused sm_{a} machine code)")),
             },
-            (None, None) => (ctx.load_module(Ptx::from_src(EMBEDDED_PTX)).context("loading the PTX module")?, format!("PTX, JIT-compiled for sm_{arch}")),
+            (None, None) => (embedded_ptx(&ctx)?, format!("PTX, JIT-compiled for sm_{arch} kernel by kernel")),
         };
-        let startup = Startup { context_s, module_s: t1.elapsed().as_secs_f64(), code };
+        let startup = Startup { context_s, module_s: t1.elapsed().as_secs_f64(), code, jit: module.jit_log() };
+        let module = Arc::new(module);
         let attr = |a: Attr| -> Result<u32> { Ok(ctx.attribute(a)? as u32) };
         let limits = DeviceLimits {
             arch,
@@ -301,14 +345,25 @@ mod tests {
 
     #[test]
     fn a_cubin_is_picked_only_within_its_major_version() {
-        if EMBEDDED_CUBINS.iter().any(|(_, c)| c.is_empty()) {
-            eprintln!("SKIPPED: this build has no embedded cubins (ptxas was missing at `cargo xtask build-ptx`)");
-            return;
-        }
-        let pick = |arch| cubin_for(arch).map(|(a, _)| a);
+        let code: &[u8] = &[1];
+        let table = [(75, code), (80, code), (90, code), (100, code), (120, code)];
+        let pick = |arch| cubin_among(&table, arch).map(|(a, _)| a);
         assert_eq!([pick(75), pick(80), pick(86), pick(89), pick(90)], [Some(75), Some(80), Some(80), Some(80), Some(90)]);
-        // Older than the oldest, or a newer major version: the PTX is JIT-compiled.
-        assert_eq!([pick(70), pick(100), pick(120)], [None, None, None]);
+        assert_eq!([pick(100), pick(103), pick(120), pick(121)], [Some(100), Some(100), Some(120), Some(120)]);
+        // Older than the oldest, or a major version without machine code: the PTX is JIT-compiled.
+        assert_eq!([pick(70), pick(110), pick(130)], [None, None, None]);
+        // An empty cubin (ptxas was missing at build time) is never picked.
+        assert_eq!(cubin_among(&[(90, &[][..])], 90), None);
+    }
+
+    #[test]
+    fn the_embedded_ptx_is_split_or_absent() {
+        // Empty where `cargo xtask build-ptx` did not run before the build.
+        if !EMBEDDED_PTX.is_empty() {
+            let parts = parts(EMBEDDED_PTX).expect("the embedded PTX is the split file");
+            assert!(parts.iter().any(|p| p.entries.contains(&"aco_best")));
+            assert!(parts.iter().any(|p| p.globals.contains(&"QAP_CONST_A")));
+        }
     }
 }
 
