@@ -26,7 +26,11 @@ fn seconds(s: &str) -> Result<Duration, String> {
 
 /// `--algo`: the registry's names, with their descriptions in `--help`.
 fn algorithms() -> PossibleValuesParser {
-    let auto = PossibleValue::new(AUTO).help("the algorithm and its settings from the instance's features: ts for n ≤ 40, else aco-ts with a colony for time to target (the default)");
+    let auto = PossibleValue::new(AUTO).help(format!(
+        "the algorithm and its settings from the instance's features (the default): ts for n ≤ {}, and on the GPU for uniform random data up to n = {}; else aco-ts with a colony set for time to target",
+        crate::algo::auto::TS_ANY_N,
+        crate::algo::ts::UNIFORM_REGROUP_MAX_N
+    ));
     PossibleValuesParser::new(std::iter::once(auto).chain(FAMILIES.iter().map(|f| PossibleValue::new(f.name).help(f.about))))
 }
 
@@ -200,7 +204,7 @@ pub struct AcoArgs {
     /// 0: never. Default on the GPU: 32 for n = 30 to 40 (2 rounds on structured data, 4 on
     /// uniform random data), 1024 (n ≤ 64) or 768
     /// all along on uniform random data from n = 41 to 100, never otherwise. Measured in
-    /// BENCHMARKS.md ("Two hundred runs a target", "Go with the winners all along").
+    /// docs/benchmarks-record.md ("Two hundred runs a target", "Go with the winners all along").
     #[arg(long)]
     regroup_every: Option<u32>,
     /// ts: the share of the walks, by current cost, that the others regroup onto, in (0, 1]
@@ -219,8 +223,8 @@ pub struct AcoArgs {
     /// regroup from their first round again (the best so far is kept); every later cycle is
     /// twice as long as the last, and after 4 restarts the walks run on; 0: never. Default on
     /// the GPU: 256 for uniform random data of n = 30 to 40, never otherwise. Measured in
-    /// BENCHMARKS.md ("Restarts that draw new starts", "A regrouping without a launch of its
-    /// own").
+    /// docs/benchmarks-record.md ("Restarts that draw new starts", "A regrouping without a
+    /// launch of its own").
     #[arg(long)]
     restart_cycle: Option<u32>,
     /// ts: when the walks regroup, a walk is elite only where its solution differs from every
