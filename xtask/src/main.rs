@@ -107,12 +107,15 @@ fn dist() -> Result<(), String> {
     for f in GPU_TESTS.iter().chain(&["qapgpu"]) {
         let _ = Command::new("strip").arg(dist.join(f)).status();
     }
-    // The same files in one xz tarball: the binaries embed the PTX and two cubins each, and
-    // together pass what one transfer to a device machine takes (64 MiB); packed, about 9.
+    // The same files in one xz tarball: every binary embeds the PTX and five cubins (about
+    // 50 MB), together far past what one transfer to a device machine takes (64 MiB). A
+    // dictionary larger than one binary lets xz store the embedded kernels once.
     let pack = dist.join("pack");
     std::fs::create_dir_all(&pack).map_err(|e| e.to_string())?;
     let files: Vec<&str> = GPU_TESTS.iter().copied().chain(["qapgpu", "qapgpu.ptx"]).collect();
-    run(Command::new("tar").current_dir(&dist).arg("cJf").arg(pack.join("bundle.tar.xz")).args(&files))?;
+    let out = pack.join("bundle.tar.xz");
+    let script = format!("set -o pipefail; tar cf - {} | xz -T1 --lzma2=preset=6,dict=256MiB > '{}'", files.join(" "), out.display());
+    run(Command::new("bash").current_dir(&dist).args(["-c", &script]))?;
     eprintln!("dist/ holds qapgpu, qapgpu.ptx and the GPU tests {}; dist/pack/bundle.tar.xz all of them (scripts/unpack-dist.sh)", GPU_TESTS.join(", "));
     Ok(())
 }
