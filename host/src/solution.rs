@@ -19,6 +19,9 @@ pub struct Solution {
     pub permutation: Vec<u32>,
     pub target: Option<i64>,
     pub best_known: Option<i64>,
+    /// Where `best_known` came from: the bks.csv or .sln file, `--known`, or the planted
+    /// instance's optimum; None where no one said (a library caller's `Options::known`).
+    pub best_known_source: Option<String>,
     pub gap_percent: Option<f64>,
     pub time_to_target_s: Option<f64>,
     /// Seconds of search (after set-up: context, module, buffers).
@@ -72,6 +75,7 @@ impl Solution {
             permutation: out.perm.iter().map(|&g| g as u32 + 1).collect(),
             target,
             best_known: known,
+            best_known_source: None,
             gap_percent: gap_percent(cost, known),
             time_to_target_s: out.time_to_target_s,
             elapsed_s: out.elapsed_s,
@@ -109,7 +113,10 @@ impl Solution {
         }
         line(&mut s, "seed", self.seed.to_string());
         let gap = match (self.gap_percent, self.best_known) {
-            (Some(g), Some(k)) => format!("  (gap {g:.4}% to best known {k})"),
+            (Some(g), Some(k)) => {
+                let from = self.best_known_source.as_ref().map_or(String::new(), |f| format!(", from {f}"));
+                format!("  (gap {g:.4}% to best known {k}{from})")
+            }
             _ => String::new(),
         };
         line(&mut s, "cost", format!("{}{gap}  [re-checked on the host in 64-bit]", self.cost));

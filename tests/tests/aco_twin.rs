@@ -169,7 +169,7 @@ fn gpu_reaches_the_optimum_of_small_instances() {
     let g = gpu();
     for name in ["nug12", "tai20b"] {
         let inst = load(name);
-        let known = qaplib::best_known(&qaplib::resolve(name), name).unwrap();
+        let known = qaplib::best_known(&qaplib::resolve(name), &inst).value().unwrap();
         let mut cfg = AcoConfig::paper(LsKind::Tabu, inst.n as u32, Class::of(name));
         cfg.seed = 3;
         let e = AcoGpu::new(g.clone(), &inst, &cfg).unwrap();
@@ -384,7 +384,7 @@ fn a_hit_reaches_the_host_before_the_launch_ends() {
     let g = gpu();
     for name in ["tai25b", "nug12"] {
         let inst = load(name);
-        let known = qaplib::best_known(&qaplib::resolve(name), name).unwrap();
+        let known = qaplib::best_known(&qaplib::resolve(name), &inst).value().unwrap();
         for layout in layouts(&inst) {
             for walk in [true, false] {
                 let mut cfg = AcoConfig::paper(LsKind::Tabu, inst.n as u32, Class::of(name));

@@ -152,7 +152,7 @@ fn cpu_aco_reaches_the_optimum_of_small_instances() {
     use qapgpu_common::ls::LsKind;
     for (name, ls) in [("nug12", LsKind::Tabu), ("tai20b", LsKind::Tabu), ("nug12", LsKind::TwoOpt)] {
         let inst = load(name);
-        let known = qaplib::best_known(&qaplib::resolve(name), name).unwrap();
+        let known = qaplib::best_known(&qaplib::resolve(name), &inst).value().unwrap();
         let mut cfg = AcoConfig::paper(ls, inst.n as u32, Class::of(name));
         cfg.seed = 11;
         let e = AcoCpu::new(&inst, &cfg, 2).unwrap();

@@ -11,7 +11,7 @@ fn every_dat_file_reads() {
     for f in files {
         let inst = read_dat(&f).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(inst.a.len(), inst.n * inst.n);
-        assert!(best_known(&f, &inst.name).is_some(), "{}: no best-known value", f.display());
+        assert!(best_known(&f, &inst).value().is_some(), "{}: no best-known value", f.display());
     }
 }
 
@@ -27,7 +27,7 @@ fn every_sln_has_the_cost_in_its_header() {
         let s = read_sln(&sln).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(s.n, inst.n, "{}", sln.display());
         assert_eq!(inst.cost(&s.perm), s.cost, "{}", sln.display());
-        assert_eq!(best_known(&f, &inst.name), Some(s.cost), "{}: .sln and bks.csv disagree", sln.display());
+        assert_eq!(best_known(&f, &inst).value(), Some(s.cost), "{}: .sln and bks.csv disagree", sln.display());
         checked += 1;
     }
     assert!(checked >= 23, "only {checked} .sln files checked");

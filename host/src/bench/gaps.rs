@@ -4,26 +4,49 @@
 use super::{RunRecord, Table, load, mean_sd, runs_all};
 use crate::algo::{Backend, Options};
 use crate::io::qaplib;
-use anyhow::Result;
+use anyhow::{Context, Result, ensure};
 use std::time::Duration;
 
 /// Instance names of the QAPLIB folder with a best-known value, smallest n first.
-pub fn all_instances() -> Vec<String> {
-    let mut v: Vec<(usize, String)> = std::fs::read_dir(qaplib::qaplib_dir())
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|e| {
-            let p = e.path();
-            let name = p.file_stem()?.to_string_lossy().into_owned();
-            (p.extension()? == "dat").then_some(())?;
-            let inst = qaplib::read_dat(&p).ok()?;
-            qaplib::best_known(&p, &inst.name)?;
-            Some((inst.n, name))
-        })
-        .collect();
-    v.sort();
-    v.into_iter().map(|(_, n)| n).collect()
+///
+/// Every `.dat` of the folder is read first, through the bounded input path: one that
+/// cannot be (a device, a FIFO, a broken file) stops the protocol before any run, with an
+/// error that names each such file, rather than a row left out of a table that claims
+/// "every instance". An instance without a best-known value of its n has no gap to
+/// measure: it is left out, and counted in a note on stderr.
+pub fn all_instances() -> Result<Vec<String>> {
+    let dir = qaplib::qaplib_dir();
+    let listing = std::fs::read_dir(&dir).with_context(|| format!("bench gaps: cannot list the QAPLIB folder {}", dir.display()))?;
+    let (mut found, mut unreadable, mut without) = (Vec::new(), Vec::new(), 0usize);
+    for entry in listing {
+        let p = entry.with_context(|| format!("bench gaps: cannot list the QAPLIB folder {}", dir.display()))?.path();
+        if p.extension().is_none_or(|e| e != "dat") {
+            continue;
+        }
+        match qaplib::read_dat(&p) {
+            Err(e) => unreadable.push(e.to_string()),
+            Ok(inst) if qaplib::best_known(&p, &inst).value().is_some() => {
+                // The file's name, or (not UTF-8) its path, which the tables then show.
+                let name = p.file_stem().and_then(|s| s.to_str()).map_or_else(|| qaplib::name_of(p.as_os_str()), String::from);
+                found.push((inst.n, name));
+            }
+            Ok(_) => without += 1,
+        }
+    }
+    unreadable.sort();
+    ensure!(
+        unreadable.is_empty(),
+        "bench gaps: {} .dat file(s) of {} cannot be read, so no table of every instance can be made: {} (move them away, or name the instances with --instances)",
+        unreadable.len(),
+        dir.display(),
+        unreadable.join("; ")
+    );
+    if without > 0 {
+        eprintln!("note: bench gaps: {without} instance(s) of {} without a best-known value for their n (bks.csv or .sln) are left out", dir.display());
+    }
+    ensure!(!found.is_empty(), "bench gaps: no instance with a best-known value in {}", dir.display());
+    found.sort();
+    Ok(found.into_iter().map(|(_, n)| n).collect())
 }
 
 /// `run::gap_percent`, and 100·cost for a best-known value of 0.
@@ -60,7 +83,8 @@ pub fn protocol(backends: &[Backend], base: &Options, names: &[String], algos: &
         let mut row = vec![label.to_string(), String::new(), String::new()];
         for s in &sums {
             let v = if pick == 0 { &s.0 } else { &s.1 };
-            row.push(format!("{:.4}", mean_sd(v).0));
+            // A mean over no instance (no tai*a among them) is no number.
+            row.push(if v.is_empty() { "–".into() } else { format!("{:.4}", mean_sd(v).0) });
         }
         t.push(row);
     }

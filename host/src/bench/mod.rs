@@ -24,7 +24,11 @@ use std::time::Duration;
 pub fn load(name: &str) -> Result<(Instance, i64)> {
     let path = qaplib::resolve(name);
     let inst = qaplib::read_dat(&path)?;
-    let known = qaplib::best_known(&path, &inst.name).with_context(|| format!("{name}: no best-known value in bks.csv"))?;
+    let found = qaplib::best_known(&path, &inst);
+    for note in &found.notes {
+        eprintln!("note: {note}");
+    }
+    let known = found.value().with_context(|| format!("{name}: no best-known value for n = {} in bks.csv or a .sln", inst.n))?;
     Ok((inst, known))
 }
 
@@ -141,7 +145,8 @@ pub fn runs_traced(backends: &[Backend], inst: &Instance, opts: &Options, runs: 
         let limits = Limits { time_limit: o.time_limit, known: None };
         let mut curve = Trace::default();
         let res = if trace { run::run(solver.as_mut(), &limits, &mut curve, &stop)? } else { run::run(solver.as_mut(), &limits, &mut Silent, &stop)? };
-        ensure!(inst.cost(&res.perm) == res.cost, "{}: engine cost mismatch", inst.name);
+        let cost = inst.checked_cost(&res.perm).map_err(|e| anyhow::anyhow!("{} returned {e}", solver.info().algorithm))?;
+        ensure!(cost == res.cost, "{}: engine cost mismatch", inst.name);
         out.push(RunRecord {
             reached: res.time_to_target_s,
             elapsed: res.elapsed_s,

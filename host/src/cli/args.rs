@@ -404,7 +404,7 @@ impl CgaArgs {
 pub struct SolveArgs {
     /// A QAPLIB .dat file, or a name looked up in $QAPLIB_DIR (default ../shared/qaplib).
     /// Without one: the embedded planted instance (n = 24, optimum known by construction).
-    pub instance: Option<String>,
+    pub instance: Option<PathBuf>,
     /// Algorithm (default: auto, chosen from the instance's features as measured).
     #[arg(long, value_parser = algorithms())]
     pub algo: Option<String>,
@@ -555,7 +555,7 @@ pub struct BenchArgs {
     pub protocol: Protocol,
     /// Instances (names or .dat paths); default: the paper's.
     #[arg(long, value_delimiter = ',')]
-    pub instances: Vec<String>,
+    pub instances: Vec<std::ffi::OsString>,
     /// Runs per configuration (the papers: 30 for seed 001, 10 for seed 000).
     #[arg(long, default_value_t = 10)]
     pub runs: usize,

@@ -26,9 +26,9 @@ pub fn bench(a: BenchArgs) -> Result<()> {
     let backends = Backend::open_all(&base, |why| eprintln!("note: {why}"))?;
     let backend = backends[0].clone();
     let names: Vec<String> = if !a.instances.is_empty() {
-        a.instances.clone()
+        a.instances.iter().map(|i| qaplib::name_of(i)).collect()
     } else if a.protocol == Protocol::Gaps {
-        crate::bench::gaps::all_instances()
+        crate::bench::gaps::all_instances()?
     } else {
         let from: Vec<&str> = match a.protocol {
             Protocol::Independent => seed001::PAPER.iter().map(|r| r.0).collect(),

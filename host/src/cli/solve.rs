@@ -20,18 +20,21 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     if a.problem.k.is_some() || a.problem.open_tour {
         bail!("--k and --open-tour go with --problem");
     }
+    // The best-known value with where it came from (the report says).
+    let given = a.known.map(|k| (k, "--known".to_string()));
     let (inst, known) = match &a.instance {
         Some(name) => {
             let path = qaplib::resolve(name);
             let inst = qaplib::read_dat(&path)?;
-            let known = a.known.or_else(|| qaplib::best_known(&path, &inst.name));
+            let known = given.or_else(|| qaplib::best_known(&path, &inst).noted(a.quiet || a.json));
             (inst, known)
         }
         None => {
             let (inst, opt, _) = Instance::planted(DEFAULT_N, DEFAULT_SEED);
-            (inst, Some(a.known.unwrap_or(opt)))
+            (inst, given.or(Some((opt, "the planted instance's optimum".into()))))
         }
     };
+    let (known, known_source) = known.unzip();
     let target = match (a.target, a.target_gap) {
         (Some(t), _) => Some(t),
         (None, Some(g)) => {
@@ -59,7 +62,7 @@ pub fn solve(a: SolveArgs) -> Result<()> {
         }
         let cluster = crate::cluster::Cluster::init()?;
         let backends = open(&opts, a.quiet || a.json || cluster.rank() != 0)?;
-        let sol = cluster.solve(backends, &inst, &opts, &INTERRUPT)?;
+        let sol = crate::solution::Solution { best_known_source: known_source, ..cluster.solve(backends, &inst, &opts, &INTERRUPT)? };
         return if cluster.rank() == 0 { report(&a, &sol) } else { Ok(()) };
     }
     let quiet = a.quiet || a.json;
@@ -69,7 +72,7 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     let (mut line, mut silent) = (ProgressLine::new(), Silent);
     let shown: &mut dyn Observer = if quiet { &mut silent } else { &mut line };
     let mut obs = Traced { inner: shown, trace: a.trace.as_ref().map(|_| Trace::default()) };
-    let sol = crate::api::solve_on_all(&backends, &inst, &opts, &mut obs, &INTERRUPT)?;
+    let sol = crate::solution::Solution { best_known_source: known_source, ..crate::api::solve_on_all(&backends, &inst, &opts, &mut obs, &INTERRUPT)? };
     if let (Some(mut f), Some(t), Some(path)) = (trace_file, &obs.trace, &a.trace) {
         use std::io::Write;
         f.write_all(t.csv(known).as_bytes()).with_context(|| format!("--trace {}: cannot write it", path.display()))?;

@@ -34,6 +34,8 @@ pub const EMBEDDED_CUBINS: [(u32, &[u8]); 5] = [
 /// Set to 1, the GPU engine JIT-compiles the PTX even where machine code is embedded (to
 /// measure the first start of GPUs without it, or where a driver refuses a cubin).
 pub const JIT_ENV: &str = "QAPGPU_JIT";
+/// Largest `--ptx` file read (the build's is about 11 MB).
+const PTX_BYTES: u64 = 256 << 20;
 
 /// The embedded cubin that runs on a GPU of compute capability `arch`: same major version,
 /// the highest minor not above the GPU's (a cubin does not run across major versions).
@@ -156,7 +158,7 @@ impl Gpu {
         let jit_only = std::env::var(JIT_ENV).is_ok_and(|v| v == "1");
         let (module, code) = match (ptx, cubin_for(arch).filter(|_| !jit_only)) {
             (Some(p), _) => {
-                let src = std::fs::read_to_string(p).with_context(|| format!("{}: cannot read PTX", p.display()))?;
+                let src = crate::io::input::read_text(p, PTX_BYTES).map_err(|e| anyhow::anyhow!("{}: cannot read PTX: {e}", p.display()))?;
                 match parts(&src) {
                     // A split file lives as long as the process, as the embedded one does.
                     Some(_) => (Kernels::split(ctx.clone(), parts(Box::leak(src.into_boxed_str())).unwrap_or_default()), format!("{}, JIT-compiled for sm_{arch} kernel by kernel", p.display())),

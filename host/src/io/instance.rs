@@ -82,7 +82,18 @@ impl Instance {
         Ok(Instance { name, n, a, b, width })
     }
 
+    /// `cost` of what may not be a permutation of 0..n (what an engine returned): an error,
+    /// not a panic, where it is not one.
+    pub fn checked_cost(&self, p: &[u8]) -> Result<i64, InstanceError> {
+        if p.len() != self.n || !qapgpu_common::ops::is_permutation(p) {
+            let what = if p.is_empty() { "no permutation".to_string() } else { format!("{} values that are not a permutation", p.len()) };
+            return Err(error(ErrorKind::NotAPermutation, format!("{what} for {} (n = {})", self.name, self.n)));
+        }
+        Ok(self.cost(p))
+    }
+
     /// Exact cost of a 0-based permutation, evaluated in i64 on the original entries.
+    /// Panics where `p` is not n long (`checked_cost` does not).
     pub fn cost(&self, p: &[u8]) -> i64 {
         assert_eq!(p.len(), self.n);
         let n = self.n;

@@ -1,5 +1,6 @@
-//! Instances and their files: the in-memory instance, and QAPLIB `.dat` / `.sln` reading,
-//! writing and look-up.
+//! Instances and their files: the in-memory instance, QAPLIB `.dat` / `.sln` reading,
+//! writing and look-up, and the bounded input path every reader takes (`input`).
+pub mod input;
 pub mod instance;
 pub mod qaplib;
 

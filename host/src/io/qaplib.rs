@@ -2,10 +2,13 @@
 //! n is checked from the first number before the rest is read, and no more is read than
 //! 1 + 2n² numbers can take.
 pub use super::instance::ErrorKind;
+use super::input::{Fault, Input, read_text};
 use super::instance::Instance;
+use std::ffi::OsStr;
 use std::fmt;
-use std::io::Read;
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 /// Bytes one number may take in a file, spaces included (QAPLIB pads columns; 64 is far
 /// more than any file of the library uses).
@@ -67,36 +70,50 @@ fn text_of<'b>(path: &Path, bytes: &'b [u8]) -> Result<&'b str, QapError> {
     std::str::from_utf8(bytes).map_err(|_| err(path, ErrorKind::NotANumber, "not a text file (invalid UTF-8)"))
 }
 
-/// Reads a file whose first number is n and which holds `numbers(n)` numbers: n is checked
-/// from the first bytes, and a file longer than those numbers can take is refused unread.
+/// Reads a file whose first number is n and which holds `numbers(n)` numbers, through the
+/// one bounded input path (`input`): n is read first, from a head of at most `HEAD_BYTES`
+/// of blanks and one number of at most `BYTES_PER_NUMBER` bytes (read whole where it crosses
+/// `HEAD_BYTES`), and checked; then no more than those numbers can take is read, and a
+/// regular file longer than that is refused unread.
 fn read_capped(path: &Path, numbers: impl Fn(u64) -> u64) -> Result<Vec<u8>, QapError> {
-    let io = |e: std::io::Error| err(path, ErrorKind::Io, format!("cannot read: {e}"));
-    let mut file = std::fs::File::open(path).map_err(io)?;
-    let size = file.metadata().map_err(io)?.len();
+    let mut input = Input::open(path).map_err(|f| fault(path, f))?;
     let mut bytes = Vec::new();
-    (&mut file).take(HEAD_BYTES).read_to_end(&mut bytes).map_err(io)?;
-    let head = String::from_utf8_lossy(bytes.strip_prefix(BOM).unwrap_or(&bytes)).into_owned();
-    let Some(first) = head.split_whitespace().next() else {
-        return if size <= HEAD_BYTES { Ok(bytes) } else { Err(err(path, ErrorKind::NotANumber, "no number in the first 4 KiB")) };
-    };
-    // A first token cut at HEAD_BYTES or not a number is reported by the full parse.
-    if let Ok(n) = first.parse::<i64>() {
-        let n = check_n(path, n)? as u64;
-        let cap = numbers(n) * BYTES_PER_NUMBER + HEAD_BYTES;
-        if size > cap {
-            return Err(err(
-                path,
-                ErrorKind::TooLarge,
-                format!("{size} bytes is more than {} numbers for n = {n} can take ({cap} bytes)", numbers(n)),
-            ));
-        }
-        bytes.try_reserve(size as usize).map_err(|_| err(path, ErrorKind::TooLarge, format!("{size} bytes do not fit in memory")))?;
-    } else if size > HEAD_BYTES {
-        let shown: String = first.chars().take(20).collect();
-        return Err(err(path, ErrorKind::NotANumber, format!("token 1 (`{shown}`) is not an integer")));
+    if input.read_up_to(&mut bytes, HEAD_BYTES + BYTES_PER_NUMBER).map_err(|f| fault(path, f))? {
+        // The whole file: the parse says what is wrong with it, if anything.
+        return Ok(bytes);
     }
-    file.read_to_end(&mut bytes).map_err(io)?;
+    let head = String::from_utf8_lossy(bytes.strip_prefix(BOM).unwrap_or(&bytes)).into_owned();
+    let rest = head.trim_start();
+    let first = rest.split(char::is_whitespace).next().unwrap_or_default();
+    if first.is_empty() || head.len() - rest.len() > HEAD_BYTES as usize {
+        return Err(err(path, ErrorKind::NotANumber, "no number in the first 4 KiB"));
+    }
+    // A token that runs to the end of the head is longer than any number.
+    let whole = rest.len() > first.len();
+    let n = first.parse::<i64>().ok().filter(|_| whole).ok_or_else(|| {
+        let shown: String = first.chars().take(20).collect();
+        err(path, ErrorKind::NotANumber, format!("token 1 (`{shown}`) is not an integer"))
+    })?;
+    let n = check_n(path, n)? as u64;
+    let cap = numbers(n) * BYTES_PER_NUMBER + HEAD_BYTES;
+    input.read_rest(&mut bytes, cap).map_err(|f| match f {
+        Fault::TooLong { size: Some(size), .. } => {
+            err(path, ErrorKind::TooLarge, format!("{size} bytes is more than {} numbers for n = {n} can take ({cap} bytes)", numbers(n)))
+        }
+        Fault::TooLong { size: None, .. } => err(
+            path,
+            ErrorKind::TooLarge,
+            format!("longer than the {cap} bytes that {} numbers for n = {n} can take (refused after reading that much)", numbers(n)),
+        ),
+        refused => fault(path, refused),
+    })?;
     Ok(bytes)
+}
+
+/// An input's fault as this reader's error.
+fn fault(path: &Path, f: Fault) -> QapError {
+    let kind = if matches!(f, Fault::Refused(_)) { ErrorKind::Io } else { ErrorKind::TooLarge };
+    err(path, kind, f.to_string())
 }
 
 fn check_n(path: &Path, n: i64) -> Result<usize, QapError> {
@@ -224,31 +241,138 @@ fn first_dir(var: Option<std::ffi::OsString>, shared: [PathBuf; 2]) -> PathBuf {
     var.map(PathBuf::from).or_else(|| shared.into_iter().find(|d| d.is_dir())).unwrap_or_else(|| PathBuf::from(BUNDLED_DIR))
 }
 
-/// `NAME` or a path: a bare name without `.dat` is looked up in `qaplib_dir()`.
-pub fn resolve(instance: &str) -> PathBuf {
+/// Paths that are not UTF-8, by the names `name_of` gave them.
+static NAMED: Mutex<Vec<(String, PathBuf)>> = Mutex::new(Vec::new());
+
+/// A name for an instance given as a name or a path, for the tables that show it and for
+/// `resolve`: the text itself where it is UTF-8; else its lossy form, which `resolve` maps
+/// back to the path for the rest of the process (numbered where two paths look alike).
+pub fn name_of(given: &OsStr) -> String {
+    if let Some(s) = given.to_str() {
+        return s.to_string();
+    }
+    let mut named = NAMED.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some((name, _)) = named.iter().find(|(_, p)| p.as_os_str() == given) {
+        return name.clone();
+    }
+    let lossy = given.to_string_lossy().into_owned();
+    let name = (1..).map(|k| if k == 1 { lossy.clone() } else { format!("{lossy} ({k})") }).find(|c| named.iter().all(|(n, _)| n != c)).unwrap_or(lossy);
+    named.push((name.clone(), PathBuf::from(given)));
+    name
+}
+
+/// `NAME` or a path: a bare name without `.dat` is looked up in `qaplib_dir()`. Any file
+/// name is taken, UTF-8 or not (and a name `name_of` gave is its path again).
+pub fn resolve(instance: impl AsRef<OsStr>) -> PathBuf {
+    let instance = instance.as_ref();
+    let named = NAMED.lock().unwrap_or_else(|p| p.into_inner()).iter().find(|(n, _)| instance == OsStr::new(n)).map(|(_, p)| p.clone());
+    if let Some(p) = named {
+        return p;
+    }
     let p = PathBuf::from(instance);
-    if p.exists() || instance.contains('/') || instance.ends_with(".dat") {
+    let bytes = p.as_os_str().as_encoded_bytes();
+    if p.exists() || bytes.contains(&b'/') || bytes.ends_with(b".dat") {
         p
     } else {
-        qaplib_dir().join(format!("{instance}.dat"))
+        let mut file = p.into_os_string();
+        file.push(".dat");
+        qaplib_dir().join(file)
     }
 }
 
-/// Best-known value of `name` from the `bks.csv` beside the instance file (or in
-/// `qaplib_dir()`), else from a `.sln` beside it.
-pub fn best_known(dat: &Path, name: &str) -> Option<i64> {
-    let dir = dat.parent().filter(|d| !d.as_os_str().is_empty()).map_or_else(qaplib_dir, Path::to_path_buf);
-    for csv in [dir.join("bks.csv"), qaplib_dir().join("bks.csv")] {
-        if let Ok(text) = std::fs::read_to_string(&csv) {
-            for line in text.lines().skip(1) {
-                let f: Vec<&str> = line.split(',').collect();
-                if f.len() >= 3 && f[0] == name {
-                    return f[2].trim().parse().ok();
+/// A best-known value and the file it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BestKnown {
+    pub value: i64,
+    pub source: PathBuf,
+}
+
+/// What `best_known` found, and a note for every value it passed over (one given for
+/// another n) or file it could not read.
+#[derive(Debug, Clone, Default)]
+pub struct Lookup {
+    pub found: Option<BestKnown>,
+    pub notes: Vec<String>,
+}
+
+impl Lookup {
+    pub fn value(&self) -> Option<i64> {
+        self.found.as_ref().map(|b| b.value)
+    }
+
+    /// Where the value came from, for a report.
+    pub fn source(&self) -> Option<String> {
+        self.found.as_ref().map(|b| b.source.display().to_string())
+    }
+
+    /// The value and where it came from, after printing the notes on stderr unless `quiet`
+    /// (a stderr that cannot be written loses them).
+    pub fn noted(self, quiet: bool) -> Option<(i64, String)> {
+        if !quiet {
+            for note in &self.notes {
+                let _ = writeln!(std::io::stderr(), "note: {note}");
+            }
+        }
+        Some((self.value()?, self.source()?))
+    }
+}
+
+/// Most bytes a `bks.csv` may take (a line an instance: QAPLIB's 136 take 4 KiB).
+const BKS_BYTES: u64 = 1 << 20;
+
+/// Best-known value of `inst` (by its name) from the `bks.csv` beside the instance file
+/// `dat`, else the one in `qaplib_dir()`, else a `.sln` of the file's name beside it: the
+/// first whose n is the
+/// instance's. A value given for another n (a user's own `nug12.dat` of n = 6) belongs to
+/// another instance: it is passed over, with a note.
+pub fn best_known(dat: &Path, inst: &Instance) -> Lookup {
+    let (name, n) = (inst.name.as_str(), inst.n);
+    let dir = dat.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let mut lookup = Lookup::default();
+    let (beside, lib) = (dir.join("bks.csv"), qaplib_dir().join("bks.csv"));
+    let same = beside == lib || beside.canonicalize().is_ok_and(|b| lib.canonicalize().is_ok_and(|l| b == l));
+    let csvs = if same { vec![beside] } else { vec![beside, lib] };
+    for csv in csvs.iter().filter(|c| c.exists()) {
+        match bks_rows(csv, name) {
+            Err(why) => lookup.notes.push(format!("{}: not used for best-known values: {why}", csv.display())),
+            Ok(rows) => {
+                if let Some(&(_, value)) = rows.iter().find(|r| r.0 == Some(n)) {
+                    lookup.found = Some(BestKnown { value, source: csv.clone() });
+                    return lookup;
                 }
+                lookup.notes.extend(rows.iter().map(|&(m, value)| {
+                    let m = m.map_or("no n".into(), |m| format!("n = {m}"));
+                    format!("{}: {name} has {m} there, but this {name} has n = {n}: its best-known value {value} is not used", csv.display())
+                }));
             }
         }
     }
-    read_sln(&dir.join(format!("{name}.sln"))).ok().map(|s| s.cost)
+    // Beside the file, by its own name (which need not be UTF-8).
+    let mut sln = dat.file_stem().map_or_else(|| name.into(), OsStr::to_os_string);
+    sln.push(".sln");
+    let sln = dir.join(sln);
+    if sln.exists() {
+        match read_sln(&sln) {
+            Ok(s) if s.n == n => lookup.found = Some(BestKnown { value: s.cost, source: sln }),
+            Ok(s) => lookup.notes.push(format!("{}: n = {}, but the instance has n = {n}: its cost {} is not used as the best known", sln.display(), s.n, s.cost)),
+            Err(e) => lookup.notes.push(format!("{e} (not used as the best known)")),
+        }
+    }
+    lookup
+}
+
+/// The rows of `name` in a `bks.csv` (`instance,n,best_known,…` after a header line): each
+/// row's n (None where it is not a number) and value; a row whose value is not a number is
+/// skipped.
+fn bks_rows(csv: &Path, name: &str) -> Result<Vec<(Option<usize>, i64)>, String> {
+    let text = read_text(csv, BKS_BYTES).map_err(|f| f.to_string())?;
+    Ok(text
+        .lines()
+        .skip(1)
+        .map(|line| line.split(',').map(str::trim).collect::<Vec<_>>())
+        .filter(|f| f.len() >= 3 && f[0] == name)
+        .filter_map(|f| Some((f[1].parse().ok(), f[2].parse().ok()?)))
+        .collect())
 }
 
 #[cfg(test)]
@@ -264,9 +388,12 @@ mod tests {
         let bundled = first_dir(None, none());
         assert_eq!(bundled, Path::new(BUNDLED_DIR));
         let nug12 = bundled.join("nug12.dat");
-        assert_eq!(read_dat(&nug12).unwrap().n, 12);
-        assert_eq!(best_known(&nug12, "nug12"), Some(578));
-        assert_eq!(best_known(&bundled.join("tai40a.dat"), "tai40a"), Some(3139370), "from bks.csv: there is no tai40a.sln");
+        let inst = read_dat(&nug12).unwrap();
+        assert_eq!(inst.n, 12);
+        assert_eq!(best_known(&nug12, &inst).value(), Some(578));
+        let tai40a = bundled.join("tai40a.dat");
+        let found = best_known(&tai40a, &read_dat(&tai40a).unwrap()).found.unwrap();
+        assert_eq!((found.value, found.source), (3139370, bundled.join("bks.csv")), "from bks.csv: there is no tai40a.sln");
         let shared = std::env::temp_dir();
         assert_eq!(first_dir(None, [PathBuf::from("/nonexistent"), shared.clone()]), shared);
         assert_eq!(first_dir(Some("/set/by/user".into()), [shared.clone(), shared]), Path::new("/set/by/user"));

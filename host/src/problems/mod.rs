@@ -97,13 +97,22 @@ pub(crate) fn option_error(option: &str, message: impl Into<String>) -> ProblemE
 /// takes far less).
 pub const MAX_FILE_BYTES: u64 = 64 << 20;
 
-/// The text of a problem file, refused unread when it is larger than `MAX_FILE_BYTES`.
+/// The text of a problem file, through the bounded input path (`io::input`): a device or a
+/// named pipe is refused unopened, a file larger than `MAX_FILE_BYTES` unread, and a pipe
+/// once it passes that.
 pub(crate) fn read_text(path: &Path) -> Result<String, ProblemError> {
-    let meta = std::fs::metadata(path).map_err(|e| file_error(path, format!("cannot read: {e}")))?;
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(file_error(path, format!("{} bytes is more than the {} MiB a problem of n ≤ 256 can take", meta.len(), MAX_FILE_BYTES >> 20)));
-    }
-    let bytes = std::fs::read(path).map_err(|e| file_error(path, format!("cannot read: {e}")))?;
+    use crate::io::input::{Fault, read_bounded};
+    let bytes = read_bounded(path, MAX_FILE_BYTES).map_err(|f| {
+        let limit = format!("the {} MiB a problem of n ≤ 256 can take", MAX_FILE_BYTES >> 20);
+        file_error(
+            path,
+            match f {
+                Fault::Refused(m) => m,
+                Fault::TooLong { size: Some(size), .. } => format!("{size} bytes is more than {limit}"),
+                Fault::TooLong { size: None, .. } => format!("longer than {limit} (refused after reading that much)"),
+            },
+        )
+    })?;
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
     String::from_utf8(bytes.to_vec()).map_err(|_| file_error(path, "not a text file (invalid UTF-8)"))
 }

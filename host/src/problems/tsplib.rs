@@ -69,6 +69,11 @@ pub fn parse(path: &Path, text: &str) -> Result<TspData, ProblemError> {
                 if d < MIN_CITIES as i64 || d > MAX_CITIES as i64 {
                     return Err(bad(format!("DIMENSION {d} is outside {MIN_CITIES}..={MAX_CITIES} (a QAP takes at most {MAX_CITIES} cities)")));
                 }
+                // Sections are read for the first DIMENSION: another would drop cities or
+                // ask for some that were never given.
+                if let Some(m) = n.filter(|&m| m != d as usize) {
+                    return Err(bad(format!("line {}: DIMENSION {d} contradicts the DIMENSION {m} given before", k + 1)));
+                }
                 n = Some(d as usize);
             }
             "EDGE_WEIGHT_TYPE" => {
@@ -136,9 +141,16 @@ pub fn parse(path: &Path, text: &str) -> Result<TspData, ProblemError> {
     let n = n.ok_or_else(|| bad("no DIMENSION".into()))?;
     let weights = weights.ok_or_else(|| bad("no EDGE_WEIGHT_TYPE".into()))?;
     let dist = if weights == Weights::Explicit {
-        explicit.ok_or_else(|| bad("EDGE_WEIGHT_TYPE EXPLICIT without an EDGE_WEIGHT_SECTION".into()))?
+        let d = explicit.ok_or_else(|| bad("EDGE_WEIGHT_TYPE EXPLICIT without an EDGE_WEIGHT_SECTION".into()))?;
+        if d.len() != n * n {
+            return Err(bad(format!("EDGE_WEIGHT_SECTION gives {} distances, DIMENSION {n} needs {}", d.len(), n * n)));
+        }
+        d
     } else {
         let c = coords.ok_or_else(|| bad("no NODE_COORD_SECTION".into()))?;
+        if c.len() != n {
+            return Err(bad(format!("NODE_COORD_SECTION has {} cities, DIMENSION {n}", c.len())));
+        }
         let mut d = vec![0i64; n * n];
         for i in 0..n {
             for j in 0..n {
@@ -200,6 +212,8 @@ fn nint(x: f64) -> i64 {
 
 /// TSPLIB's GEO latitude or longitude in radians from DDD.MM (degrees, minutes).
 fn geo_radians(x: f64) -> f64 {
+    // TSPLIB's own value, which its published GEO optima assume (not `f64::consts::PI`).
+    #[allow(clippy::approx_constant)]
     const PI: f64 = 3.141592;
     let deg = x.trunc();
     let min = x - deg;
