@@ -19,8 +19,8 @@ import numpy as np
 
 from . import _native
 
-__all__ = ["quadratic_assignment", "read_qaplib", "write_qaplib", "solve_file", "gpu_unavailable_reason", "QAPResult",
-           "MAX_N"]
+__all__ = ["quadratic_assignment", "read_qaplib", "write_qaplib", "solve_file", "info", "gpu_unavailable_reason",
+           "QAPResult", "MAX_N"]
 
 #: Largest n (a permutation entry is one byte on the GPU).
 MAX_N = 256
@@ -44,6 +44,39 @@ class QAPResult(_Base):
 def gpu_unavailable_reason():
     """None when the GPU engine can run here, else why not."""
     return _native.gpu_unavailable_reason()
+
+
+def info():
+    """Which engine a solve uses here, the GPUs, and the machine code this package carries.
+
+    A dict:
+
+    - ``engine``: ``"gpu"`` or ``"cpu"``, what ``quadratic_assignment`` runs with
+      ``engine="auto"`` (the default);
+    - ``reason``: why not the GPU (None when ``engine`` is ``"gpu"``), as in a solve's ``notes``;
+    - ``gpus``: one dict per GPU the driver reports (a solve uses all of them by default):
+      ``ordinal``, ``name``, ``compute_capability`` ("9.0"), ``arch`` ("sm_90"),
+      ``memory_bytes`` and ``code``, what that GPU loads at start-up: ``"sm_90 machine code"``
+      (an embedded cubin, no compilation) or ``"PTX, JIT-compiled for sm_XX"`` (the driver
+      compiles the PTX at first use, which takes long; also where ``QAPGPU_JIT=1`` asks for it);
+    - ``driver``: the CUDA driver's version ("12.8"), None without one;
+    - ``ptx_bytes``: size of the embedded PTX (0 in a package built CPU-only);
+    - ``cubins``: the embedded machine code, ``{"sm_75": bytes, "sm_80": ..., "sm_90": ...}``;
+    - ``version``: this package's version;
+    - ``gpu_error``: only where the driver reports GPUs but failed to describe one: its error.
+
+    Reading it opens no CUDA context and compiles nothing."""
+    d = _native.info()
+    d["version"] = _version()
+    return d
+
+
+def _version():
+    try:
+        from importlib.metadata import version
+        return version("qapgpu")
+    except Exception:  # pragma: no cover - not installed as a distribution (a bare build)
+        return None
 
 
 def _as_integer_matrix(name, M, precision):

@@ -48,10 +48,10 @@ static OPENED: Mutex<Option<Opened>> = Mutex::new(None);
 fn opened(opts: &Options) -> anyhow::Result<(Vec<Backend>, Vec<String>)> {
     let key = (opts.engine, opts.gpus.clone(), opts.threads);
     let mut cache = OPENED.lock().unwrap_or_else(|p| p.into_inner());
-    if let Some((k, b, n)) = cache.as_ref() {
-        if *k == key {
-            return Ok((b.clone(), n.clone()));
-        }
+    if let Some((k, b, n)) = cache.as_ref()
+        && *k == key
+    {
+        return Ok((b.clone(), n.clone()));
     }
     let notes = Mutex::new(Vec::new());
     let backends = Backend::open_all(opts, |why| notes.lock().unwrap_or_else(|p| p.into_inner()).push(why.to_string()))?;
@@ -91,7 +91,7 @@ fn solve<'py>(
         other => return Err(value_error(format!("engine = {other:?}: one of \"auto\", \"gpu\", \"cpu\""))),
     };
     let seed = seed.unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64));
-    let gpus = gpus.unwrap_or_else(|| (0..qapgpu::gpu::device_count()).collect());
+    let gpus = gpus.unwrap_or_else(|| (0..host_gpu::device_count()).collect());
     let opts = Options {
         algorithm: algo,
         engine,
@@ -133,10 +133,10 @@ fn solve<'py>(
         }
     };
     let sol = answer.map_err(value_error)?;
-    if let Some(e) = interrupted {
-        if !return_on_interrupt {
-            return Err(if e.is_instance_of::<PyKeyboardInterrupt>(py) { e } else { PyKeyboardInterrupt::new_err("interrupted") });
-        }
+    if let Some(e) = interrupted
+        && !return_on_interrupt
+    {
+        return Err(if e.is_instance_of::<PyKeyboardInterrupt>(py) { e } else { PyKeyboardInterrupt::new_err("interrupted") });
     }
     let d = PyDict::new(py);
     d.set_item("perm", sol.perm().iter().map(|&g| g as usize).collect::<Vec<_>>())?;
@@ -172,11 +172,142 @@ fn write_qaplib(path: std::path::PathBuf, n: usize, a: Vec<i64>, b: Vec<i64>) ->
 /// Whether the GPU engine can run here, and if not why.
 #[pyfunction]
 fn gpu_unavailable_reason() -> Option<String> {
-    qapgpu::gpu::unavailable_reason(None)
+    host_gpu::unavailable_reason()
+}
+
+/// What this extension reads of the host crate's `gpu` module, in one place: whether the GPU
+/// engine runs, the machine code the host embeds and what a GPU would load of it. A rename
+/// there (per-kernel modules, more cubins) is one edit here.
+mod host_gpu {
+    /// Why a solve with `engine="auto"` runs the CPU engine, or None when it runs the GPU's.
+    pub fn unavailable_reason() -> Option<String> {
+        qapgpu::gpu::unavailable_reason(None)
+    }
+
+    /// CUDA devices the driver reports (0 without a driver).
+    pub fn device_count() -> usize {
+        qapgpu::gpu::device_count()
+    }
+
+    /// Bytes of PTX embedded (0: none, a CPU-only build).
+    pub fn ptx_bytes() -> usize {
+        qapgpu::gpu::EMBEDDED_PTX.len()
+    }
+
+    /// `EMBEDDED_CUBINS`' architectures and sizes, computed by the compiler: a `const` is
+    /// copied where it is used, and reading the array at run time put a second copy of every
+    /// cubin (39 MB) into this extension.
+    const CUBIN_SIZES: [(u32, usize); qapgpu::gpu::EMBEDDED_CUBINS.len()] = {
+        let cubins = qapgpu::gpu::EMBEDDED_CUBINS;
+        let mut sizes = [(0, 0); qapgpu::gpu::EMBEDDED_CUBINS.len()];
+        let mut i = 0;
+        while i < sizes.len() {
+            sizes[i] = (cubins[i].0, cubins[i].1.len());
+            i += 1;
+        }
+        sizes
+    };
+
+    /// The embedded machine code: (architecture as major·10 + minor, bytes), each present.
+    pub fn cubins() -> Vec<(u32, usize)> {
+        CUBIN_SIZES.iter().copied().filter(|&(_, len)| len > 0).collect()
+    }
+
+    /// What a GPU of compute capability `arch` (major·10 + minor) loads, in the words of
+    /// `Startup::code`: an embedded cubin, else the PTX compiled by the driver (also where
+    /// `QAPGPU_JIT=1` asks for that).
+    pub fn code_for(arch: u32) -> String {
+        let jit_only = std::env::var(qapgpu::gpu::JIT_ENV).is_ok_and(|v| v == "1");
+        match qapgpu::gpu::cubin_for(arch).filter(|_| !jit_only) {
+            Some((a, _)) => format!("sm_{a} machine code"),
+            None if ptx_bytes() > 0 && jit_only => format!("PTX, JIT-compiled for sm_{arch} ({}=1)", qapgpu::gpu::JIT_ENV),
+            None if ptx_bytes() > 0 => format!("PTX, JIT-compiled for sm_{arch}"),
+            None => "nothing: no PTX embedded".into(),
+        }
+    }
+}
+
+/// One GPU as the driver describes it, read without creating a context (no module is
+/// loaded, so nothing is JIT-compiled): ordinal, name, compute capability and memory.
+struct GpuFacts {
+    ordinal: usize,
+    name: String,
+    major: i32,
+    minor: i32,
+    memory: usize,
+}
+
+/// Every GPU the driver reports, and its version ("12.8"); none without a driver.
+fn gpu_facts() -> Result<(Vec<GpuFacts>, Option<String>), String> {
+    use cudarc::driver::result::{self, device};
+    use cudarc::driver::sys::CUdevice_attribute as Attr;
+    let count = host_gpu::device_count();
+    if count == 0 {
+        return Ok((Vec::new(), None));
+    }
+    let err = |e: cudarc::driver::DriverError| e.to_string();
+    result::init().map_err(err)?;
+    let mut version = 0;
+    // SAFETY: the driver is loaded and initialised (device_count found devices); the
+    // pointer is to a live c_int.
+    let driver = (unsafe { cudarc::driver::sys::cuDriverGetVersion(&mut version) }.result().is_ok()).then(|| format!("{}.{}", version / 1000, version % 1000 / 10));
+    let mut gpus = Vec::with_capacity(count);
+    for ordinal in 0..count {
+        let dev = device::get(ordinal as i32).map_err(err)?;
+        // SAFETY: `dev` was returned by `device::get`.
+        let (major, minor, memory) = unsafe {
+            (
+                device::get_attribute(dev, Attr::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR).map_err(err)?,
+                device::get_attribute(dev, Attr::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR).map_err(err)?,
+                device::total_mem(dev).map_err(err)?,
+            )
+        };
+        gpus.push(GpuFacts { ordinal, name: device::get_name(dev).map_err(err)?, major, minor, memory });
+    }
+    Ok((gpus, driver))
+}
+
+/// Which engine a solve with `engine="auto"` uses and why, the GPUs, and the machine code
+/// this package carries (see `qapgpu.info`'s docstring for the keys).
+#[pyfunction]
+fn info(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let reason = host_gpu::unavailable_reason();
+    let d = PyDict::new(py);
+    d.set_item("engine", if reason.is_none() { "gpu" } else { "cpu" })?;
+    d.set_item("reason", &reason)?;
+    let list = pyo3::types::PyList::empty(py);
+    let (gpus, driver) = match gpu_facts() {
+        Ok(found) => found,
+        Err(e) => {
+            d.set_item("gpu_error", e)?;
+            (Vec::new(), None)
+        }
+    };
+    for g in &gpus {
+        let arch = (g.major * 10 + g.minor) as u32;
+        let gd = PyDict::new(py);
+        gd.set_item("ordinal", g.ordinal)?;
+        gd.set_item("name", &g.name)?;
+        gd.set_item("compute_capability", format!("{}.{}", g.major, g.minor))?;
+        gd.set_item("arch", format!("sm_{arch}"))?;
+        gd.set_item("memory_bytes", g.memory)?;
+        gd.set_item("code", host_gpu::code_for(arch))?;
+        list.append(gd)?;
+    }
+    d.set_item("gpus", list)?;
+    d.set_item("driver", driver)?;
+    d.set_item("ptx_bytes", host_gpu::ptx_bytes())?;
+    let cubins = PyDict::new(py);
+    for (arch, bytes) in host_gpu::cubins() {
+        cubins.set_item(format!("sm_{arch}"), bytes)?;
+    }
+    d.set_item("cubins", cubins)?;
+    Ok(d)
 }
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(info, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(read_qaplib, m)?)?;
     m.add_function(wrap_pyfunction!(write_qaplib, m)?)?;
