@@ -92,6 +92,14 @@ pub fn build_ptx(args: &[String]) -> Result<PathBuf, String> {
     let checks = flag(args, "--check").unwrap_or(DEFAULT_CHECKS);
     check_arch_name(arch)?;
     let root = root();
+    // One build at a time in a tree: another one's clean-up of stale cubins would remove
+    // this one's (a pip install beside a `cargo xtask build-ptx`).
+    std::fs::create_dir_all(root.join("target")).map_err(|e| e.to_string())?;
+    let lock = std::fs::File::create(root.join("target/build-ptx.lock")).map_err(|e| format!("target/build-ptx.lock: {e}"))?;
+    if lock.try_lock().is_err() {
+        eprintln!("waiting for another `cargo xtask build-ptx` in this tree to finish …");
+        lock.lock().map_err(|e| format!("target/build-ptx.lock: {e}"))?;
+    }
     let target_dir = root.join("target/device").join(arch);
     // build-std needs rust-src and the pinned nightly; the cdylib + LTO + no-op linker trick
     // gives one PTX module from --emit=asm without the llvm-bitcode-linker.

@@ -5,6 +5,10 @@ use crate::root;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// The wheel fetched: the ptxas whose spills and registers the budgets in `ptx.rs` were set
+/// against (13.5); another minor version may allocate differently and fail the checks.
+pub const PACKAGE: &str = "nvidia-cuda-nvcc==13.5.*";
+
 /// Where a fetched wheel goes (under target/, so `cargo clean` removes it).
 pub fn fetch_dir() -> PathBuf {
     root().join("target/tools/cuda-nvcc")
@@ -76,7 +80,7 @@ pub fn fetch_ptxas() -> Result<PathBuf, String> {
             "--target",
         ])
         .arg(&dir)
-        .arg("nvidia-cuda-nvcc")
+        .arg(PACKAGE)
         .output()
         .map_err(|e| {
             format!("ptxas not found, and python3 cannot be run to fetch it ({e}): {BY_HAND}")

@@ -18,7 +18,7 @@ pub use kernels::{JitLog, Kernels, PtxPart, parts};
 
 /// The PTX built by `cargo xtask build-ptx` before this binary, split into one module a
 /// kernel (`kernels::parts`; empty if it was not built).
-pub const EMBEDDED_PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/qapgpu.modules.ptx"));
+pub static EMBEDDED_PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/qapgpu.modules.ptx"));
 
 /// Machine code that ptxas assembled from the same PTX at build time, by architecture
 /// (major·10 + minor); empty where ptxas was missing. Keep in step with `host/build.rs` and
