@@ -1,7 +1,7 @@
 //! The readers' part of issue 37's sweep, each defect as a case that failed before its fix:
 //! special files (devices, FIFOs, endless pipes) are refused or read no further than n
 //! allows, never grown into memory or waited on; the first number is read whole across the
-//! 4 KiB header window; a TSPLIB DIMENSION that changes is an error; an engine's missing
+//! 4 KiB header window; a second TSPLIB DIMENSION is an error; an engine's missing
 //! permutation is an error, not a panic; a best-known value of another n is not used, and
 //! the report says where the one used came from; `bench gaps` stops on an unreadable
 //! instance; file names need not be UTF-8. Every run has a deadline, so a hang fails the
@@ -200,9 +200,10 @@ fn a_first_number_across_the_4_kib_window_is_read_whole() {
 }
 
 /// Issue 37, item 2: a TSPLIB DIMENSION repeated after the coordinates panicked (index out
-/// of bounds) where it grew, and dropped cities silently where it shrank.
+/// of bounds) where it grew, and dropped cities silently where it shrank; a second
+/// DIMENSION is now an error naming the file, the line and the conflict.
 #[test]
-fn a_tsplib_dimension_that_changes_is_an_error_naming_the_file() {
+fn a_second_tsplib_dimension_is_an_error_naming_the_file() {
     let dir = folder("tsplib");
     let cities: String = (1..=8).map(|i| format!("{i} {} {}\n", i % 4, i / 4)).collect();
     let text = |again: &str| format!("NAME : t\nTYPE : TSP\nDIMENSION : 8\nEDGE_WEIGHT_TYPE : EUC_2D\nNODE_COORD_SECTION\n{cities}{again}EOF\n");
@@ -222,9 +223,13 @@ fn a_tsplib_dimension_that_changes_is_an_error_naming_the_file() {
         );
         assert_one_line_error(&out, &[needle], again);
     }
-    // The same DIMENSION twice is harmless.
+    // The same DIMENSION again is no less out of place.
     let path = dir.join("same.tsp");
     std::fs::write(&path, text("DIMENSION : 8\n")).unwrap();
+    let e = qapgpu::problems::tsplib::read(&path).unwrap_err().to_string();
+    assert!(e.contains("same.tsp: line 14: DIMENSION 8 repeats"), "{e}");
+    // Once, before the sections, as TSPLIB has it.
+    std::fs::write(&path, text("")).unwrap();
     assert_eq!(qapgpu::problems::tsplib::read(&path).unwrap().n, 8);
 }
 

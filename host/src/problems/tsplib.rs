@@ -69,10 +69,11 @@ pub fn parse(path: &Path, text: &str) -> Result<TspData, ProblemError> {
                 if d < MIN_CITIES as i64 || d > MAX_CITIES as i64 {
                     return Err(bad(format!("DIMENSION {d} is outside {MIN_CITIES}..={MAX_CITIES} (a QAP takes at most {MAX_CITIES} cities)")));
                 }
-                // Sections are read for the first DIMENSION: another would drop cities or
-                // ask for some that were never given.
-                if let Some(m) = n.filter(|&m| m != d as usize) {
-                    return Err(bad(format!("line {}: DIMENSION {d} contradicts the DIMENSION {m} given before", k + 1)));
+                // TSPLIB gives DIMENSION once, before the sections, which are read for it:
+                // another would drop cities or ask for some that were never given.
+                if let Some(m) = n {
+                    let conflict = if m == d as usize { "repeats".to_string() } else { format!("contradicts the DIMENSION {m} given before") };
+                    return Err(bad(format!("line {}: DIMENSION {d} {conflict} (TSPLIB gives it once, before the sections)", k + 1)));
                 }
                 n = Some(d as usize);
             }
