@@ -68,6 +68,7 @@ pub mod cpu;
 pub mod gpu;
 pub mod io;
 pub mod memory;
+pub mod output;
 pub mod problems;
 pub mod run;
 pub mod site;

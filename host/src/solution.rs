@@ -39,7 +39,7 @@ pub struct Solution {
     pub blocks: u32,
     pub threads_per_block: u32,
     pub element_width: String,
-    /// Stopped by Ctrl-C: the best solution so far.
+    /// Stopped by Ctrl-C, SIGTERM or SIGHUP: the best solution so far.
     pub interrupted: bool,
     /// How blocks and threads are used, in words.
     pub layout: String,
@@ -131,7 +131,7 @@ impl Solution {
             line(&mut s, "moves", format!("{:.3e} move costs in {:.3} s of local search: {rate:.3e}/s", self.move_evaluations as f64, self.local_search_s));
         }
         if self.interrupted {
-            line(&mut s, "stopped", "interrupted (Ctrl-C): best solution so far".into());
+            line(&mut s, "stopped", "interrupted (SIGINT, SIGTERM or SIGHUP): best solution so far".into());
         }
         let perm: Vec<String> = self.permutation.iter().map(u32::to_string).collect();
         line(&mut s, "permutation", perm.join(" "));

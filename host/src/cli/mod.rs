@@ -8,7 +8,9 @@ mod solve;
 
 use args::{BenchArgs, DeviceArgs, PoseArgs, SolveArgs};
 use clap::error::ErrorKind;
+use crate::output::{StdoutClosed, stderr_line};
 use clap::{Parser, Subcommand};
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 #[derive(Parser)]
@@ -34,7 +36,7 @@ enum Cmd {
     Info(DeviceArgs),
 }
 
-/// Set by Ctrl-C; the run loop stops with the best solution so far.
+/// Set by Ctrl-C, SIGTERM or SIGHUP; the run loop stops with the best solution so far.
 static INTERRUPT: AtomicBool = AtomicBool::new(false);
 
 /// Runs the command line; returns the exit code (0, 1 for a failed command, 2 for bad
@@ -49,7 +51,7 @@ pub fn main() -> i32 {
         Err(e) => {
             // clap's first line names the option and the value; its tips follow on more lines.
             let text = e.to_string();
-            eprintln!("{}", text.lines().next().unwrap_or("error: bad arguments"));
+            stderr_line(format_args!("{}", text.lines().next().unwrap_or("error: bad arguments")));
             return 2;
         }
     };
@@ -62,22 +64,45 @@ pub fn main() -> i32 {
     };
     match result {
         Ok(()) => 0,
+        // A reader that closed the pipe wants no more: no message, SIGPIPE's status.
+        Err(e) if e.is::<StdoutClosed>() => 141,
         Err(e) => {
             let text = format!("{e:#}");
-            eprintln!("error: {}", text.replace('\n', " "));
+            stderr_line(format_args!("error: {}", text.replace('\n', " ")));
             1
         }
     }
 }
 
-/// Installs the Ctrl-C handler: the first stops the run (best so far is printed), a second
-/// exits at once.
-fn catch_ctrl_c() -> anyhow::Result<()> {
-    use anyhow::Context;
-    ctrlc::set_handler(|| {
-        if INTERRUPT.swap(true, Ordering::SeqCst) {
-            std::process::exit(130);
+/// Installs the handler of SIGINT (Ctrl-C), SIGTERM and SIGHUP: the first stops the run
+/// (the best so far is printed and the outputs written), a second exits at once. A signal
+/// that was ignored when the process started (`nohup`'s SIGHUP, SIGINT in a background
+/// job) stays ignored. Installed once a process; later calls return the first's result.
+fn catch_signals() -> anyhow::Result<()> {
+    static INSTALLED: OnceLock<Result<(), String>> = OnceLock::new();
+    let installed = INSTALLED.get_or_init(|| {
+        let signals = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
+        let ignored: Vec<libc::c_int> = signals.into_iter().filter(|&s| is_ignored(s)).collect();
+        ctrlc::set_handler(|| {
+            if INTERRUPT.swap(true, Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+        })
+        .map_err(|e| format!("installing the handler of SIGINT, SIGTERM and SIGHUP: {e}"))?;
+        for s in ignored {
+            // SAFETY: sets a standard disposition of a signal; no handler runs.
+            unsafe { libc::signal(s, libc::SIG_IGN) };
         }
-    })
-    .context("installing the Ctrl-C handler")
+        Ok(())
+    });
+    installed.clone().map_err(anyhow::Error::msg)
+}
+
+/// Whether `signal`'s disposition is SIG_IGN.
+fn is_ignored(signal: libc::c_int) -> bool {
+    // SAFETY: reads the disposition only (no new action); `old` is a plain C struct.
+    unsafe {
+        let mut old: libc::sigaction = std::mem::zeroed();
+        libc::sigaction(signal, std::ptr::null(), &mut old) == 0 && old.sa_sigaction == libc::SIG_IGN
+    }
 }

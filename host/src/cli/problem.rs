@@ -2,12 +2,15 @@
 //! any family and engine, its answer decoded and checked in the problem's own terms.
 use super::args::{PoseArgs, ProblemArgs, SolveArgs};
 use super::INTERRUPT;
+use super::solve::Outputs;
 use crate::io::qaplib;
+use crate::output::{self, Output, stderr_line};
 use crate::problems::{self, Answer, Kind, Posed, Spec, clique, graph};
-use crate::run::{Observer, ProgressLine, Silent};
+use crate::run::{Observer, ProgressLine, Silent, Trace, Traced};
 use crate::solution::Solution;
 use anyhow::{Context, Result, bail};
 use std::path::PathBuf;
+use std::sync::atomic::Ordering;
 
 fn spec(kind: Kind, file: Option<PathBuf>, k: Option<usize>, open_tour: bool) -> Result<Spec> {
     if kind.is_board() && file.is_some() {
@@ -21,26 +24,33 @@ fn spec(kind: Kind, file: Option<PathBuf>, k: Option<usize>, open_tour: bool) ->
 
 pub fn pose(a: PoseArgs) -> Result<()> {
     let spec = spec(a.problem, a.file, a.k, a.open_tour)?;
+    let out = a.output.as_deref().map(|p| Output::check("--output", p, &spec.file.as_deref().into_iter().collect::<Vec<_>>())).transpose()?;
     let posed = problems::pose(a.problem, &spec).with_context(|| a.problem.name())?;
     let text = qaplib::format_dat(posed.qap());
-    match &a.output {
-        Some(p) => qaplib::write_dat(p, posed.qap())?,
-        None => print!("{text}"),
-    }
-    if let (Some(p), Some(t)) = (&a.output, posed.target()) {
-        eprintln!("{}: n = {}, a permutation of cost {t} is a solution", p.display(), posed.qap().n);
+    let Some(out) = out else { return output::stdout(text) };
+    out.write(text.as_bytes())?;
+    if let Some(t) = posed.target() {
+        stderr_line(format_args!("{}: n = {}, a permutation of cost {t} is a solution", out.path.display(), posed.qap().n));
     }
     Ok(())
 }
 
 /// The report of a solved problem: the QAP's solution, then the problem's answer.
 /// (No QAP was solved for a graph without edges: its largest clique is one vertex.)
-fn report(a: &SolveArgs, sol: Option<&Solution>, answer: &Answer) -> Result<()> {
+fn report(a: &SolveArgs, sol: Option<&Solution>, answer: &Answer) -> String {
     if a.json {
-        let v = serde_json::json!({ "answer": answer, "qap": sol });
-        println!("{v}");
+        serde_json::json!({ "answer": answer, "qap": sol }).to_string() + "\n"
     } else {
-        print!("{}{}", sol.map_or(String::new(), Solution::text), answer.text());
+        sol.map_or(String::new(), Solution::text) + &answer.text()
+    }
+}
+
+/// Writes the outputs and prints the report; an answer that is not valid (a board with
+/// attacking pieces, a broken tour) is then an error, after the best found was shown.
+fn finish(a: &SolveArgs, kind: Kind, outputs: &Outputs, sol: Option<&Solution>, trace_csv: Option<&str>, answer: &Answer) -> Result<()> {
+    outputs.finish(sol, trace_csv, &report(a, sol, answer))?;
+    if let Some(why) = &answer.defect {
+        bail!("{}: the best answer found is not valid: {why}", kind.name());
     }
     Ok(())
 }
@@ -51,21 +61,43 @@ pub fn solve(a: SolveArgs, kind: Kind) -> Result<()> {
         bail!("--target-gap: not with --problem (give --target or --known in the problem's terms: a tour length, a cut)");
     }
     let spec = spec(kind, a.instance.as_ref().map(PathBuf::from), k, open_tour)?;
+    if a.trace.is_some() && kind == Kind::Clique && k.is_none() {
+        bail!("--trace: not with a clique search, which solves one QAP for each k (give --k for one)");
+    }
+    let outputs = Outputs::check(&a, spec.file.as_deref())?;
+    // Posed, and its targets checked, before any device opens (a clique is posed for each k).
+    let posed = (kind != Kind::Clique).then(|| problems::pose(kind, &spec).with_context(|| kind.name())).transpose()?;
+    let measure = |v: Option<i64>, opt: &str| -> Result<Option<i64>> {
+        let (Some(m), Some(posed)) = (v, &posed) else { return Ok(None) };
+        match posed.cost_of_measure(m) {
+            Some(cost) => Ok(Some(cost)),
+            None if kind.has_own_target() => bail!("{opt}: {} has its own target (a valid answer)", kind.name()),
+            None => bail!("{opt} {m}: out of range (as a cost of {}'s QAP it does not fit in 64 bits)", kind.name()),
+        }
+    };
+    let known = measure(a.known, "--known")?.or(posed.as_ref().and_then(|p| p.target()));
+    // Without a target, stop at the known value, as `solve` does.
+    let target = measure(a.target, "--target")?.or(known);
     let seed = super::solve::seed_of(&a);
     let quiet = a.quiet || a.json;
     let backends = super::solve::open(&a.options(seed, None, None), quiet)?;
-    let mut line = ProgressLine::new();
-    let obs: &mut dyn Observer = if quiet { &mut Silent } else { &mut line };
-    if kind == Kind::Clique {
+    let (mut line, mut silent) = (ProgressLine::new(), Silent);
+    let shown: &mut dyn Observer = if quiet { &mut silent } else { &mut line };
+    let mut obs = Traced { inner: shown, trace: outputs.trace.as_ref().map(|_| Trace::default()) };
+    let Some(posed) = posed else {
         let file = spec.file.as_deref().context("clique: needs a graph FILE")?;
         let g = graph::read(file).context("clique")?;
         let mut last: Option<Solution> = None;
         let found = clique::search(&g, spec.k, clique_search, |problem| {
+            if INTERRUPT.load(Ordering::Relaxed) {
+                // Stopped: no further k is tried (the search keeps what it found).
+                return Ok((Vec::new(), false));
+            }
             let target = problem.target();
             let opts = a.options(seed, target, target);
-            let sol = crate::api::solve_on_all(&backends, problem.qap(), &opts, obs, &INTERRUPT)?;
+            let sol = crate::api::solve_on_all(&backends, problem.qap(), &opts, &mut obs, &INTERRUPT)?;
             if !quiet {
-                eprintln!("clique k = {}: {} in {:.3} s", problem.k, if sol.time_to_target_s.is_some() { "found" } else { "not found" }, sol.elapsed_s);
+                stderr_line(format_args!("clique k = {}: {} in {:.3} s", problem.k, if sol.time_to_target_s.is_some() { "found" } else { "not found" }, sol.elapsed_s));
             }
             let reached = sol.time_to_target_s.is_some();
             let perm = sol.perm();
@@ -74,23 +106,15 @@ pub fn solve(a: SolveArgs, kind: Kind) -> Result<()> {
             }
             Ok((perm, reached))
         })?;
-        return report(&a, last.as_ref(), &found.answer);
-    }
-    let posed = problems::pose(kind, &spec).with_context(|| kind.name())?;
-    let measure = |v: Option<i64>, opt: &str| -> Result<Option<i64>> {
-        v.map(|m| posed.cost_of_measure(m).with_context(|| format!("{opt}: {} has its own target (a valid answer)", kind.name()))).transpose()
+        let csv = obs.trace.map(|t| t.csv(last.as_ref().and_then(|s| s.best_known)));
+        return finish(&a, kind, &outputs, last.as_ref(), csv.as_deref(), &found.answer);
     };
-    let known = measure(a.known, "--known")?.or(posed.target());
-    // Without a target, stop at the known value, as `solve` does.
-    let target = measure(a.target, "--target")?.or(known);
     let opts = a.options(seed, target, known);
-    let sol = crate::api::solve_on_all(&backends, posed.qap(), &opts, obs, &INTERRUPT)?;
+    let sol = crate::api::solve_on_all(&backends, posed.qap(), &opts, &mut obs, &INTERRUPT)?;
+    let csv = obs.trace.map(|t| t.csv(known));
     if !quiet {
         line.finish();
     }
-    if let Some(p) = &a.write_sln {
-        qaplib::write_sln(p, sol.cost, &sol.perm())?;
-    }
     let answer = posed.answer(&sol.perm());
-    report(&a, Some(&sol), &answer)
+    finish(&a, kind, &outputs, Some(&sol), csv.as_deref(), &answer)
 }

@@ -1,11 +1,14 @@
 //! `qapgpu solve` (the default command) and `qapgpu info`.
 use super::args::{DeviceArgs, SolveArgs};
-use super::{INTERRUPT, catch_ctrl_c};
+use super::{INTERRUPT, catch_signals};
 use crate::algo::{Backend, Options};
 use crate::gpu::{Gpu, unavailable_reason};
 use crate::io::{Instance, qaplib};
+use crate::output::{self, Output, check_distinct, stderr_line};
 use crate::run::{Observer, ProgressLine, Silent, Trace, Traced};
+use crate::solution::Solution;
 use anyhow::{Context, Result, bail};
+use std::path::Path;
 
 /// Planted instance of the default job: n and generator seed.
 const DEFAULT_N: usize = 24;
@@ -22,19 +25,20 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     }
     // The best-known value with where it came from (the report says).
     let given = a.known.map(|k| (k, "--known".to_string()));
-    let (inst, known) = match &a.instance {
+    let (inst, known, input) = match &a.instance {
         Some(name) => {
             let path = qaplib::resolve(name);
             let inst = qaplib::read_dat(&path)?;
             let known = given.or_else(|| qaplib::best_known(&path, &inst).noted(a.quiet || a.json));
-            (inst, known)
+            (inst, known, Some(path))
         }
         None => {
             let (inst, opt, _) = Instance::planted(DEFAULT_N, DEFAULT_SEED);
-            (inst, given.or(Some((opt, "the planted instance's optimum".into()))))
+            (inst, given.or(Some((opt, "the planted instance's optimum".into()))), None)
         }
     };
     let (known, known_source) = known.unzip();
+    let outputs = Outputs::check(&a, input.as_deref())?;
     let target = match (a.target, a.target_gap) {
         (Some(t), _) => Some(t),
         (None, Some(g)) => {
@@ -60,40 +64,71 @@ pub fn solve(a: SolveArgs) -> Result<()> {
                 opts.gpu = opts.gpus.first().copied().unwrap_or(0);
             }
         }
+        if outputs.trace.is_some() {
+            bail!("--trace: not under MPI (each rank runs its own search)");
+        }
         let cluster = crate::cluster::Cluster::init()?;
         let backends = open(&opts, a.quiet || a.json || cluster.rank() != 0)?;
         let sol = crate::solution::Solution { best_known_source: known_source, ..cluster.solve(backends, &inst, &opts, &INTERRUPT)? };
-        return if cluster.rank() == 0 { report(&a, &sol) } else { Ok(()) };
+        return if cluster.rank() == 0 { outputs.finish(Some(&sol), None, &report(&a, &sol)?) } else { Ok(()) };
     }
     let quiet = a.quiet || a.json;
     let backends = open(&opts, quiet)?;
-    // Made now, so that a path that cannot be written stops the run before it starts.
-    let trace_file = a.trace.as_ref().map(|p| std::fs::File::create(p).with_context(|| format!("--trace {}: cannot write it", p.display()))).transpose()?;
     let (mut line, mut silent) = (ProgressLine::new(), Silent);
     let shown: &mut dyn Observer = if quiet { &mut silent } else { &mut line };
-    let mut obs = Traced { inner: shown, trace: a.trace.as_ref().map(|_| Trace::default()) };
+    let mut obs = Traced { inner: shown, trace: outputs.trace.as_ref().map(|_| Trace::default()) };
     let sol = crate::solution::Solution { best_known_source: known_source, ..crate::api::solve_on_all(&backends, &inst, &opts, &mut obs, &INTERRUPT)? };
-    if let (Some(mut f), Some(t), Some(path)) = (trace_file, &obs.trace, &a.trace) {
-        use std::io::Write;
-        f.write_all(t.csv(known).as_bytes()).with_context(|| format!("--trace {}: cannot write it", path.display()))?;
-    }
+    let csv = obs.trace.map(|t| t.csv(known));
     if !quiet {
         line.finish();
     }
-    report(&a, &sol)
+    outputs.finish(Some(&sol), csv.as_deref(), &report(&a, &sol)?)
 }
 
-/// The solution as text or JSON, and its .sln file when asked.
-fn report(a: &SolveArgs, sol: &crate::solution::Solution) -> Result<()> {
-    if let Some(p) = &a.write_sln {
-        qaplib::write_sln(p, sol.cost, &sol.perm())?;
+/// The solution as text or JSON.
+fn report(a: &SolveArgs, sol: &Solution) -> Result<String> {
+    Ok(if a.json { serde_json::to_string(&sol)? + "\n" } else { sol.text() })
+}
+
+/// The output files of a solve (`--write-sln`, `--trace`), checked before the search.
+pub(super) struct Outputs {
+    sln: Option<Output>,
+    pub trace: Option<Output>,
+}
+
+impl Outputs {
+    /// Checks every output path of `a` before any search (see `crate::output`); `input` is
+    /// the file the run reads, which no output may overwrite.
+    pub fn check(a: &SolveArgs, input: Option<&Path>) -> Result<Outputs> {
+        let inputs: Vec<&Path> = input.into_iter().collect();
+        let check = |option, path: &Option<std::path::PathBuf>| path.as_deref().map(|p| Output::check(option, p, &inputs)).transpose();
+        let outputs = Outputs { sln: check("--write-sln", &a.write_sln)?, trace: check("--trace", &a.trace)? };
+        check_distinct(&[&outputs.sln, &outputs.trace].into_iter().flatten().collect::<Vec<_>>())?;
+        Ok(outputs)
     }
-    if a.json {
-        println!("{}", serde_json::to_string(&sol)?);
-    } else {
-        print!("{}", sol.text());
+
+    /// Writes the files, then prints `report` on stdout, whatever became of the files; a
+    /// file that could not be written is then the error (one line for all of them). `sol`
+    /// is None where no QAP was solved (a clique in a graph without edges).
+    pub fn finish(&self, sol: Option<&Solution>, trace_csv: Option<&str>, report: &str) -> Result<()> {
+        let mut failed = Vec::new();
+        if let Some(o) = &self.sln {
+            failed.push(match sol {
+                Some(s) => o.write(qaplib::format_sln(s.cost, &s.perm()).as_bytes()),
+                None => Err(anyhow::anyhow!("{} {}: no QAP was solved (a graph without edges), so no solution was written", o.option, o.path.display())),
+            });
+        }
+        if let (Some(o), Some(csv)) = (&self.trace, trace_csv) {
+            failed.push(o.write(csv.as_bytes()));
+        }
+        // A closed stdout (`--write-sln /dev/stdout | head`) is the report's quiet exit below.
+        let failed: Vec<anyhow::Error> = failed.into_iter().filter_map(Result::err).filter(|e| !e.is::<output::StdoutClosed>()).collect();
+        let printed = output::stdout(report);
+        if failed.is_empty() {
+            return printed;
+        }
+        bail!("{}", failed.iter().map(|e| format!("{e:#}")).collect::<Vec<_>>().join("; "))
     }
-    Ok(())
 }
 
 /// The run's seed: `--seed`, else from the clock (the report prints it).
@@ -102,29 +137,30 @@ pub(super) fn seed_of(a: &SolveArgs) -> u64 {
 }
 
 /// Checks `opts`, opens its devices (saying why there is no GPU, or why one is skipped,
-/// unless `quiet`) and installs the Ctrl-C handler.
+/// unless `quiet`) and installs the handler of SIGINT, SIGTERM and SIGHUP.
 pub(super) fn open(opts: &Options, quiet: bool) -> Result<Vec<Backend>> {
     opts.validate()?;
     let backends = Backend::open_all(opts, |why| {
         if !quiet {
-            eprintln!("note: {why}");
+            stderr_line(format_args!("note: {why}"));
         }
     })?;
-    catch_ctrl_c()?;
+    catch_signals()?;
     Ok(backends)
 }
 
 pub fn info(d: &DeviceArgs) -> Result<()> {
-    match unavailable_reason(d.ptx.as_deref()) {
-        Some(why) => println!("GPU engine unavailable: {why}"),
+    let text = match unavailable_reason(d.ptx.as_deref()) {
+        Some(why) => format!("GPU engine unavailable: {why}\n"),
         None => {
             let opts = d.options(1);
+            let mut text = String::new();
             for &k in &opts.gpus {
                 let g = Gpu::open(k, d.ptx.as_deref())?;
-                println!("GPU {k}: {} — {:?}", g.describe(), g.limits);
-                println!("start-up: {}", g.startup.describe());
+                text += &format!("GPU {k}: {} — {:?}\nstart-up: {}\n", g.describe(), g.limits, g.startup.describe());
             }
+            text
         }
-    }
-    Ok(())
+    };
+    output::stdout(text)
 }

@@ -58,7 +58,7 @@ impl Posed for Gpp {
         self.optimum.and_then(|c| self.cost_of_measure(c))
     }
     fn cost_of_measure(&self, cut: i64) -> Option<i64> {
-        Some(-2 * (self.graph.total_weight() - cut))
+        self.graph.total_weight().checked_sub(cut)?.checked_mul(-2)
     }
     fn answer(&self, perm: &[u8]) -> Answer {
         let size = self.graph.n / self.parts;

@@ -63,6 +63,12 @@ impl Kind {
         }
     }
 
+    /// Whether the problem carries its own target (a valid placement or tour, a k-clique)
+    /// rather than taking one in its own terms (`--target` as a tour length, a cut).
+    pub fn has_own_target(self) -> bool {
+        self.is_board() || self == Kind::Clique
+    }
+
     /// Whether the problem is a board (`--k` is its side, no file).
     pub fn is_board(self) -> bool {
         matches!(self, Kind::Knight | Kind::Rooks | Kind::Queens | Kind::Bishops)
@@ -185,7 +191,8 @@ pub trait Posed {
     fn target(&self) -> Option<i64>;
     /// The problem's measure as a QAP cost (`--known` and `--target` are given in the
     /// problem's terms: a tour length, a cut, an arrangement's length); None where the
-    /// problem carries its own target (boards, clique sizes).
+    /// problem carries its own target (boards, clique sizes, `Kind::has_own_target`) or
+    /// where the cost would not fit in 64 bits (checked arithmetic).
     fn cost_of_measure(&self, _measure: i64) -> Option<i64> {
         None
     }

@@ -86,7 +86,7 @@ pub struct Outcome {
     pub time_to_target_s: Option<f64>,
     pub elapsed_s: f64,
     pub counters: Counters,
-    /// Stopped by Ctrl-C (`interrupt`).
+    /// Stopped by `interrupt` (on the command line: SIGINT, SIGTERM or SIGHUP).
     pub interrupted: bool,
 }
 
