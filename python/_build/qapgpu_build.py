@@ -26,9 +26,7 @@ from pathlib import Path
 import maturin
 from maturin import (  # noqa: F401  (re-exported PEP 517 hooks)
     build_sdist,
-    get_requires_for_build_editable,
     get_requires_for_build_sdist,
-    get_requires_for_build_wheel,
     prepare_metadata_for_build_editable,
     prepare_metadata_for_build_wheel,
 )
@@ -164,11 +162,33 @@ def build_kernels():
     return f"GPU kernels built in {time.monotonic() - start:.0f} s; the package embeds {_embedded_summary(root)}"
 
 
+#: ptxas for the kernels, pinned to the release the register budgets were set against
+#: (xtask/src/ptxas.rs). Asked for only where the kernels are built, so a CPU-only build
+#: neither downloads it nor needs the package index to have it.
+PTXAS_REQUIREMENT = "nvidia-cuda-nvcc==13.5.*; sys_platform != 'darwin'"
+
+
+def _requires(config_settings):
+    return [] if _cpu_only_asked(config_settings) else [PTXAS_REQUIREMENT]
+
+
+def get_requires_for_build_wheel(config_settings=None):
+    return list(maturin.get_requires_for_build_wheel(_maturin_settings(config_settings)) or []) + _requires(config_settings)
+
+
+def get_requires_for_build_editable(config_settings=None):
+    return list(maturin.get_requires_for_build_editable(_maturin_settings(config_settings)) or []) + _requires(config_settings)
+
+
 def _before_build(config_settings):
     asked = _cpu_only_asked(config_settings)
     if asked:
-        _say(f"CPU-only build ({asked}): the GPU kernels are not built; the package embeds what target/ptx "
-             f"holds now: {_embedded_summary(repository_root())}")
+        # An empty PTX file makes host/build.rs embed nothing, whatever target/ptx holds.
+        empty = Path(os.environ.get("TMPDIR", "/tmp")) / f"qapgpu-cpu-only-{os.getpid()}.ptx"
+        empty.write_text("")
+        os.environ["QAPGPU_PTX"] = str(empty)
+        _say(f"CPU-only build ({asked}): the GPU kernels are not built and none are embedded; the package "
+             f"solves on the CPU engine only")
         return
     try:
         summary = build_kernels()

@@ -85,7 +85,16 @@ def test_a_cpu_only_build_skips_xtask_and_says_what_it_embeds(backend, repo, mon
     assert backend.build_editable("out", settings) == "e.whl"
     assert backend.maturin_calls == [("editable", {} if settings else None)]
     err = capsys.readouterr().err
-    assert "CPU-only build" in err and "no PTX and no machine code" in err
+    assert "CPU-only build" in err and "none are embedded" in err
+    # host/build.rs is pointed at an empty PTX, so a stale target/ptx is not embedded.
+    ptx = os.environ.pop("QAPGPU_PTX")
+    assert Path(ptx).read_text() == ""
+    assert backend.get_requires_for_build_wheel(settings or {"cpu-only": "true"}) == []
+
+
+def test_ptxas_is_a_build_requirement_only_where_kernels_are_built(backend, repo):
+    assert any(r.startswith("nvidia-cuda-nvcc==13.5") for r in backend.get_requires_for_build_wheel(None))
+    assert any(r.startswith("nvidia-cuda-nvcc==13.5") for r in backend.get_requires_for_build_editable({}))
 
 
 def test_the_setting_overrides_the_environment(backend, repo, monkeypatch):

@@ -13,7 +13,7 @@ const HELP: &str = "\
 cargo xtask <command> [options]
 
 commands:
-  build-ptx [--arch sm_XX] [--check sm_A,sm_B,...] [--require-ptxas] [--no-fetch]
+  build-ptx [--arch sm_XX] [--check sm_A,sm_B,...] [--require-ptxas] [--no-fetch] [--verbose]
         Build the device crate to PTX (default --arch sm_70) into target/ptx/qapgpu.ptx and
         its split into one module a kernel, target/ptx/qapgpu.modules.ptx, which the host
         embeds (a GPU without machine code JIT-compiles only the kernels a run loads). Then
@@ -23,6 +23,7 @@ commands:
         nvidia-cuda-nvcc; where none is found it is fetched (that wheel, from PyPI, into
         target/tools/cuda-nvcc) unless --no-fetch. Without ptxas the build goes on with a
         warning (PTX only), or fails with --require-ptxas. Unchanged PTX is not assembled again.
+        --verbose lists every kernel's registers, stack and spills.
   audit --n N [--arch sm_XX] [--subpop N] [--width u16|u32|i32]
         [--kernel ga|ls|cga] [--ls ts|2opt] [--layout mata|plain|split|sums] [--ns N] [--delta i32|i64]
         [--ls-mapping gene|move] [--grid WxH]

@@ -151,8 +151,15 @@ pub fn build_ptx(args: &[String]) -> Result<PathBuf, String> {
             Err(why) => return warn_no_machine_code(&why, out),
         },
     };
+    let verbose = args.iter().any(|a| a == "--verbose");
     for check in checks.split(',') {
-        check_arch(&ptxas, &out, &out_dir, check)?;
+        if let Err(e) = check_arch(&ptxas, &out, &out_dir, check, verbose) {
+            // No machine code that failed its checks is left for the host to embed.
+            for arch in EMBEDDED_ARCHS {
+                let _ = std::fs::remove_file(cubin_path(&out_dir, arch));
+            }
+            return Err(e);
+        }
     }
     write(stamp_path, &stamp)?;
     Ok(out)
@@ -175,14 +182,13 @@ fn warn_no_machine_code(why: &str, out: PathBuf) -> Result<PathBuf, String> {
 
 /// Assembles `ptx` for `check` (keeping the cubin where the host embeds it) and fails on a
 /// kernel over its register budget or spill allowance.
-fn check_arch(ptxas: &Path, ptx: &Path, out_dir: &Path, check: &str) -> Result<(), String> {
+fn check_arch(ptxas: &Path, ptx: &Path, out_dir: &Path, check: &str, verbose: bool) -> Result<(), String> {
     check_arch_name(check)?;
     // The assemblies of the embedded architectures are kept: the host embeds
     // them so that no GPU of those families JIT-compiles the PTX at start-up.
     let report = if EMBEDDED_ARCHS.contains(&check) { assemble(ptxas, ptx, check, &cubin_path(out_dir, check))? } else { ptxas_report(ptxas, ptx, check)? };
     let spills: Vec<_> = report.iter().filter(|k| k.spill_stores + k.spill_loads > 0).collect();
-    eprintln!("ptxas {check}: {} kernels assembled", report.len());
-    for k in &report {
+    for k in report.iter().filter(|_| verbose) {
         eprintln!("  {:<22} {:>3} registers, {:>4} B stack, spills {} B stores / {} B loads", k.name, k.registers, k.stack, k.spill_stores, k.spill_loads);
     }
     for k in &spills {
@@ -194,14 +200,14 @@ fn check_arch(ptxas: &Path, ptx: &Path, out_dir: &Path, check: &str) -> Result<(
             ));
         }
     }
-    if !spills.is_empty() {
-        eprintln!("note: {} kernels spill registers on {check}, each within its allowance (xtask/src/ptx.rs)", spills.len());
-    }
+
     for k in &report {
         if let Some(budget) = for_kernel(REGISTER_BUDGET, &k.name).filter(|&b| k.registers > b) {
             return Err(format!("{} uses {} registers on {check}, over its budget of {budget} (xtask/src/ptx.rs)", k.name, k.registers));
         }
     }
+    // One line an architecture; --verbose lists every kernel.
+    eprintln!("ptxas {check}: {} kernels assembled, each within its register budget and spill allowance ({} spill)", report.len(), spills.len());
     Ok(())
 }
 

@@ -49,9 +49,14 @@ pub fn main() -> i32 {
             return 0;
         }
         Err(e) => {
-            // clap's first line names the option and the value; its tips follow on more lines.
+            // clap's first line names the option and the value; its tips follow on more
+            // lines. The values a closed list allows join the one line.
             let text = e.to_string();
-            stderr_line(format_args!("{}", text.lines().next().unwrap_or("error: bad arguments")));
+            let first = text.lines().next().unwrap_or("error: bad arguments");
+            match e.get(clap::error::ContextKind::ValidValue) {
+                Some(clap::error::ContextValue::Strings(values)) => stderr_line(format_args!("{first} (possible values: {})", values.join(", "))),
+                _ => stderr_line(format_args!("{first}")),
+            }
             return 2;
         }
     };

@@ -162,5 +162,5 @@ pub fn info(d: &DeviceArgs) -> Result<()> {
             text
         }
     };
-    output::stdout(text)
+    output::stdout(text + &crate::gpu::embedded_code())
 }

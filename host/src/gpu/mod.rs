@@ -37,6 +37,18 @@ pub const JIT_ENV: &str = "QAPGPU_JIT";
 /// Largest `--ptx` file read (the build's is about 11 MB).
 const PTX_BYTES: u64 = 256 << 20;
 
+/// What this binary carries, in a line: "kernels: PTX 11.4 MB (78 modules), machine code
+/// for sm_75 (7.1 MB), …".
+pub fn embedded_code() -> String {
+    if EMBEDDED_PTX.is_empty() {
+        return "kernels: none embedded (run `cargo xtask build-ptx` before building)\n".into();
+    }
+    let modules = parts(EMBEDDED_PTX).map_or(1, |p| p.len());
+    let cubins: Vec<String> = EMBEDDED_CUBINS.iter().filter(|(_, c)| !c.is_empty()).map(|(a, c)| format!("sm_{a} ({:.1} MB)", c.len() as f64 / 1e6)).collect();
+    let code = if cubins.is_empty() { "no machine code (every kernel is JIT-compiled on first use)".to_string() } else { format!("machine code for {}", cubins.join(", ")) };
+    format!("kernels: PTX {:.1} MB ({modules} modules), {code}\n", EMBEDDED_PTX.len() as f64 / 1e6)
+}
+
 /// The embedded cubin that runs on a GPU of compute capability `arch`: same major version,
 /// the highest minor not above the GPU's (a cubin does not run across major versions).
 pub fn cubin_for(arch: u32) -> Option<(u32, &'static [u8])> {

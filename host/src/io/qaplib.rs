@@ -160,7 +160,15 @@ pub fn parse_dat(path: &Path, text: &str) -> Result<Instance, QapError> {
 }
 
 pub fn read_dat(path: &Path) -> Result<Instance, QapError> {
-    parse_dat_bytes(path, &read_capped(path, |n| 1 + 2 * n * n)?)
+    let bytes = read_capped(path, |n| 1 + 2 * n * n).map_err(|e| match path.parent() {
+        // A name looked up in the QAPLIB folder that is not there: say where to point.
+        Some(dir) if !path.exists() && dir == qaplib_dir() => QapError {
+            message: format!("{}; the name was looked up in {}: set QAPLIB_DIR to the folder of the whole QAPLIB, or give a path", e.message, dir.display()),
+            ..e
+        },
+        _ => e,
+    })?;
+    parse_dat_bytes(path, &bytes)
 }
 
 /// A `.sln` file: n, the cost, then the permutation p(1) … p(n), 1-based.
@@ -223,22 +231,30 @@ pub fn write_dat(path: &Path, inst: &Instance) -> Result<(), QapError> {
 
 /// The instances shipped in the repository (`data/qaplib`): those the tests load and the
 /// README's examples name, so that a clone runs them without the full library.
-pub const BUNDLED_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/qaplib");
+pub fn bundled_dir() -> PathBuf {
+    workspace().join("data/qaplib")
+}
+
+/// The workspace this binary was built in (fixed at compile time).
+fn workspace() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap_or(Path::new("."))
+}
 
 /// The folder of QAPLIB files, the first of: `$QAPLIB_DIR` (the user's choice, taken even
 /// where it does not exist, so that a wrong path is reported rather than hidden);
 /// `../shared/qaplib` from the working directory, then beside the workspace (the full
-/// library where the project keeps it); the workspace's `data/qaplib` (`BUNDLED_DIR`), the
+/// library where the project keeps it); the workspace's `data/qaplib` (`bundled_dir`), the
 /// few instances shipped for the tests and examples. The last two paths are fixed at
 /// compile time, so a binary moved elsewhere needs `QAPLIB_DIR`.
 pub fn qaplib_dir() -> PathBuf {
-    let shared = [PathBuf::from("../shared/qaplib"), Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/qaplib")];
+    let beside = workspace().parent().unwrap_or(Path::new("..")).join("shared/qaplib");
+    let shared = [PathBuf::from("../shared/qaplib"), beside];
     first_dir(std::env::var_os("QAPLIB_DIR"), shared)
 }
 
 /// `qaplib_dir`'s order over a given variable and shared folders (apart for its test).
 fn first_dir(var: Option<std::ffi::OsString>, shared: [PathBuf; 2]) -> PathBuf {
-    var.map(PathBuf::from).or_else(|| shared.into_iter().find(|d| d.is_dir())).unwrap_or_else(|| PathBuf::from(BUNDLED_DIR))
+    var.map(PathBuf::from).or_else(|| shared.into_iter().find(|d| d.is_dir())).unwrap_or_else(bundled_dir)
 }
 
 /// Paths that are not UTF-8, by the names `name_of` gave them.
@@ -386,7 +402,8 @@ mod tests {
     fn the_shipped_folder_is_the_last_resort() {
         let none = || [PathBuf::from("/nonexistent/shared/qaplib"), PathBuf::from("no/such/shared/qaplib")];
         let bundled = first_dir(None, none());
-        assert_eq!(bundled, Path::new(BUNDLED_DIR));
+        assert_eq!(bundled, bundled_dir());
+        assert!(!bundled.to_string_lossy().contains(".."), "{} is shown in reports", bundled.display());
         let nug12 = bundled.join("nug12.dat");
         let inst = read_dat(&nug12).unwrap();
         assert_eq!(inst.n, 12);
