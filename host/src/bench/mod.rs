@@ -32,6 +32,15 @@ pub fn load(name: &str) -> Result<(Instance, i64)> {
     Ok((inst, known))
 }
 
+/// A random instance of size `n` whose entries are uniform in 0..100, from `seed` (the kind
+/// scripts/random-dat.py writes, not its numbers): the n = 256 case of the hardening tests.
+pub fn random_instance(n: usize, seed: u64) -> Instance {
+    let mut rng = qapgpu_common::rng::Xoshiro128::from_stream(seed, 0);
+    let mut matrix = || (0..n * n).map(|_| i64::from(rng.below(100))).collect::<Vec<i64>>();
+    let (a, b) = (matrix(), matrix());
+    Instance::new(format!("random{n}"), n, a, b).expect("entries below 100 fit every width")
+}
+
 /// `known` raised by `percent` %, rounded down: an acceptable cost.
 pub fn within(known: i64, percent: f64) -> i64 {
     known + (known as f64 * percent / 100.0).floor() as i64

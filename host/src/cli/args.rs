@@ -21,7 +21,8 @@ fn seconds(s: &str) -> Result<Duration, String> {
     if !(v > 0.0 && v <= MAX_SECONDS) {
         return Err(format!("must be in (0, {MAX_SECONDS:e}] seconds"));
     }
-    Ok(Duration::from_secs_f64(v))
+    // A limit above 0 but below a nanosecond is the shortest one, not none.
+    Ok(Duration::from_secs_f64(v).max(Duration::from_nanos(1)))
 }
 
 /// `--algo`: the registry's names, with their descriptions in `--help`.

@@ -11,6 +11,7 @@ use clap::ValueEnum;
 use qapgpu_common::ls::LsKind;
 
 pub fn bench(a: BenchArgs) -> Result<()> {
+    check_counts(&a)?;
     let mut base = a.device.options(a.seed);
     base.cga.grid = a.grid;
     base.cga.mapping = a.ls_mapping;
@@ -115,6 +116,30 @@ pub fn bench(a: BenchArgs) -> Result<()> {
     };
     println!("{}", table.write(&a.out, stem, title, &context)?);
     Ok(())
+}
+
+/// The counts of a protocol, each at least 1 (`--runs 0` printed empty tables, `--k 0` ran
+/// a "128×30×0" population), and the populations they make within `--blocks`' range.
+fn check_counts(a: &BenchArgs) -> Result<()> {
+    let at_least_one = |option: &str, v: u64| -> Result<()> {
+        anyhow::ensure!(v >= 1, "{option} = {v}: must be at least 1");
+        Ok(())
+    };
+    at_least_one("--runs", a.runs as u64)?;
+    at_least_one("--base-blocks", a.base_blocks.into())?;
+    at_least_one("--generations", a.generations)?;
+    anyhow::ensure!(!a.k.is_empty(), "--k: give at least one multiplier");
+    let most = crate::algo::ga::MAX_BLOCKS as u64;
+    for &k in &a.k {
+        at_least_one("--k", k.into())?;
+        let blocks = a.base_blocks as u64 * k as u64;
+        anyhow::ensure!(blocks <= most, "--k = {k}: --base-blocks × --k = {blocks} subpopulations, more than {most}");
+    }
+    anyhow::ensure!(!a.blocks.is_empty(), "--blocks: give at least one block count");
+    for &p in &a.blocks {
+        crate::algo::check_range("--blocks", p as f64, 0.0, most as f64)?;
+    }
+    crate::algo::check_range("--single-runs", a.single_runs as f64, 0.0, most as f64)
 }
 
 /// `--algos`, or the protocol's default.

@@ -1,7 +1,7 @@
 //! The CPU twin of the ACO kernels: the same `common::aco` and `common::ls` functions,
 //! one rayon task per ant (`--threads 1`: the paper's single-thread CPU column).
 use super::{AcoConfig, AcoEngine, AcoSnapshot, LsStats};
-use crate::cpu::{AnyDense, Mats, pool};
+use crate::cpu::{AnyDense, Mats};
 use crate::io::Instance;
 use crate::run::stop::StopWord;
 use crate::site::Site;
@@ -43,11 +43,11 @@ impl AcoCpu {
     pub fn new(inst: &Instance, cfg: &AcoConfig, threads: usize) -> Result<AcoCpu> {
         anyhow::ensure!(inst.n >= 3, "{}: the local searches need n ≥ 3", inst.name);
         anyhow::ensure!(cfg.ants >= 1, "the colony needs at least one ant");
-        let pool = pool(threads)?;
+        let pool = crate::algo::cpu_pool(threads)?;
         let mut cfg = cfg.clone();
         if cfg.one_wave {
             // One wave on the CPU: an ant per thread.
-            cfg.ants = cfg.ants.min(pool.current_num_threads() as u32);
+            cfg.ants = cfg.ants.min(crate::algo::cpu_threads(threads) as u32);
         }
         let (n, m) = (inst.n, cfg.ants as usize);
         let site = Site::cpu(pool.current_num_threads());
@@ -55,7 +55,7 @@ impl AcoCpu {
         let per_worker = 8 * qapgpu_common::moves::move_count(n as u32) as u128 + 4 * (n * n) as u128;
         let walk_tabu = if cfg.walk { m * n * n } else { 0 };
         let bytes = m as u128 * (2 * n as u128 + 2 * 8 + 4 + 16) + pool.current_num_threads() as u128 * per_worker + 4 * walk_tabu as u128;
-        crate::memory::ensure_host(bytes, &format!("a colony of {m} ants on {}", inst.name))?;
+        crate::memory::ensure_host(bytes, &format!("a colony of {m} ants on {}", inst.name), if cfg.walk { "--ants (walks)" } else { "--ants" })?;
         Ok(AcoCpu {
             cfg: cfg.clone(),
             n,
@@ -64,7 +64,8 @@ impl AcoCpu {
             ants: vec![0; m * n],
             ant_costs: vec![i64::MAX; m],
             cants: vec![0; m * n],
-            cant_costs: vec![0; m],
+            // i64::MAX: not drawn yet (`best` takes none of those).
+            cant_costs: vec![i64::MAX; m],
             ls_iters: vec![0; m],
             tabu: vec![TABU_FREE; walk_tabu],
             walks: vec![0; if cfg.walk { m } else { 0 }],
@@ -136,8 +137,9 @@ fn improve<E: Elem>(
 ) {
     let n = p.len();
     if stop.is_set() {
-        // The run is over: no search for the ants not started yet (a kernel's blocks start
-        // at once and see the stop after a few iterations).
+        // The run is over: no search for the ants not started yet (a kernel's blocks see
+        // the stop after a move, and a colony larger than a wave launches no more waves);
+        // `best` falls back on the c-ants of a colony stopped in its first search.
         *iters = 0;
         return;
     }
@@ -238,17 +240,29 @@ impl AcoEngine for AcoCpu {
 
     fn random_ants(&mut self) -> Result<()> {
         self.walks.fill(0);
+        let stop = self.site.stop.clone();
         self.per_ant(|_, m, p, c, rng, _, ant_cost, _| {
+            *ant_cost = i64::MAX;
+            // A stop (time limit, Ctrl-C) ends the drawing: 65536 ants of n = 256 take
+            // seconds on a few cores. Those not drawn have no cost.
+            if stop.is_set() {
+                *c = i64::MAX;
+                return;
+            }
             random_permutation(rng, p);
             *c = with_mats!(m, |a, b| cost(a, b, p));
-            *ant_cost = i64::MAX;
         });
         Ok(())
     }
 
     fn construct(&mut self) -> Result<()> {
         let (tau, thr) = (std::mem::take(&mut self.tau), self.cfg.gamma_threshold());
+        let stop = self.site.stop.clone();
         self.per_ant(|_, m, p, c, rng, ant, _, _| {
+            // After a stop the c-ant stays as the last search left it, with its cost.
+            if stop.is_set() {
+                return;
+            }
             let n = p.len();
             let (mut marked, mut free) = (vec![0u8; n], vec![0u8; n]);
             construct(rng, ant, &tau, thr, p, &mut marked, &mut free);
@@ -288,6 +302,13 @@ impl AcoEngine for AcoCpu {
     }
 
     fn best(&mut self) -> Result<(i64, Vec<u8>)> {
+        if self.best.0 == i64::MAX {
+            // No search ended yet (a stop came first): the best c-ant drawn.
+            let (k, &c) = self.cant_costs.iter().enumerate().min_by_key(|(_, c)| **c).expect("at least one ant");
+            if c != i64::MAX {
+                return Ok((c, self.cants[k * self.n..(k + 1) * self.n].to_vec()));
+            }
+        }
         Ok(self.best.clone())
     }
 

@@ -98,6 +98,11 @@ pub struct AcoGpu {
     /// `update_best` returned a hit while kernels still ran: the stream is waited for
     /// (`settle`) before the host clears the hit or trusts the counts.
     unsettled: bool,
+    /// The local-search blocks the GPU holds at once (an even count): a colony of more ants
+    /// searches a wave of them a launch (`search_in_waves`).
+    wave: u32,
+    /// Every ant has a tabu matrix of its own in global memory (`AcoParams::tabu`).
+    tabu_per_ant: bool,
     /// The walks' counts and table marks are all zero, as `random_ants` wants them (the
     /// buffers start zeroed: a run's first start needs no clearing).
     walks_clean: bool,
@@ -162,8 +167,9 @@ impl AcoGpu {
         for f in [&k.local_search, &k.walk] {
             f.set_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, layout.dynamic_shared as i32)?;
         }
+        let wave = resident_blocks(&gpu, ls_kernel, &layout, registers);
         if cfg.one_wave {
-            cfg.ants = cfg.ants.min(resident_blocks(&gpu, ls_kernel, &layout, registers));
+            cfg.ants = cfg.ants.min(wave);
         }
         let (n, m) = (inst.n, cfg.ants as usize);
         let stride = n.div_ceil(16) * 16;
@@ -183,7 +189,7 @@ impl AcoGpu {
         // Walks also keep a copy of each elite walk's start, table included.
         let elite_copies = if cfg.walk { m as u128 * (stride as u128 + 8 + 8) + kept_tables as u128 } else { 0 };
         let bytes = m as u128 * (2 * stride as u128 + 2 * 8 + 4 + 16) + global_delta as u128 + 4 * global_tabu as u128 + 4 * (n * n) as u128 + kept_tables as u128 + elite_copies;
-        gpu.ensure_free(bytes, &format!("a colony of {m} ants on {}", inst.name))?;
+        gpu.ensure_free(bytes, &format!("a colony of {m} ants on {}", inst.name)).map_err(|e| anyhow!("{e}; lower --ants"))?;
         let site = Site::gpu(&gpu)?;
         let hit = HostMapped::new(&gpu, TargetHit { flag: 0, _pad: 0, cost: i64::MAX, perm: [0; MAX_N] }).ok();
         let buf = Buffers {
@@ -271,7 +277,8 @@ impl AcoGpu {
             tau_max: 0.0,
             layout: layout.shared(),
         };
-        let mut engine = AcoGpu { gpu, cfg, n, layout, k, buf, params, uploaded: None, last_best: None, searching_since: None, stats: LsStats::default(), site, hit, unsettled: false, walks_clean: true, donors_pending: false, starts: 0 };
+        let (wave, tabu_per_ant) = ((wave & !1).max(2), global_tabu == m * n * n);
+        let mut engine = AcoGpu { gpu, cfg, n, layout, k, buf, params, uploaded: None, last_best: None, searching_since: None, stats: LsStats::default(), site, hit, unsettled: false, wave, tabu_per_ant, walks_clean: true, donors_pending: false, starts: 0 };
         // Now rather than in the first launch, which a run's clock times.
         engine.upload_params()?;
         engine.gpu.stream.synchronize()?;
@@ -318,6 +325,51 @@ impl AcoGpu {
         }
     }
 
+    /// The colony's local searches one wave of `wave` ants a launch, each launch after the
+    /// last has ended, none after a stop or a hit. In one launch of all m, the blocks that
+    /// start after a stop still make their O(n³) first scan before they poll it: 65536 ants
+    /// of n = 256 went on for 7 s past a 0.3-s limit on an H100. Each launch's parameter
+    /// block points at its first ant (`wave_params`); the searches are those of one launch.
+    fn search_in_waves(&mut self, c: LaunchConfig) -> Result<()> {
+        let (m, whole) = (self.cfg.ants, self.params);
+        let mut first = 0;
+        while first < m {
+            if first > 0 {
+                self.poll_stream(|| false)?;
+                if self.site.stop.is_set() || self.take_hit().is_some() {
+                    break;
+                }
+            }
+            let ants = self.wave.min(m - first);
+            self.params = self.wave_params(&whole, first);
+            self.launch(|k| &k.local_search, LaunchConfig { grid_dim: (ants, 1, 1), ..c })?;
+            first += ants;
+        }
+        // The next launch uploads the whole colony's block again, after this one.
+        self.params = whole;
+        Ok(())
+    }
+
+    /// The colony's parameter block `whole` for a launch whose block 0 is ant `first` (even,
+    /// so that a unit's tenure law, `Tenure::of_unit`, is its own): every per-ant pointer
+    /// moved to that ant. The RNG states are m words apart (`rngs::load_rng`), so m stays.
+    fn wave_params(&self, whole: &AcoParams, first: u32) -> AcoParams {
+        let (mut p, f) = (*whole, u64::from(first));
+        let (stride, n) = (u64::from(p.stride), self.n as u64);
+        p.ants += f * stride;
+        p.cants += f * stride;
+        p.ant_costs += 8 * f;
+        p.cant_costs += 8 * f;
+        p.ls_iters += 4 * f;
+        p.rng += 4 * f;
+        p.tables_ok += 4 * f;
+        p.delta += f * u64::from(self.layout.global_delta_bytes());
+        if self.tabu_per_ant {
+            p.tabu += 4 * f * n * n;
+        }
+        p
+    }
+
     /// One block of `REGROUP_THREADS` a walk: the regrouping kernels' launch.
     fn per_walk(&self) -> LaunchConfig {
         LaunchConfig { grid_dim: (self.cfg.ants, 1, 1), block_dim: (REGROUP_THREADS, 1, 1), shared_mem_bytes: 0 }
@@ -356,6 +408,12 @@ impl AcoGpu {
             std::sync::atomic::fence(std::sync::atomic::Ordering::Acquire);
             Some((std::ptr::read_volatile(std::ptr::addr_of!((*h).cost)), std::ptr::read_volatile(std::ptr::addr_of!((*h).perm))))
         }
+    }
+
+    /// The local-search blocks the GPU holds at once, an even count: a larger colony
+    /// searches a wave of them a launch.
+    pub fn wave(&self) -> u32 {
+        self.wave
     }
 
     pub fn block_threads(&self) -> u32 {
@@ -624,8 +682,10 @@ impl AcoEngine for AcoGpu {
                     break;
                 }
             }
-        } else {
+        } else if self.cfg.ants <= self.wave {
             self.launch(|k| &k.local_search, c)?;
+        } else {
+            self.search_in_waves(c)?;
         }
         // Timed to the read in `update_best`, which waits for it (one wait a launch).
         self.searching_since.get_or_insert(t0);
@@ -675,6 +735,16 @@ impl AcoEngine for AcoGpu {
             Some(b) => b,
             None => from_bytes(&self.gpu.stream.clone_dtoh(&self.buf.best)?),
         };
+        if b.cost == i64::MAX {
+            // No search has left a unit best yet (walks launched after a stop leave at once):
+            // the best c-ant, as the init kernel drew and costed it or a search left it.
+            let costs = self.gpu.stream.clone_dtoh(&self.buf.cant_costs)?;
+            let (k, &c) = costs.iter().enumerate().min_by_key(|(_, c)| **c).expect("at least one ant");
+            if c != i64::MAX {
+                let stride = self.params.stride as usize;
+                return Ok((c, self.gpu.stream.clone_dtoh(&self.buf.cants.slice(k * stride..k * stride + self.n))?));
+            }
+        }
         Ok((b.cost, b.perm[..self.n].to_vec()))
     }
 

@@ -417,8 +417,7 @@ pub fn init(e: &mut dyn AcoEngine, n: usize) -> Result<()> {
     e.random_ants()?;
     e.local_search()?;
     let best = e.update_best()?;
-    let bounds = e.config().bounds(n, best);
-    e.pheromone(Some(bounds.max), bounds)
+    lay(e, n, best, true)
 }
 
 /// Steps 6–8 and 5: one cAS iteration.
@@ -426,8 +425,17 @@ pub fn iterate(e: &mut dyn AcoEngine, n: usize) -> Result<()> {
     e.construct()?;
     e.local_search()?;
     let best = e.update_best()?;
+    lay(e, n, best, false)
+}
+
+/// Step 5 for best-so-far cost `best` (from τ_max at the `first`), unless the run has
+/// stopped: τ is not read again, and 65536 ants' deposits take 0.1 s on a CPU.
+fn lay(e: &mut dyn AcoEngine, n: usize, best: i64, first: bool) -> Result<()> {
+    if e.site().stop.is_set() {
+        return Ok(());
+    }
     let bounds = e.config().bounds(n, best);
-    e.pheromone(None, bounds)
+    e.pheromone(first.then_some(bounds.max), bounds)
 }
 
 /// The engine's best so far when it is at or below `target`.

@@ -2,7 +2,7 @@
 //! order, one rayon task per individual (`--threads 1` with `--topology random` is the
 //! papers' sequential CPU variant).
 use super::{Best, CgaConfig, CgaEngine, CgaSnapshot};
-use crate::cpu::{AnyDense, Mats, pool};
+use crate::cpu::{AnyDense, Mats};
 use crate::io::Instance;
 use crate::run::stop::StopWord;
 use crate::site::Site;
@@ -34,8 +34,8 @@ impl CgaCpu {
     pub fn new(inst: &Instance, cfg: &CgaConfig, threads: usize) -> Result<CgaCpu> {
         anyhow::ensure!(inst.n >= 3, "{}: the cellular GA needs n ≥ 3", inst.name);
         let (n, total) = (inst.n, cfg.population());
-        crate::memory::ensure_host(total as u128 * (2 * n as u128 + 2 * 8 + 16), &format!("a grid of {total} individuals on {}", inst.name))?;
-        let pool = pool(threads)?;
+        crate::memory::ensure_host(total as u128 * (2 * n as u128 + 2 * 8 + 16), &format!("a grid of {total} individuals on {}", inst.name), "--grid")?;
+        let pool = crate::algo::cpu_pool(threads)?;
         let site = Site::cpu(pool.current_num_threads());
         Ok(CgaCpu {
             cfg: cfg.clone(),
@@ -57,7 +57,8 @@ impl CgaCpu {
     fn record(&mut self, generation: u32) {
         let k = argmin(&self.costs);
         self.elite = k as u32;
-        if self.costs[k] < self.best.cost {
+        // i64::MAX: none drawn (a stop before the first).
+        if self.costs[k] < self.best.cost && self.costs[k] != i64::MAX {
             let n = self.n;
             self.best = Best { cost: self.costs[k], perm: self.pop[k * n..(k + 1) * n].to_vec(), generation };
         }
@@ -67,6 +68,11 @@ impl CgaCpu {
 /// Mutation, transposition (unless `elite`) and one pass of individual `row`.
 #[allow(clippy::too_many_arguments)]
 fn improve(m: &AnyDense, cfg: &CgaConfig, stop: &StopWord, elite: bool, row: &mut [u8], c: &mut i64, rng: &mut Xoshiro128, th: (u32, u32, u32)) {
+    // After a stop nothing changes: a mutated row's new cost is O(n²), and a 256 × 256 grid
+    // of n = 256 takes a second to cost again on a few cores.
+    if stop.is_set() {
+        return;
+    }
     if !elite {
         let changed = exchange(rng, row, th.1) | transpose(rng, row, th.2);
         if changed {
@@ -91,9 +97,15 @@ impl CgaEngine for CgaCpu {
     fn init(&mut self) -> Result<()> {
         let n = self.n;
         let any = self.mats.dense(n);
+        let stop = self.site.stop.clone();
         let work = self.pop.par_chunks_mut(n).zip(self.costs.par_iter_mut()).zip(self.rngs.par_iter_mut());
         self.pool.install(|| {
             work.for_each(|((row, c), rng)| {
+                // A stop (time limit, Ctrl-C) ends the drawing: those not drawn have no cost.
+                if stop.is_set() {
+                    *c = i64::MAX;
+                    return;
+                }
                 random_permutation(rng, row);
                 *c = with_mats!(&any, |a, b| cost(a, b, row));
             })
@@ -120,10 +132,14 @@ impl CgaEngine for CgaCpu {
         });
         // Crossover: alt → pop.
         let psi = Shuffle::new(total as u32, cfg.seed ^ RANDOM_PARTNER_SALT, g as u64);
-        let (alt, costs_alt, any) = (&self.alt, &self.costs_alt, self.mats.dense(n));
+        let (alt, costs_alt, any, stop) = (&self.alt, &self.costs_alt, self.mats.dense(n), &*self.site.stop);
         let work = self.pop.par_chunks_mut(n).zip(self.costs.par_iter_mut()).zip(self.rngs.par_iter_mut()).enumerate();
         self.pool.install(|| {
             work.for_each(|(k, ((out, c), rng))| {
+                // After a stop a cell keeps its row and cost (a child's cost is O(n²)).
+                if stop.is_set() {
+                    return;
+                }
                 let partner = match cfg.topology {
                     Topology::Random => psi.apply(k as u32),
                     t => best_neighbour(costs_alt, cfg.w, cfg.h, k as u32, t),

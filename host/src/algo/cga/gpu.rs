@@ -62,7 +62,7 @@ impl CgaGpu {
         let stride = n.div_ceil(16) * 16;
         let global_delta = if layout.move_mapping && layout.delta_placement == Placement::Global { total * move_count(n as u32) as usize } else { 1 };
         let bytes = total as u128 * (2 * stride as u128 + 2 * 8 + 16) + 8 * global_delta as u128;
-        gpu.ensure_free(bytes, &format!("a grid of {total} individuals on {}", inst.name))?;
+        gpu.ensure_free(bytes, &format!("a grid of {total} individuals on {}", inst.name)).map_err(|e| anyhow::anyhow!("{e}; lower --grid"))?;
         let site = Site::gpu(&gpu)?;
         let s = &gpu.stream;
         let (a_bytes, b_bytes) = device_matrices(inst);

@@ -1,7 +1,7 @@
 //! The CPU engine: the same operators as the kernels (common::ga), one rayon task per
 //! subpopulation; with one thread it is the papers' single-thread CPU column.
 use super::{GaConfig, GaEngine, Snapshot};
-use crate::cpu::{Mats, pool};
+use crate::cpu::Mats;
 use crate::io::Instance;
 use crate::run::stop::StopWord;
 use crate::site::Site;
@@ -55,7 +55,8 @@ impl SubPop {
 
     fn save_best(&mut self, n: usize) {
         let (best, idx, _) = self.best();
-        if best < self.best_cost {
+        // i64::MAX: none drawn (a stop during initialisation).
+        if best < self.best_cost && best != i64::MAX {
             self.best_cost = best;
             self.best_perm = self.row(idx, n).to_vec();
         }
@@ -64,11 +65,16 @@ impl SubPop {
     /// Mirrors `device::ga::run` generation for generation.
     fn generations<E: Elem>(&mut self, gens: u32, c: &Ctx<E>) {
         let n = c.n;
-        for g in 0..gens {
+        'gens: for g in 0..gens {
             if c.found.load(Ordering::Relaxed) || c.stop.is_set() {
                 break;
             }
             for i in 0..c.subpop {
+                // A stop inside a generation of a large subpopulation (1024 children of
+                // n = 256 take tens of ms) drops its children: the parents stay, costed.
+                if c.stop.is_set() {
+                    break 'gens;
+                }
                 let rng = &mut self.rngs[i];
                 let j = pick_partner(rng, i, c.subpop);
                 let child = &mut self.children[i * n..(i + 1) * n];
@@ -88,7 +94,11 @@ impl SubPop {
                 let (_, _, count) = self.best();
                 self.save_best(n);
                 if c.restart_count != 0 && count >= c.restart_count {
+                    // Those not drawn again when a stop comes keep their rows and costs.
                     for i in 0..c.subpop {
+                        if c.stop.is_set() {
+                            break;
+                        }
                         self.costs[i] = fresh(&mut self.rngs[i], &mut self.rows[i * n..(i + 1) * n], &c.a, &c.b);
                     }
                     self.restarts += 1;
@@ -104,6 +114,9 @@ pub struct CpuEngine {
     n: usize,
     mats: Mats,
     subpops: Vec<SubPop>,
+    /// Every individual was drawn: no stop came during `init` (one that did leaves some
+    /// subpopulations empty, and nothing but `best` then runs until the next `init`).
+    complete: bool,
     pool: rayon::ThreadPool,
     found: AtomicBool,
     found_at: Mutex<Option<(i64, Vec<u8>)>>,
@@ -113,20 +126,24 @@ pub struct CpuEngine {
 impl CpuEngine {
     /// `threads` = 0: all cores. `cfg.blocks` = 0: four subpopulations per thread.
     pub fn new(inst: &Instance, cfg: &GaConfig, threads: usize) -> Result<CpuEngine> {
-        let pool = pool(threads)?;
+        let pool = crate::algo::cpu_pool(threads)?;
         let site = Site::cpu(pool.current_num_threads());
         let mut cfg = cfg.clone();
+        let lower = if cfg.blocks == 0 { "--threads (4 subpopulations a thread) or --subpop" } else { "--blocks or --subpop" };
         if cfg.blocks == 0 {
-            cfg.blocks = 4 * pool.current_num_threads() as u32;
+            cfg.blocks = 4 * crate::algo::cpu_threads(threads) as u32;
         }
         anyhow::ensure!(cfg.subpop >= 2, "a subpopulation needs at least 2 individuals");
-        // Parents and children with their costs and RNG states.
+        // Parents and children with their costs and RNG states, and islands' copy of every
+        // row and cost for a migration.
         let total = cfg.blocks as u128 * cfg.subpop as u128;
-        crate::memory::ensure_host(total * (2 * inst.n as u128 + 2 * 8 + 16) + 2 * (inst.n * inst.n * 4) as u128, &format!("a population of {} × {} on {}", cfg.blocks, cfg.subpop, inst.name))?;
+        let per_individual = 2 * inst.n as u128 + 2 * 8 + 16 + if cfg.mode == super::Mode::Islands { inst.n as u128 + 8 } else { 0 };
+        crate::memory::ensure_host(total * per_individual + 2 * (inst.n * inst.n * 4) as u128, &format!("a population of {} × {} on {}", cfg.blocks, cfg.subpop, inst.name), lower)?;
         Ok(CpuEngine {
             n: inst.n,
             mats: Mats::of(inst),
             subpops: Vec::new(),
+            complete: false,
             pool,
             found: AtomicBool::new(false),
             found_at: Mutex::new(None),
@@ -139,9 +156,18 @@ impl CpuEngine {
         self.pool.current_num_threads()
     }
 
+    /// Runs `f` once per subpopulation, in parallel.
     fn each<F>(&mut self, f: F)
     where
         F: Fn(&mut SubPop, &CtxAny) + Sync,
+    {
+        self.on_pool(|subpops, any| subpops.par_iter_mut().for_each(|s| f(s, any)));
+    }
+
+    /// Runs `f` on the pool with the subpopulations and the context of every generation.
+    fn on_pool<F>(&mut self, f: F)
+    where
+        F: FnOnce(&mut Vec<SubPop>, &CtxAny) + Send,
     {
         let (n, cfg) = (self.n, &self.cfg);
         let (found, found_at, stop) = (&self.found, &self.found_at, &*self.site.stop);
@@ -162,7 +188,7 @@ impl CpuEngine {
                     stop,
                 };
                 let any = CtxAny::$variant(&ctx);
-                self.pool.install(|| subpops.par_iter_mut().for_each(|s| f(s, &any)));
+                self.pool.install(|| f(subpops, &any));
             }};
         }
         match &self.mats {
@@ -203,40 +229,64 @@ impl GaEngine for CpuEngine {
         let (n, subpop) = (self.n, self.cfg.subpop as usize);
         self.found.store(false, Ordering::Relaxed);
         *self.found_at.lock().unwrap() = None;
-        self.subpops = (0..self.cfg.blocks as usize)
-            .map(|blk| SubPop {
-                rows: vec![0; subpop * n],
-                costs: vec![0; subpop],
-                children: vec![0; subpop * n],
-                child_costs: vec![0; subpop],
-                rngs: (0..subpop).map(|i| Xoshiro128::from_stream(self.cfg.seed, (blk * subpop + i) as u64)).collect(),
-                best_cost: i64::MAX,
-                best_perm: vec![],
-                restarts: 0,
-            })
-            .collect();
-        self.each(|s, any| {
-            with_ctx!(any, |c| {
-                for i in 0..c.subpop {
-                    s.costs[i] = fresh(&mut s.rngs[i], &mut s.rows[i * c.n..(i + 1) * c.n], &c.a, &c.b);
-                }
-            })
+        let (seed, blocks) = (self.cfg.seed, self.cfg.blocks as usize);
+        // Each subpopulation is set up and drawn in one task, the stop word (time limit,
+        // Ctrl-C) asked before each and before every individual: 65536 subpopulations take
+        // 4 GiB at n = 256, and a million individuals a minute to draw on a few cores. A
+        // subpopulation a stop leaves unset is empty; individuals left undrawn cost i64::MAX.
+        self.on_pool(|subpops, any| {
+            *subpops = (0..blocks)
+                .into_par_iter()
+                .map(|blk| {
+                    with_ctx!(any, |c| {
+                        let size = if c.stop.is_set() { 0 } else { subpop };
+                        let mut s = SubPop {
+                            rows: vec![0; size * n],
+                            costs: vec![i64::MAX; size],
+                            children: vec![0; size * n],
+                            child_costs: vec![0; size],
+                            rngs: (0..size).map(|i| Xoshiro128::from_stream(seed, (blk * subpop + i) as u64)).collect(),
+                            best_cost: i64::MAX,
+                            best_perm: vec![],
+                            restarts: 0,
+                        };
+                        for i in 0..size {
+                            if c.stop.is_set() {
+                                break;
+                            }
+                            s.costs[i] = fresh(&mut s.rngs[i], &mut s.rows[i * n..(i + 1) * n], &c.a, &c.b);
+                        }
+                        s
+                    })
+                })
+                .collect();
         });
+        self.complete = !self.site.stop.is_set();
         Ok(())
     }
 
     fn advance(&mut self, gens: u32) -> Result<()> {
+        if !self.complete {
+            return Ok(());
+        }
         self.each(|s, any| with_ctx!(any, |c| s.generations(gens, c)));
         Ok(())
     }
 
     fn migrate(&mut self, epoch: u64) -> Result<()> {
+        if !self.complete {
+            return Ok(());
+        }
         let (n, subpop) = (self.n, self.cfg.subpop as usize);
         let total = self.subpops.len() * subpop;
         let shuffle = Shuffle::new(total as u32, self.cfg.seed, epoch);
         let mut rows = vec![0u8; total * n];
         let mut costs = vec![0i64; total];
         for x in 0..total {
+            // A stop while the rows are gathered leaves the population as it was.
+            if x % 4096 == 0 && self.site.stop.is_set() {
+                return Ok(());
+            }
             let (s, i) = (&self.subpops[x / subpop], x % subpop);
             let y = shuffle.apply(x as u32) as usize;
             rows[y * n..(y + 1) * n].copy_from_slice(s.row(i, n));
@@ -254,8 +304,12 @@ impl GaEngine for CpuEngine {
     }
 
     fn best(&mut self) -> Result<(i64, Vec<u8>)> {
-        let s = self.subpops.iter().min_by_key(|s| s.best_cost).expect("init() first");
-        let mut best = (s.best_cost, s.best_perm.clone());
+        let n = self.n;
+        let mut best = match self.subpops.iter().min_by_key(|s| s.best_cost) {
+            Some(s) if s.best_cost != i64::MAX => (s.best_cost, s.best_perm.clone()),
+            // No generation ended yet (a stop during the first): the best individual drawn.
+            _ => self.subpops.iter().flat_map(|s| s.costs.iter().enumerate().map(move |(i, &c)| (c, s, i))).min_by_key(|x| x.0).map_or((i64::MAX, Vec::new()), |(c, s, i)| (c, s.row(i, n).to_vec())),
+        };
         if let Some(f) = self.found()? {
             if f.0 < best.0 {
                 best = f;
@@ -264,11 +318,16 @@ impl GaEngine for CpuEngine {
         Ok(best)
     }
 
+    /// None (no immigrant is taken) while `init` was cut short.
     fn member_costs(&mut self) -> Result<Vec<i64>> {
+        if !self.complete {
+            return Ok(Vec::new());
+        }
         Ok(self.subpops.iter().flat_map(|s| s.costs.iter().copied()).collect())
     }
 
     fn put_member(&mut self, k: usize, perm: &[u8], cost: i64) -> Result<()> {
+        anyhow::ensure!(self.complete, "the population was not drawn (a stop came during its initialisation)");
         let (n, subpop) = (self.n, self.cfg.subpop as usize);
         let s = &mut self.subpops[k / subpop];
         let i = k % subpop;

@@ -65,7 +65,7 @@ impl GpuEngine {
         let stride = layout.stride as usize;
         // Two populations, their costs, RNG states and per-block bests.
         let bytes = total as u128 * (2 * stride as u128 + 2 * 8 + 16) + blocks as u128 * (stride as u128 + 8 + 4 + 8);
-        gpu.ensure_free(bytes, &format!("a population of {blocks} × {} on {}", cfg.subpop, inst.name))?;
+        gpu.ensure_free(bytes, &format!("a population of {blocks} × {} on {}", cfg.subpop, inst.name)).map_err(|e| anyhow!("{e}; lower --blocks or --subpop"))?;
         let site = Site::gpu(&gpu)?;
         let s = &gpu.stream;
         let (a_bytes, b_bytes) = device_matrices(inst);
@@ -196,8 +196,15 @@ impl GaEngine for GpuEngine {
         let costs = self.gpu.stream.clone_dtoh(&self.buf.best_cost)?;
         let (blk, &cost) = costs.iter().enumerate().min_by_key(|(_, c)| **c).expect("at least one block");
         let stride = self.layout.stride as usize;
-        let row = self.gpu.stream.clone_dtoh(&self.buf.best_perm.slice(blk * stride..blk * stride + self.n))?;
-        let mut best = (cost, row);
+        let mut best = if cost != i64::MAX {
+            (cost, self.gpu.stream.clone_dtoh(&self.buf.best_perm.slice(blk * stride..blk * stride + self.n))?)
+        } else {
+            // No launch of generations ended yet (the run stopped first): the best individual
+            // of the initial population, which the init kernel costed.
+            let costs = self.gpu.stream.clone_dtoh(&self.buf.costs)?;
+            let (k, &cost) = costs.iter().enumerate().min_by_key(|(_, c)| **c).expect("at least one individual");
+            (cost, self.gpu.stream.clone_dtoh(&self.buf.pop.slice(k * stride..k * stride + self.n))?)
+        };
         if let Some(f) = self.found()? {
             if f.0 < best.0 {
                 best = f;

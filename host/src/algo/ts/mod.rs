@@ -320,7 +320,7 @@ pub fn walk_engine(backend: &Backend, inst: &Instance, opts: &Options) -> Result
             }
         }
         // One walk per CPU thread: the multi-start tabu search on all cores.
-        Backend::Cpu { threads } => cfg.ants = opts.aco.ants.unwrap_or((if *threads == 0 { rayon::current_num_threads() } else { *threads }) as u32),
+        Backend::Cpu { threads } => cfg.ants = opts.aco.ants.unwrap_or(super::cpu_threads(*threads) as u32),
     }
     aco::engine(backend, inst, &cfg)
 }
