@@ -81,7 +81,7 @@ fn cargo() -> Command {
 }
 
 /// Test binaries that need a GPU; `dist` copies them beside the binary.
-const GPU_TESTS: [&str; 5] = ["gpu_twin", "aco_twin", "cga_twin", "time_limits", "multi_device"];
+const GPU_TESTS: [&str; 6] = ["gpu_twin", "aco_twin", "cga_twin", "time_limits", "multi_device", "hardening_limits_gpu"];
 
 fn dist() -> Result<(), String> {
     ptx::build_ptx(&[])?;
