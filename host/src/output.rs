@@ -229,7 +229,9 @@ fn temporary(target: &Path) -> std::io::Result<(PathBuf, File)> {
 
 /// Writes `bytes` to a temporary file beside `target`, flushes it to disk, gives it the
 /// permissions of the file it replaces, and renames it over `target`.
-fn replace(target: &Path, bytes: &[u8]) -> std::io::Result<()> {
+/// Writes `bytes` as `target`'s whole content through a temporary file in its folder and a
+/// rename: readers see the old file or the new one, never a part.
+pub fn replace(target: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let (tmp, mut file) = temporary(target)?;
     let written = (|| {
         file.write_all(bytes)?;

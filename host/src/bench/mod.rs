@@ -211,8 +211,23 @@ impl RunLog {
     pub fn write(&self, dir: &Path, stem: &str) -> Result<()> {
         std::fs::create_dir_all(dir).with_context(|| format!("{}: cannot create", dir.display()))?;
         let path = dir.join(format!("{stem}-runs.csv"));
-        std::fs::write(&path, self.csv()).with_context(|| format!("{}: cannot write", path.display()))
+        write_file(&path, self.csv())
     }
+}
+
+/// A result file, replaced whole (`output::replace`): a failed or concurrent write leaves
+/// the previous one intact.
+fn write_file(path: &Path, text: impl AsRef<[u8]>) -> Result<()> {
+    crate::output::replace(path, text.as_ref()).with_context(|| format!("--out {}: cannot write it", path.display()))
+}
+
+/// Fails at once, before any run, where `--out`'s folder cannot be made or written.
+pub fn check_out_dir(dir: &Path) -> Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("--out {}: cannot create the folder", dir.display()))?;
+    let probe = dir.join(format!(".qapgpu-probe-{}", std::process::id()));
+    std::fs::write(&probe, b"").with_context(|| format!("--out {}: cannot write in the folder", dir.display()))?;
+    let _ = std::fs::remove_file(probe);
+    Ok(())
 }
 
 pub struct Table {
@@ -254,9 +269,9 @@ impl Table {
         let mut md = format!("### {title}\n\n{context}\n");
         for (key, heading, t) in tables {
             md += &format!("\n#### {heading}\n\n{}", t.markdown());
-            std::fs::write(dir.join(format!("{stem}-{key}.csv")), t.csv()).with_context(|| format!("{}: cannot write", dir.display()))?;
+            write_file(&dir.join(format!("{stem}-{key}.csv")), t.csv())?;
         }
-        std::fs::write(dir.join(format!("{stem}.md")), &md).with_context(|| format!("{}: cannot write", dir.display()))?;
+        write_file(&dir.join(format!("{stem}.md")), &md)?;
         Ok(md)
     }
 
@@ -265,8 +280,8 @@ impl Table {
     pub fn write(&self, dir: &Path, stem: &str, title: &str, context: &str) -> Result<String> {
         let md = format!("### {title}\n\n{context}\n\n{}", self.markdown());
         std::fs::create_dir_all(dir).with_context(|| format!("{}: cannot create", dir.display()))?;
-        std::fs::write(dir.join(format!("{stem}.md")), &md).with_context(|| format!("{}: cannot write", dir.display()))?;
-        std::fs::write(dir.join(format!("{stem}.csv")), self.csv()).with_context(|| format!("{}: cannot write", dir.display()))?;
+        write_file(&dir.join(format!("{stem}.md")), &md)?;
+        write_file(&dir.join(format!("{stem}.csv")), self.csv())?;
         Ok(md)
     }
 }

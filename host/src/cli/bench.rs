@@ -12,6 +12,7 @@ use qapgpu_common::ls::LsKind;
 
 pub fn bench(a: BenchArgs) -> Result<()> {
     check_counts(&a)?;
+    crate::bench::check_out_dir(&a.out)?;
     let mut base = a.device.options(a.seed);
     base.cga.grid = a.grid;
     base.cga.mapping = a.ls_mapping;
@@ -64,7 +65,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
             ("seed 004 protocol (PGAGrid: four topologies, 2-opt and greedy 2-opt, CPU variant, Wilcoxon tests)", "seed004")
         };
         let context = format!("{context}; grid {}×{}, {} generations", a.grid.0, a.grid.1, a.generations);
-        println!("{}", Table::write_all(&a.out, stem, title, &context, &tables)?);
+        crate::output::stdout(format!("{}\n", Table::write_all(&a.out, stem, title, &context, &tables)?))?;
         return Ok(());
     }
     let table = match a.protocol {
@@ -114,7 +115,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         Protocol::Problems => ("other problems posed as QAPs: runs reaching the known optimum or a valid answer, checked", "problems"),
         Protocol::Cellular002 | Protocol::Cellular004 => unreachable!("handled above"),
     };
-    println!("{}", table.write(&a.out, stem, title, &context)?);
+    crate::output::stdout(format!("{}\n", table.write(&a.out, stem, title, &context)?))?;
     Ok(())
 }
 
