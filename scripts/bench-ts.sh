@@ -14,7 +14,7 @@
 # regrouping rounds, no restart cycle) and as before the sixth session (4 rounds, restart
 # cycles from 256 moves), as percentiles of the per-run log.
 # rates: the walks' move costs a second (0.3 s of `ts`, seed 1) on the instances the padded
-# rows were measured on (BENCHMARKS.md, "Padded rows"); BIN names another binary to compare.
+# rows were measured on (docs/benchmarks-record.md, "Padded rows"); BIN names another binary to compare.
 set -u
 cd dist
 export QAPLIB_DIR=$PWD/qaplib

@@ -1,6 +1,6 @@
 """Writes the first N facilities and locations of a QAPLIB instance to stdout: both matrices
 cut to their leading N × N blocks (structured test data of any size from tai150b, as in
-BENCHMARKS.md, "The fast path before occupancy").
+docs/benchmarks-record.md, "The fast path before occupancy").
 python3 scripts/crop-dat.py FILE N > OUT"""
 import sys
 

@@ -75,7 +75,7 @@ pub fn lay_row(row: &mut [f32], i: usize, ants: &[u8], stride: usize, costs: &[i
 /// Threads of the GPU's init kernel, a block an ant (`device::aco`): the ant's n² cost terms
 /// spread over them (`cost::strided_cost`), where a warp an ant summed whole rows, one load
 /// after another a lane (O(n²/32) loads a lane at n = 256). tai35b's 1056 walks: 10.7 µs
-/// against 11.1 on the H100 (BENCHMARKS.md, "Launch costs again, β in B's place").
+/// against 11.1 on the H100 (docs/benchmarks-record.md, "Launch costs again, β in B's place").
 pub const INIT_THREADS: u32 = 128;
 
 /// Threads of the GPU's best-so-far kernel, one block (`device::aco::aco_best`).

@@ -233,7 +233,7 @@ pub const LS_SCRATCH_PER_WARP: u32 = 16;
 
 /// The shared rows of the fast path's tables at n: n + 1 where n is a multiple of 8, else n.
 /// Rows of n 4-byte entries put 32 consecutive rows' entries of one column in
-/// 32 / gcd(n, 32) banks; rows of n + 1 (odd) in 32. On the H100 (BENCHMARKS.md, "Padded
+/// 32 / gcd(n, 32) banks; rows of n + 1 (odd) in 32. On the H100 (docs/benchmarks-record.md, "Padded
 /// rows") the walks made 39–43 % more moves at n = 80 (16-way conflicts gone), 72 % more at
 /// n = 64 (32-way) and 2–5 % more at n = 40 (8-way); at n = 36, 50, 60 and 100 (4-way at
 /// most) padding changed them by −1.3 to +2 %, within what a run-time row length cost.
@@ -307,7 +307,7 @@ impl LsLayout {
     /// Where no plan at `max_blocks` runs on the fast path, the plan with the most blocks an
     /// SM that does is taken: one walk an SM on the fast path made 1.3 to 13 times the move
     /// costs a second of two on the general kernels (or on the split and MATA layouts the
-    /// host fell back to) at n = 104 to 128, and ended lower within 1 s (BENCHMARKS.md,
+    /// host fell back to) at n = 104 to 128, and ended lower within 1 s (docs/benchmarks-record.md,
     /// "The fast path before occupancy").
     pub fn new(shape: crate::mata::Shape, tabu_search: bool, delta_width: DeltaWidth, width: ElemWidth, max_blocks: u32, lim: &DeviceLimits, narrow_tabu: bool) -> LsLayout {
         let at = |blocks: u32, shared_pairs: bool| Self::at_blocks(shape, tabu_search, delta_width, width, blocks, lim, narrow_tabu, shared_pairs);
@@ -349,7 +349,7 @@ impl LsLayout {
         let plain = Self::with_row(shape, tabu_search, delta_width, width, max_blocks, lim, shape.n, entry, shared_pairs);
         // On the fast path the pricing reads column entries, H(v, φu) and the tabu entry of
         // (v, φu), for 32 consecutive v a warp: rows of 80 i32 put them in two banks
-        // (16-way conflicts; BENCHMARKS.md, "Padded rows"). Rows of n + 1 put them in 32.
+        // (16-way conflicts; docs/benchmarks-record.md, "Padded rows"). Rows of n + 1 put them in 32.
         // The padded plan runs on kernels of its own (`ts_sums_fast_walk_padded_*`), and
         // is taken only where every placement and the blocks per SM stay.
         let padded = padded_row(shape.n);

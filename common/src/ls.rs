@@ -126,7 +126,7 @@ pub enum TenureLaw {
     /// A portfolio over the units (`Tenure::of_unit`): even units `Cubic` with T, odd units
     /// `Uniform` with T/4 (the same mean tenure). On tai35b and tai40b the uniform walks
     /// reach the optimum sooner when they do, the cubic ones more surely over long walks
-    /// (`hit_quantiles`, BENCHMARKS.md).
+    /// (`hit_quantiles`, docs/benchmarks-record.md).
     Mixed,
 }
 
@@ -317,7 +317,7 @@ pub fn tabu_walk<E: Elem, A: Matrix<E>, B: Matrix<E>>(
 /// walks are ranked by their current cost, and every walk outside the best `elite` restarts,
 /// its tabu memory cleared, from the current solution of an elite walk. Most walks from a
 /// random start need thousands of moves to reach a structured instance's optimum and a few
-/// need a hundred (BENCHMARKS.md); the low walks are more often on their way, so copying
+/// need a hundred (docs/benchmarks-record.md); the low walks are more often on their way, so copying
 /// them buys more of the lucky starts. Whether walk `j` of current cost `cj` ranks before
 /// walk `k` of cost `ck`: lower cost first, ties by index (a strict order, so every rank is
 /// taken once).

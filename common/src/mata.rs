@@ -203,7 +203,7 @@ pub fn split_threads(n: u32, max_threads: u32) -> u32 {
 /// Threads per block of the split mapping for the `ts` walks: a quarter of a thread per
 /// move (64 to 512). The walks fill the GPU, and more of them reach a target sooner than
 /// faster ones: on tai35b 792 walks of 160 threads reached the optimum in 2.6 ms, 396 of
-/// 320 in 6.4 ms (BENCHMARKS.md, "The split layout").
+/// 320 in 6.4 ms (docs/benchmarks-record.md, "The split layout").
 pub fn walk_split_threads(n: u32, max_threads: u32) -> u32 {
     threads_per_moves(n, 4, max_threads)
 }

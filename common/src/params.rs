@@ -169,7 +169,7 @@ impl Default for AcoBest {
 /// What the first local search to reach the run's target leaves for the host
 /// (`AcoParams::hit`), in page-locked host memory the device writes through: the host sees
 /// the hit as it happens, without waiting for the launch to end, the best kernel and a copy
-/// (BENCHMARKS.md, "A hit reaches the host at once"). `flag` is written last: 1 when `cost`
+/// (docs/benchmarks-record.md, "A hit reaches the host at once"). `flag` is written last: 1 when `cost`
 /// and `perm` hold the hit; the host clears it before a run.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]

@@ -82,7 +82,7 @@ pub const SUM_ROWS: usize = 8;
 ///
 /// The rows past `count` are skipped by a branch each: computing all `SUM_ROWS` and dropping
 /// the extra ones (no branch) made the walks' start slower on the H100, since most threads'
-/// last pass is short (BENCHMARKS.md).
+/// last pass is short (docs/benchmarks-record.md).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub fn sum_entries<D: MoveCost, E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, side: Side, p: &[u8], first: usize, step: usize, count: usize, l: usize) -> [D; SUM_ROWS] {

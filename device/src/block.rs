@@ -69,9 +69,9 @@ pub unsafe fn block_copy<T: Copy>(dst: *mut T, src: *const T, n: usize) {
 /// Pitfall: in `block_copy` a load followed by its store waits out the load's whole latency
 /// before the next load issues (the warp issues in order, and the compiler cannot move a
 /// load above a store through pointers that may alias). Worth it where a kernel is little
-/// more than the copy (`ts_regroup_walks`: 7.5 → 6.4–7.4 µs, BENCHMARKS.md "Launch costs
+/// more than the copy (`ts_regroup_walks`: 7.5 → 6.4–7.4 µs, docs/benchmarks-record.md "Launch costs
 /// again, β in B's place"); at a walk launch's start it did not shorten the launch
-/// (BENCHMARKS.md, "Launch costs").
+/// (docs/benchmarks-record.md, "Launch costs").
 #[inline(always)]
 pub unsafe fn block_copy_pipelined<T: Copy>(dst: *mut T, src: *const T, n: usize) {
     let (mut i, step) = (thread_idx_x() as usize, block_dim_x() as usize);

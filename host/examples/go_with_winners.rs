@@ -10,7 +10,7 @@
 //! CLONE_EVERY KEEP TRIALS [STARTS [ROUNDS]]` (STARTS: each walk starts from the best of that
 //! many random permutations; 1, the default, as `ts` does. ROUNDS: regroupings in all, as
 //! `ts --regroup-rounds`; 0, the default, all along). `PERTURB=K` in the environment: each
-//! regrouped walk also takes K random swaps of its copy (BENCHMARKS.md, "A fast path for the
+//! regrouped walk also takes K random swaps of its copy (docs/benchmarks-record.md, "A fast path for the
 //! sums walks": no sooner hits).
 use qapgpu::io::qaplib;
 use qapgpu_common::ls::{Scratch, TABU_FREE, Tenure, TenureLaw, WalkState, tabu_walk};

@@ -1,7 +1,7 @@
 //! How many iterations independent Ro-TS walks from random starts need to reach a target:
 //! the quantiles of the first-hit iteration over W walks, on all CPU cores. The minimum over
 //! the GPU's walks is about the 1/W quantile, which is what bounds `ts`'s time to target
-//! from below (BENCHMARKS.md, "The sums layout").
+//! from below (docs/benchmarks-record.md, "The sums layout").
 //!
 //! `cargo run --release -p host --example hit_quantiles -- INSTANCE TARGET WALKS MAX_ITERATIONS
 //! [TENURE_FACTOR [LAW [ASPIRATION_FACTOR]]]` (the `ts` defaults: T = 8n with LAW `mixed`,

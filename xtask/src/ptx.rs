@@ -25,7 +25,7 @@ pub const REGISTER_BUDGET: &[(&str, u32)] = &[("ga_generations_", 96), ("aco_loc
 /// by the driver's JIT alike). Seed 003's local search at 72: two 448-thread blocks of
 /// n = 100 fit an SM (65536 / (2 · 448) = 73), so class (iv)'s m = 4n ants run in half the
 /// waves (where ptxas 13 stores 0.4–0.7 KB of spills a thread: `SPILL_ALLOWANCE`). Measured on an
-/// H200 (BENCHMARKS.md, "Register cap"): tai100b 17 % faster to the optimum, tai80b unchanged.
+/// H200 (docs/benchmarks-record.md, "Register cap"): tai100b 17 % faster to the optimum, tai80b unchanged.
 /// The walks at their budget of 104: each kernel holds four bodies (i32 or i64 move costs,
 /// matrices in shared or global memory), and ptxas gave the walks 128 without the cap.
 /// The split kernels at 64: a register file partition then holds 8 warps, so an SM holds
@@ -39,14 +39,14 @@ pub const REGISTER_CAP: &[(&str, u32)] = &[("aco_local_search_", 72), ("ts_walk_
 /// bodies (i32 or i64 move costs, matrices in shared or global memory) and ptxas spills
 /// around the wider ones: a trial build of the sums walk with the i32, shared-memory body
 /// alone spilled a seventh as much (244 B stores, 444 B loads on sm_90) and made 1 % more
-/// moves a second on tai35b (H100, BENCHMARKS.md "Spills"), so the caps stay, and an
+/// moves a second on tai35b (H100, docs/benchmarks-record.md "Spills"), so the caps stay, and an
 /// edit that grows the spills past this fails the build instead of slowing it unseen. The
 /// fast path's kernels (`ts_sums_fast_walk_*`, `aco_sums_fast_search_*`) hold that one body
 /// in three forms (A symmetric, B symmetric, and A symmetric with B + Bᵀ in B's place,
 /// `LS_SUMS_BETA`). They made 20 % more moves a second on tai35b than the four-body kernels
-/// (BENCHMARKS.md, "A fast path for the sums walks"). The third form doubled the fast walk's
+/// (docs/benchmarks-record.md, "A fast path for the sums walks"). The third form doubled the fast walk's
 /// spills (sm_80: 508 B stores, 952 B loads) and yet made 5–16 % more moves a second where it
-/// applies, and moves within 1 % of before where it does not (BENCHMARKS.md, "Launch costs
+/// applies, and moves within 1 % of before where it does not (docs/benchmarks-record.md, "Launch costs
 /// again, β in B's place"). Their allowances are as tight.
 pub const SPILL_ALLOWANCE: &[(&str, u32)] = &[("ts_sums_walk_", 7168), ("ts_split_walk_", 4608), ("aco_sums_search_", 3072), ("ts_sums_fast_walk_", 1792), ("aco_sums_fast_search_", 600), ("aco_split_search_", 3072), ("aco_local_search_", 2560), ("ts_walk_", 512)];
 

@@ -83,7 +83,7 @@ pub(super) unsafe fn run<S: Search, E: DevElem, const WALK: bool>(p: &AcoParams,
 /// `run` on the fast path, in kernels of their own (`LS_DELTA_I32`, `LS_AB_SHARED` and
 /// `LS_TABU_SHARED` all set, which the host checks): one body, so that ptxas allocates
 /// registers for it alone. In the kernels of `run`, beside the other bodies, it spilled to
-/// local memory in its iteration (BENCHMARKS.md, "A fast path for the sums walks"). Its
+/// local memory in its iteration (docs/benchmarks-record.md, "A fast path for the sums walks"). Its
 /// start repeats `run`'s on purpose: with the two shared as helpers, ptxas allocated every
 /// kernel of the family differently, and the walks made 0.5–0.9 % fewer moves (tai25b,
 /// tai35b, tai100a; H100, same section).
@@ -94,7 +94,7 @@ pub(super) unsafe fn run_fast<S: Search, E: DevElem, const WALK: bool>(p: &AcoPa
 
 /// `run_fast` for tables in rows of n + 1 (`LsLayout::row`): kernels of their own, so that
 /// the walks in rows of n keep a row length known at compile time (one read at run time
-/// cost them 1–5 % of their moves; BENCHMARKS.md, "Padded rows").
+/// cost them 1–5 % of their moves; docs/benchmarks-record.md, "Padded rows").
 #[inline(always)]
 pub(super) unsafe fn run_fast_padded<S: Search, E: DevElem, const WALK: bool>(p: &AcoParams, moves: u32) {
     unsafe { run_fast_rows::<S, E, WALK, 1, false, false>(p, moves) }

@@ -21,7 +21,7 @@
 //! symmetric, both diagonals are zero and the element type holds B + Bᵀ, the host gives that
 //! matrix in B's place (`LS_SUMS_BETA`, `Instance::sums_beta`): β is then one load, not two,
 //! in every move's price, the update's location factor and the table's build (5–16 % more
-//! moves a second on tai35b, tai40b and tai80a; BENCHMARKS.md, "Launch costs again, β in
+//! moves a second on tai35b, tai40b and tai80a; docs/benchmarks-record.md, "Launch costs again, β in
 //! B's place").
 //!
 //! # Padded rows

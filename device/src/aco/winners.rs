@@ -95,7 +95,7 @@ pub unsafe extern "ptx-kernel" fn ts_rank_walks(p: *const AcoParams, elite: u32)
     // This thread's count over the walks j ≡ t (mod T), four costs loaded before they are
     // compared. One load and one barrier a round of T walks waited out a global-memory
     // latency each: 6.2 µs for tai35b's 1056 walks on the H100, 4.5 µs this way
-    // (BENCHMARKS.md, "Launch costs").
+    // (docs/benchmarks-record.md, "Launch costs").
     let before = |j: usize, c: i64| u32::from(ranks_before(c, j, mine, k));
     let (mut own, mut j) = (0u32, tid);
     while j + 3 * threads < m {

@@ -1,6 +1,6 @@
 //! `--algo auto`, the default: the algorithm and its settings from the instance's
 //! measurable features (n and the dominance of its matrices), never from its name. The
-//! rule follows the measurements of BENCHMARKS.md ("`auto`: a colony for time to target",
+//! rule follows the measurements of docs/benchmarks-record.md ("`auto`: a colony for time to target",
 //! one H200, and the later sections on an H100), where every choice below ended lowest
 //! within 1 s and reached the targets of issue 10 first or, where it says so, nearly as
 //! soon:
@@ -14,7 +14,7 @@
 //!   on tai50a, tai60a, tai80a and tai100a (0.109, 0.306, 0.402 and 0.312 % against 0.337,
 //!   0.366, 0.512 and 0.439 %, means over seeds 1–8 or 1–16). 1 % above the optimum comes as
 //!   soon on tai50a and tai60a, and 16–39 % later on tai80a and tai100a (29 and 33 ms against
-//!   25 and 24 ms, still 32× or more ahead of issue 10's Ro-TS column; BENCHMARKS.md, "Go
+//!   25 and 24 ms, still 32× or more ahead of issue 10's Ro-TS column; docs/benchmarks-record.md, "Go
 //!   with the winners all along on tai*a" and "A diverse elite"). Not on
 //!   the CPU: a handful of walks there cannot go with the winners, and the colony below
 //!   ended lower on tai50a within 1 s on two cores (0.38–0.79 % against 1.17–1.37 %, seeds
@@ -23,7 +23,7 @@
 //!   QAPLIB set, so not measured with `ts`): `aco-ts` with Table 4's class (i) colony but
 //!   searches of `UNIFORM_LS_FACTOR`·n moves, and one wave of ants (`--one-wave`, m = every
 //!   block the GPU holds at once: 2n ants took as long an iteration at n = 80 and 100 and
-//!   ended higher within 1 s, BENCHMARKS.md, "Whole waves"). This was the rule on tai50a to
+//!   ended higher within 1 s, docs/benchmarks-record.md, "Whole waves"). This was the rule on tai50a to
 //!   tai100a before the one above (tai100a: 1 % above the optimum in 0.092 s, Table 4's
 //!   colony 0.139 s).
 //! * Larger, structured data (a dominance of at least `LOW_DOMINANCE`, the tai*b class):
@@ -35,7 +35,7 @@
 //! makes the same moves as seed 003's MATA sooner, except structured data above
 //! n = `STRUCTURED_SPLIT_N`, which runs MATA unless the sums plan is on the fast path
 //! (tai150b: 2-byte tabu entries, the pairs in global memory, one ant an SM; 0.2 % above
-//! the optimum in 0.28 s against MATA's 0.65 s, BENCHMARKS.md "The sums fast path for
+//! the optimum in 0.28 s against MATA's 0.65 s, docs/benchmarks-record.md "The sums fast path for
 //! tai150b").
 //!
 //! n = 2 goes to `ga-independent` (the local searches need n ≥ 3). Settings the user gave
@@ -113,7 +113,7 @@ pub fn tune(inst: &Instance, opts: &Options, gpu: bool) -> Options {
     }
     let n = inst.n as u32;
     let x = &mut tuned.aco;
-    // The sums layout runs the same searches soonest (BENCHMARKS.md, "The sums layout"),
+    // The sums layout runs the same searches soonest (docs/benchmarks-record.md, "The sums layout"),
     // then split; both fit more ants per SM than MATA: a one-wave colony of structured data
     // grows with them, which cost tai150b time (264 split ants against MATA's 132). So MATA
     // there, unless sums runs its fast path (one ant an SM, as MATA: tai150b to 0.2 % in

@@ -41,6 +41,7 @@ pub struct DeviceArgs {
     #[arg(long, value_enum, default_value = "auto")]
     pub engine: EngineChoice,
     /// CPU threads (0: all cores; 1: the papers' single-thread CPU column; at most 256).
+    /// More than the cores set the work (walks, ants, subpopulations) but share the cores.
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
     /// One CUDA device (the same as --gpus N).
@@ -173,7 +174,8 @@ pub struct AcoArgs {
     /// IT_TS or IT_2OPT: iterations of one local search. Default 16n (class i) or 4n (iv).
     #[arg(long)]
     ls_iterations: Option<u32>,
-    /// T_list-size of the robust tabu search (tenure T·r³). Default n.
+    /// T_list-size of the robust tabu search (tenure T·r³). Default n for the colonies, 8n
+    /// for ts and memetic.
     #[arg(long)]
     tabu_list: Option<u32>,
     /// Tabu tenures: one draw per move for both entries (seed 003's reading, the default of
@@ -403,7 +405,8 @@ impl CgaArgs {
 
 #[derive(Args, Clone)]
 pub struct SolveArgs {
-    /// A QAPLIB .dat file, or a name looked up in $QAPLIB_DIR (default ../shared/qaplib).
+    /// A QAPLIB .dat file, or a name looked up in $QAPLIB_DIR, else in ../shared/qaplib,
+    /// else in the repository's data/qaplib (the 25 instances it ships).
     /// Without one: the embedded planted instance (n = 24, optimum known by construction).
     pub instance: Option<PathBuf>,
     /// Algorithm (default: auto, chosen from the instance's features as measured).

@@ -176,7 +176,7 @@ impl AcoGpu {
         let s = &gpu.stream;
         let (a_bytes, b_bytes) = device_matrices(inst);
         // The fast sums kernels read β = B + Bᵀ in one load where the element type holds it
-        // (`LS_SUMS_BETA`): 5–16 % more moves a second (BENCHMARKS.md, "Launch costs again,
+        // (`LS_SUMS_BETA`): 5–16 % more moves a second (docs/benchmarks-record.md, "Launch costs again,
         // β in B's place").
         let beta = if layout.fast_path() { inst.sums_beta() } else { None };
         let first: Vec<u16> = (0..shape.ts).map(|t| shape.first_pair(t) as u16).collect();
@@ -785,7 +785,7 @@ impl AcoEngine for AcoGpu {
 
     /// One launch queued behind the walks, no wait: `ts_rank_walks`, whose donors the next
     /// walk launch takes. A kernel of its own that moved the solutions cost 6–7 µs and a
-    /// launch gap a regrouping (BENCHMARKS.md, "Launch costs").
+    /// launch gap a regrouping (docs/benchmarks-record.md, "Launch costs").
     fn regroup(&mut self, elite: u32) -> Result<()> {
         anyhow::ensure!(self.cfg.walk, "only walks regroup");
         self.take_donors()?;

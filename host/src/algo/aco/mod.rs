@@ -41,7 +41,7 @@ pub struct AcoOptions {
     /// fastest layout that runs there in its stead where it cannot (`gpu::settle_layout`).
     pub settle_layout: bool,
     /// `layout` is `auto`'s sums for large structured data, kept on a GPU only where its plan
-    /// runs the fast path (`gpu::runs_fast_path`), else MATA (tai150b: BENCHMARKS.md, "The
+    /// runs the fast path (`gpu::runs_fast_path`), else MATA (tai150b: docs/benchmarks-record.md, "The
     /// sums fast path for tai150b").
     pub sums_if_fast: bool,
     /// None: class iv for taiNNb, class i otherwise.
@@ -231,7 +231,7 @@ impl AcoConfig {
             ls_iterations,
             tabu_list_size: n,
             // §4.2's "taboo list size T_list-size × r³", one draw per iteration: at Table 5's
-            // budget it ends closer to the paper's errors than a draw per entry (BENCHMARKS.md).
+            // budget it ends closer to the paper's errors than a draw per entry (docs/benchmarks-record.md).
             tenure_per_move: true,
             tenure_law: TenureLaw::Cubic,
             one_wave: false,

@@ -30,7 +30,7 @@ pub const CGA: Family = Family {
 /// Thread mapping of the local search's swaps (`--ls-mapping`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum LsMapping {
-    /// `gene` for greedy 2-opt, `move` for 2-opt: the faster of each (BENCHMARKS.md).
+    /// `gene` for greedy 2-opt, `move` for 2-opt: the faster of each (docs/benchmarks-record.md).
     #[default]
     Auto,
     /// One thread per gene, each swap's Δ a block-wide sum (the thesis's).

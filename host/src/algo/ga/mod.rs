@@ -41,7 +41,7 @@ pub enum Mode {
 pub enum CountMethod {
     /// Shared-memory atomics, as in seed 001.
     Atomic,
-    /// Warp shuffles and a counting barrier (bar.red.popc); measured faster (BENCHMARKS.md).
+    /// Warp shuffles and a counting barrier (bar.red.popc); measured faster (docs/benchmarks-record.md).
     #[default]
     Reduce,
 }

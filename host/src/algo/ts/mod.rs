@@ -58,13 +58,13 @@ pub const TENURE_FACTOR: u32 = 8;
 /// Half the walks draw as Taillard's 2006 code does (T·r³, T = 8n), half as his 1991 Ro-TS
 /// did (uniform around T/4 = 2n): on the small structured targets the uniform walks hit
 /// the optimum sooner (tai35b: median 0.7 ms against 1.1 ms) but now and then not for
-/// thousands of moves (tai40b), and on tai*a the cubic ones do better (BENCHMARKS.md).
+/// thousands of moves (tai40b), and on tai*a the cubic ones do better (docs/benchmarks-record.md).
 pub const TENURE_LAW: TenureLaw = TenureLaw::Mixed;
 pub const ASPIRATION_FACTOR: u32 = 5;
 
 /// Most threads a walk has on structured data (a matrix dominance of at least
 /// `auto::LOW_DOMINANCE`) up to n = `STRUCTURED_WALK_MAX_N`: there the first hit comes from
-/// many walks more than from fast ones. Over 200 runs a target on the H100 (BENCHMARKS.md,
+/// many walks more than from fast ones. Over 200 runs a target on the H100 (docs/benchmarks-record.md,
 /// "Two hundred runs a target"), 128 threads reached tai35b's optimum in 0.90 ms against
 /// 1.03 ms with the quarter-thread rule's 160, and tai40b's in 1.32 ms against 3.46 ms with
 /// its 224; tai25b, kra30a, kra30b, tai30b and ste36b were within noise of their best from
@@ -80,21 +80,21 @@ pub const STRUCTURED_WALK_MAX_N: usize = auto::TS_ANY_N;
 /// On the CPU twin of
 /// 792 tai35b walks (`examples/go_with_winners.rs`, 12 trials each) the first walk reached
 /// the optimum after 296 moves on average without it and after 140–154 with a quarter kept
-/// every 30–50 moves. On the GPU (H100, BENCHMARKS.md "Go with the winners"), 8 rounds of
+/// every 30–50 moves. On the GPU (H100, docs/benchmarks-record.md "Go with the winners"), 8 rounds of
 /// 32 moves cut tai40b's time to the optimum from 4.2 to 0.51 ms and tai30b's from 0.69 to
 /// 0.49 ms, but cost the smallest targets 0.03–0.1 ms and left tai35b no shorter (one seed
 /// in 20 took 36 ms); regrouping all along crowded the walks into one region. Regrouping
 /// inside one cooperative launch, with no launch boundary a round, gave the same times
-/// (`docs/trials/regroup-in-launch.patch`, BENCHMARKS.md "Go with the winners inside one
+/// (`docs/trials/regroup-in-launch.patch`, docs/benchmarks-record.md "Go with the winners inside one
 /// launch"), though the twin's 40-trial figures say eight rounds of 32 halve the moves. Those
 /// GPU figures were means of 20 runs, too few to see the gain on tai35b: over 200 runs
-/// (BENCHMARKS.md, "Two hundred runs a target") it was there (`DEFAULT_REGROUP_EVERY`).
+/// (docs/benchmarks-record.md, "Two hundred runs a target") it was there (`DEFAULT_REGROUP_EVERY`).
 pub const REGROUP_KEEP: f64 = 0.25;
 
 /// `ts`'s regrouping where the command line does not set it, on the GPU for n from
 /// `DEFAULT_REGROUP_MIN_N` to `DEFAULT_REGROUP_MAX_N` (where `auto` runs `ts`): every
 /// `DEFAULT_REGROUP_EVERY` moves, `DEFAULT_REGROUP_ROUNDS` times, then plain walks. Over
-/// 200 runs a target on the H100 (BENCHMARKS.md, "Two hundred runs a target"), 4 rounds of
+/// 200 runs a target on the H100 (docs/benchmarks-record.md, "Two hundred runs a target"), 4 rounds of
 /// 32 moves took tai35b's optimum from 0.90 to 0.67 ms (σ from 0.74 to 0.25), tai40b's from
 /// 1.33 to 0.55 ms, tai30b's from 0.57 to 0.40 ms and tai40a's 1 % from 0.73 to 0.62 ms, and
 /// cost kra30a, kra30b and ste36b 0.04–0.08 ms (each still at least 68× its issue-10 Ro-TS
@@ -104,7 +104,7 @@ pub const REGROUP_KEEP: f64 = 0.25;
 /// hundred moves anyway, and the rounds' relaunches only cost: tai25b 0.15 → 0.17 ms (200
 /// runs; 0.14 → 0.21 ms over the issue's 10 runs).
 ///
-/// Since a regrouping costs no launch of its own (BENCHMARKS.md, "A regrouping without a
+/// Since a regrouping costs no launch of its own (docs/benchmarks-record.md, "A regrouping without a
 /// launch of its own"), two rounds do better on structured data (`STRUCTURED_REGROUP_ROUNDS`)
 /// and uniform data keeps four.
 pub const DEFAULT_REGROUP_EVERY: u32 = 32;
@@ -124,7 +124,7 @@ pub const DEFAULT_REGROUP_MAX_N: usize = auto::TS_ANY_N;
 /// up to `UNIFORM_REGROUP_MAX_N`, on the GPU: every `uniform_regroup_every(n)` moves, all run
 /// long. There the walks are the population of one search, which ends lower than the
 /// colony `auto` ran before on all four shared tai*a above n = 40. Means over seeds 1–16
-/// (tai80a, tai100a) or 1–8 (tai50a, tai60a) on the H100 (BENCHMARKS.md, "Go with the
+/// (tai80a, tai100a) or 1–8 (tai50a, tai60a) on the H100 (docs/benchmarks-record.md, "Go with the
 /// winners all along on tai*a"), gap after 1 s in %, for regroupings every 512 / 640 / 768 /
 /// 896 / 1024 moves, and the colony (`aco-ts --class i --ls-iterations 32n --one-wave`):
 ///
@@ -181,7 +181,7 @@ pub fn default_regroup(every: Option<u32>, rounds: Option<u32>, n: usize, gpu: b
 /// On tai*a, where the walks go with the winners all along, they stall for seconds after the
 /// first 0.1–0.8 s (`solve --trace`). Starting them afresh hardly moves the 1-s gap: on the
 /// H100, seeds 1–8, tai80a ended 0.391 % above the best known without, 0.374 % after 32768
-/// moves and 0.395 % after 65536 (BENCHMARKS.md, "Restarts that draw new starts"; the
+/// moves and 0.395 % after 65536 (docs/benchmarks-record.md, "Restarts that draw new starts"; the
 /// figures of "Go with the winners all along on tai*a" came from restarts that drew the
 /// first starts again).
 pub fn restart_after(after: Option<u32>) -> Option<u64> {
@@ -196,7 +196,7 @@ pub fn restart_after(after: Option<u32>) -> Option<u64> {
 /// 0.28 ms: the 1 % of runs whose walks crowd far from the optimum after the rounds, and
 /// took about 10 ms, start over instead); doubling from 160 did worse (0.634 ms), and a
 /// trial build with cycles of one fixed length no better. tai25b, tai30b, tai40b, ste36b,
-/// kra30a, kra30b and tai40a's 1 % were within noise (BENCHMARKS.md, "Restarts that draw
+/// kra30a, kra30b and tai40a's 1 % were within noise (docs/benchmarks-record.md, "Restarts that draw
 /// new starts").
 pub const DEFAULT_RESTART_CYCLE: u32 = 256;
 
@@ -234,7 +234,7 @@ pub const UNIFORM_REGROUP_DISTANCE: f64 = 0.5;
 /// n = 72 and 90 (seeds 1–8) closer to the best cost seen (0.065 and 0.040 % against 0.145 and
 /// 0.102 %). Shares of 0.45 and 0.55 did as well (seeds 1–16), 0.25 and 0.65 no better than none, 0.8
 /// worse; on tai50a (0.256 % against 0.109 %) and tai60a (0.326 against 0.306 %) it did not
-/// pay (BENCHMARKS.md, "A diverse elite").
+/// pay (docs/benchmarks-record.md, "A diverse elite").
 pub fn regroup_distance(share: Option<f64>, n: usize, gpu: bool, uniform: bool) -> Option<usize> {
     let share = match share {
         Some(s) => s,
@@ -251,7 +251,7 @@ pub const MAX_SEGMENTS: u32 = 8;
 
 /// Regroupings a run makes unless `--regroup-rounds` says otherwise: those of its first
 /// `advance` (`MAX_SEGMENTS`). Regrouping all along crowds the walks into one region
-/// (BENCHMARKS.md, "Go with the winners").
+/// (docs/benchmarks-record.md, "Go with the winners").
 pub const REGROUP_ROUNDS: u32 = MAX_SEGMENTS;
 
 /// How the walks regroup: after each of their first `rounds` launches of `every` moves (at
@@ -466,7 +466,7 @@ impl Solver for TsSolver {
                     // The first long launch queued behind the last round, not after the
                     // wait for the best: the GPU does not idle through a host round trip
                     // where the rounds end without a hit (1000 runs of tai35b on the H100:
-                    // 0.01 ms sooner on average, BENCHMARKS.md "Launch costs again, β in
+                    // 0.01 ms sooner on average, docs/benchmarks-record.md "Launch costs again, β in
                     // B's place").
                     let long = self.long_launch();
                     self.engine.set_ls_iterations(long)?;
