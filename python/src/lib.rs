@@ -100,7 +100,8 @@ fn solve<'py>(
         gpus,
         seed,
         target,
-        time_limit: Some(Duration::from_secs_f64(time_limit)),
+        // Below a nanosecond, as on the command line, the limit is one nanosecond.
+        time_limit: Some(Duration::from_secs_f64(time_limit).max(Duration::from_nanos(1))),
         ..Options::default()
     };
     opts.validate().map_err(value_error)?;

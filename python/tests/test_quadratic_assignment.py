@@ -208,3 +208,13 @@ def test_progress_callback_reports_and_can_stop():
     assert all(b1 >= b2 for (b1, _), (b2, _) in zip(seen, seen[1:]))  # the best never worsens
     with pytest.raises(ValueError, match="callback"):
         qapgpu.quadratic_assignment(A, B, options={"callback": 3})
+
+
+@pytest.mark.parametrize("limit", [1e-12, 1e-9, 1e-3])
+def test_any_positive_time_limit_answers_with_a_permutation(limit):
+    # Issue 37: the shortest limits raised "the engine returned an invalid permutation".
+    rng = np.random.default_rng(3)
+    A, B = rng.integers(0, 100, (20, 20)), rng.integers(0, 100, (20, 20))
+    res = qapgpu.quadratic_assignment(A, B, options={"time_limit": limit, "engine": "cpu"})
+    assert sorted(res.col_ind.tolist()) == list(range(20))
+    assert res.fun == int((A * B[np.ix_(res.col_ind, res.col_ind)]).sum())
