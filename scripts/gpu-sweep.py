@@ -16,6 +16,9 @@ import time
 import numpy as np
 
 BIN = sys.argv[1] if len(sys.argv) > 1 else "dist/qapgpu"
+#: Seconds a GPU process may spend beside the run's own clock (start, CUDA context, set-up,
+#: report, teardown): 0.37–0.52 s on an H100 (2026-11-25, this script).
+OVERHEAD_S = 0.75
 FAMILIES = ["auto", "ts", "memetic", "aco-ts", "aco-2opt", "ga-islands", "ga-independent", "cga"]
 
 
@@ -62,13 +65,19 @@ def run(args, dat, limit, signal_after=None):
     bad = check(rep, dat)
     if bad:
         return bad
-    startup = rep.get("startup_s") or 0.0
-    allowed = startup + max(1.05 * limit, limit + 0.05) + 0.25  # 0.25 s: process start, reading, report
-    if signal_after is None and wall > allowed:
-        return f"wall {wall:.3f} s > {allowed:.3f} s (elapsed {rep['elapsed_s']:.3f}, start-up {startup:.3f})"
-    if signal_after is not None and wall > signal_after[0] + startup + 0.3:
+    # The limit holds on the run's own clock (the report's elapsed), within 5 % or 50 ms.
+    # Before that clock starts, the process pays for its start, the CUDA driver and context
+    # and the engine's set-up; after it, for the report and the context's teardown: that
+    # overhead (wall - elapsed) is printed and held to OVERHEAD_S.
+    elapsed = rep["elapsed_s"]
+    overhead = wall - elapsed
+    if signal_after is None and elapsed > max(1.05 * limit, limit + 0.05):
+        return f"elapsed {elapsed:.4f} s past the limit {limit} s"
+    if signal_after is not None and wall > signal_after[0] + 0.05 + 0.2:
         return f"answered {wall - signal_after[0]:.3f} s after the signal"
-    return f"ok: cost {rep['cost']}, elapsed {rep['elapsed_s']:.4f} s, wall {wall:.3f} s"
+    if overhead > OVERHEAD_S:
+        return f"wall {wall:.3f} s: {overhead:.3f} s beside the run (start-up {rep.get('startup_s') or 0:.3f} s)"
+    return f"ok: cost {rep['cost']}, elapsed {elapsed:.4f} s, wall {wall:.3f} s (start-up {rep.get('startup_s') or 0:.3f} s)"
 
 
 def main():
