@@ -224,14 +224,21 @@ fn a_read_only_folder_is_refused_before_the_search() {
     use std::os::unix::fs::PermissionsExt;
     let dir = folder("read-only");
     let sln = dir.join("x.sln");
-    let args = ["solve", "nug12", "--engine", "cpu", "--quiet", "--time-limit", "60", "--target", "0", "--write-sln", sln.to_str().unwrap()];
+    // The instance and the binary where `nobody` can read them: a clone may sit in a
+    // folder only root enters (CI's `mktemp -d`).
+    let open = folder("read-only-inputs");
+    std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let dat = open.join("nug12.dat");
+    std::fs::copy(bundled().join("nug12.dat"), &dat).unwrap();
+    let args = ["solve", dat.to_str().unwrap(), "--engine", "cpu", "--quiet", "--time-limit", "60", "--target", "0", "--write-sln", sln.to_str().unwrap()];
     // Root writes into any folder whatever its permissions: as root the case runs as
     // `nobody` through setpriv, and is skipped where there is no setpriv.
     // SAFETY: reads the effective user id.
     let mut cmd = if unsafe { libc::geteuid() } != 0 {
         qapgpu()
     } else if Command::new("setpriv").arg("--version").output().is_ok_and(|o| o.status.success()) {
-        let bin = std::env::var_os("QAPGPU_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_qapgpu").into());
+        let bin = open.join("qapgpu");
+        std::fs::copy(std::env::var_os("QAPGPU_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_qapgpu").into()), &bin).unwrap();
         let mut c = Command::new("setpriv");
         c.args(["--reuid=65534", "--regid=65534", "--clear-groups"]).arg(bin).env("QAPLIB_DIR", bundled());
         c
@@ -242,6 +249,7 @@ fn a_read_only_folder_is_refused_before_the_search() {
     std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o555)).unwrap();
     let out = cmd.args(args).output().unwrap();
     std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let _ = std::fs::remove_dir_all(&open);
     assert_one_line_error(&out, &["--write-sln", sln.to_str().unwrap()], "read-only folder");
 }
 
