@@ -218,8 +218,8 @@ mod host_gpu {
     /// `Startup::code`: an embedded cubin, else the PTX compiled by the driver (also where
     /// `QAPGPU_JIT=1` asks for that).
     pub fn code_for(arch: u32) -> String {
-        let jit_only = std::env::var(qapgpu::gpu::JIT_ENV).is_ok_and(|v| v == "1");
-        match qapgpu::gpu::cubin_for(arch).filter(|_| !jit_only) {
+        let jit_only = qapgpu::gpu::jit_forced();
+        match qapgpu::gpu::cubin_to_load(arch) {
             Some((a, _)) => format!("sm_{a} machine code"),
             None if ptx_bytes() > 0 && jit_only => format!("PTX, JIT-compiled for sm_{arch} ({}=1)", qapgpu::gpu::JIT_ENV),
             None if ptx_bytes() > 0 => format!("PTX, JIT-compiled for sm_{arch}"),

@@ -135,9 +135,7 @@ pub fn build_ptx(args: &[String]) -> Result<PathBuf, String> {
     }
     // Machine code of an older PTX must never be embedded beside a newer one.
     let _ = std::fs::remove_file(&stamp_path);
-    for arch in EMBEDDED_ARCHS {
-        let _ = std::fs::remove_file(cubin_path(&out_dir, arch));
-    }
+    remove_cubins(&out_dir);
     let required = args.iter().any(|a| a == "--require-ptxas");
     let ptxas = match find_ptxas() {
         Some(p) => p,
@@ -155,9 +153,7 @@ pub fn build_ptx(args: &[String]) -> Result<PathBuf, String> {
     for check in checks.split(',') {
         if let Err(e) = check_arch(&ptxas, &out, &out_dir, check, verbose) {
             // No machine code that failed its checks is left for the host to embed.
-            for arch in EMBEDDED_ARCHS {
-                let _ = std::fs::remove_file(cubin_path(&out_dir, arch));
-            }
+            remove_cubins(&out_dir);
             return Err(e);
         }
     }
@@ -217,6 +213,13 @@ fn check_arch(ptxas: &Path, ptx: &Path, out_dir: &Path, check: &str, verbose: bo
 /// sm_103) and Blackwell consumer (sm_120, sm_121): ptxas 13's oldest is sm_75. Keep in step
 /// with `host/build.rs` and `host::gpu::EMBEDDED_CUBINS`.
 pub const EMBEDDED_ARCHS: [&str; 5] = ["sm_75", "sm_80", "sm_90", "sm_100", "sm_120"];
+
+/// Removes every embedded architecture's cubin from `dir`.
+fn remove_cubins(dir: &Path) {
+    for arch in EMBEDDED_ARCHS {
+        let _ = std::fs::remove_file(cubin_path(dir, arch));
+    }
+}
 
 pub fn cubin_path(dir: &Path, arch: &str) -> PathBuf {
     dir.join(format!("qapgpu.{arch}.cubin"))

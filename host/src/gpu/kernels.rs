@@ -92,6 +92,11 @@ impl Kernels {
         }
     }
 
+    /// Whether the kernels come from split PTX, compiled as they are asked for.
+    pub fn split_ptx(&self) -> bool {
+        matches!(self.source, Source::Split { .. })
+    }
+
     /// The record of JIT compilations, shared with `Startup` for the report.
     pub fn jit_log(&self) -> Arc<Mutex<JitLog>> {
         self.jit.clone()

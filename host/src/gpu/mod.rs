@@ -125,13 +125,24 @@ pub fn from_bytes<T: Copy>(b: &[u8]) -> T {
     unsafe { std::ptr::read_unaligned(b.as_ptr() as *const T) }
 }
 
-/// The embedded PTX as modules compiled on first use (or whole, where `QAPGPU_PTX` gave
-/// the build a PTX file that is not split).
-fn embedded_ptx(ctx: &Arc<CudaContext>) -> Result<Kernels> {
-    Ok(match parts(EMBEDDED_PTX) {
+/// Kernels from PTX text: a split file (`kernels::parts`) compiled kernel by kernel on first
+/// use, any other PTX (a `--ptx` file, or what `QAPGPU_PTX` gave the build) loaded whole now.
+fn ptx_kernels(ctx: &Arc<CudaContext>, text: &'static str) -> Result<Kernels> {
+    Ok(match parts(text) {
         Some(p) => Kernels::split(ctx.clone(), p),
-        None => Kernels::whole(ctx.clone(), ctx.load_module(Ptx::from_src(EMBEDDED_PTX)).context("loading the PTX module")?),
+        None => Kernels::whole(ctx.clone(), ctx.load_module(Ptx::from_src(text)).context("loading the PTX module")?),
     })
+}
+
+/// Whether `QAPGPU_JIT=1` asks for the PTX where machine code is embedded.
+pub fn jit_forced() -> bool {
+    std::env::var(JIT_ENV).is_ok_and(|v| v == "1")
+}
+
+/// The embedded cubin a GPU of compute capability `arch` loads: `cubin_for`, unless
+/// `QAPGPU_JIT=1` asks for the PTX.
+pub fn cubin_to_load(arch: u32) -> Option<(u32, &'static [u8])> {
+    cubin_for(arch).filter(|_| !jit_forced())
 }
 
 /// One GPU with the qapgpu module loaded.
@@ -167,22 +178,29 @@ impl Gpu {
         let (major, minor) = ctx.compute_capability()?;
         let arch = (major * 10 + minor) as u32;
         let t1 = std::time::Instant::now();
-        let jit_only = std::env::var(JIT_ENV).is_ok_and(|v| v == "1");
-        let (module, code) = match (ptx, cubin_for(arch).filter(|_| !jit_only)) {
+        let how = |k: &Kernels| if k.split_ptx() { " kernel by kernel" } else { "" };
+        let (module, code) = match (ptx, cubin_to_load(arch)) {
             (Some(p), _) => {
                 let src = crate::io::input::read_text(p, PTX_BYTES).map_err(|e| anyhow::anyhow!("{}: cannot read PTX: {e}", p.display()))?;
-                match parts(&src) {
-                    // A split file lives as long as the process, as the embedded one does.
-                    Some(_) => (Kernels::split(ctx.clone(), parts(Box::leak(src.into_boxed_str())).unwrap_or_default()), format!("{}, JIT-compiled for sm_{arch} kernel by kernel", p.display())),
-                    None => (Kernels::whole(ctx.clone(), ctx.load_module(Ptx::from_src(src)).context("loading the PTX module")?), format!("{}, JIT-compiled for sm_{arch}", p.display())),
-                }
+                // The text lives as long as the process, as the embedded one does.
+                let k = ptx_kernels(&ctx, Box::leak(src.into_boxed_str()))?;
+                let code = format!("{}, JIT-compiled for sm_{arch}{}", p.display(), how(&k));
+                (k, code)
             }
             (None, Some((a, cubin))) => match ctx.load_module(Ptx::from_binary(cubin.to_vec())) {
                 Ok(m) => (Kernels::whole(ctx.clone(), m), format!("sm_{a} machine code")),
                 // A driver that refuses the cubin still takes the PTX.
-                Err(_) => (embedded_ptx(&ctx)?, format!("PTX, JIT-compiled for sm_{arch} kernel by kernel (the driver refused sm_{a} machine code)")),
+                Err(_) => {
+                    let k = ptx_kernels(&ctx, EMBEDDED_PTX)?;
+                    let code = format!("PTX, JIT-compiled for sm_{arch}{} (the driver refused sm_{a} machine code)", how(&k));
+                    (k, code)
+                }
             },
-            (None, None) => (embedded_ptx(&ctx)?, format!("PTX, JIT-compiled for sm_{arch} kernel by kernel")),
+            (None, None) => {
+                let k = ptx_kernels(&ctx, EMBEDDED_PTX)?;
+                let code = format!("PTX, JIT-compiled for sm_{arch}{}", how(&k));
+                (k, code)
+            }
         };
         let startup = Startup { context_s, module_s: t1.elapsed().as_secs_f64(), code, jit: module.jit_log() };
         let module = Arc::new(module);

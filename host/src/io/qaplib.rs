@@ -213,10 +213,6 @@ pub fn format_sln(cost: i64, perm: &[u8]) -> String {
     format!("{} {}\n{}\n", perm.len(), cost, body.join(" "))
 }
 
-pub fn write_sln(path: &Path, cost: i64, perm: &[u8]) -> Result<(), QapError> {
-    std::fs::write(path, format_sln(cost, perm)).map_err(|e| err(path, ErrorKind::Io, format!("cannot write: {e}")))
-}
-
 /// QAPLIB `.dat` text of an instance: n, then A and B row by row (A and B as QAPLIB
 /// orders them: `Instance::a` first).
 pub fn format_dat(inst: &Instance) -> String {
@@ -225,8 +221,9 @@ pub fn format_dat(inst: &Instance) -> String {
     format!("{n}\n\n{}\n{}", rows(&inst.a), rows(&inst.b))
 }
 
+/// Writes `inst` as a `.dat` file, whole or not at all (`output::replace`).
 pub fn write_dat(path: &Path, inst: &Instance) -> Result<(), QapError> {
-    std::fs::write(path, format_dat(inst)).map_err(|e| err(path, ErrorKind::Io, format!("cannot write: {e}")))
+    crate::output::replace(path, format_dat(inst).as_bytes()).map_err(|e| err(path, ErrorKind::Io, format!("cannot write: {e}")))
 }
 
 /// The instances shipped in the repository (`data/qaplib`): those the tests load and the
