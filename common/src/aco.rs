@@ -12,7 +12,15 @@ use crate::rng::Xoshiro128;
 /// two, or the c-ant would be its donor), the others keep the donor's location. The freed
 /// locations go to the resampled facilities, in random order, by roulette on τ.
 /// `marked` and `free` are work space of n bytes.
-pub fn construct(rng: &mut Xoshiro128, donor: &[u8], tau: &[f32], gamma_threshold: u32, out: &mut [u8], marked: &mut [u8], free: &mut [u8]) {
+pub fn construct(
+    rng: &mut Xoshiro128,
+    donor: &[u8],
+    tau: &[f32],
+    gamma_threshold: u32,
+    out: &mut [u8],
+    marked: &mut [u8],
+    free: &mut [u8],
+) {
     let n = donor.len();
     out.copy_from_slice(donor);
     let mut ls = 0;
@@ -105,5 +113,11 @@ pub struct Bounds {
 
 #[inline(always)]
 pub fn clamp(t: f32, b: Bounds) -> f32 {
-    if t < b.min { b.min } else if t > b.max { b.max } else { t }
+    if t < b.min {
+        b.min
+    } else if t > b.max {
+        b.max
+    } else {
+        t
+    }
 }

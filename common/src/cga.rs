@@ -37,19 +37,44 @@ pub enum Topology {
 const N4: [(i8, i8); 4] = [(0, -1), (-1, 0), (1, 0), (0, 1)];
 const N8: [(i8, i8); 8] = [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)];
 const N16: [(i8, i8); 16] = [
-    (-2, -2), (-1, -2), (0, -2), (1, -2), (2, -2),
-    (-2, -1), (2, -1),
-    (-2, 0), (2, 0),
-    (-2, 1), (2, 1),
-    (-2, 2), (-1, 2), (0, 2), (1, 2), (2, 2),
+    (-2, -2),
+    (-1, -2),
+    (0, -2),
+    (1, -2),
+    (2, -2),
+    (-2, -1),
+    (2, -1),
+    (-2, 0),
+    (2, 0),
+    (-2, 1),
+    (2, 1),
+    (-2, 2),
+    (-1, 2),
+    (0, 2),
+    (1, 2),
+    (2, 2),
 ];
 const N20: [(i8, i8); 20] = [
-    (0, -1), (-1, 0), (1, 0), (0, 1),
-    (-2, -2), (-1, -2), (0, -2), (1, -2), (2, -2),
-    (-2, -1), (2, -1),
-    (-2, 0), (2, 0),
-    (-2, 1), (2, 1),
-    (-2, 2), (-1, 2), (0, 2), (1, 2), (2, 2),
+    (0, -1),
+    (-1, 0),
+    (1, 0),
+    (0, 1),
+    (-2, -2),
+    (-1, -2),
+    (0, -2),
+    (1, -2),
+    (2, -2),
+    (-2, -1),
+    (2, -1),
+    (-2, 0),
+    (2, 0),
+    (-2, 1),
+    (2, 1),
+    (-2, 2),
+    (-1, 2),
+    (0, 2),
+    (1, 2),
+    (2, 2),
 ];
 
 impl Topology {
@@ -172,7 +197,13 @@ pub const PASS_STOP_POLL: u32 = 64;
 /// applied. Swaps are scanned in `moves` numbering. `stop` is asked every
 /// `PASS_STOP_POLL` swaps; when it says true the pass applies the best swap seen so far.
 /// Returns the new cost.
-pub fn two_opt_pass<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &mut [u8], cost: i64, stop: impl Fn() -> bool) -> i64 {
+pub fn two_opt_pass<E: Elem, A: Matrix<E>, B: Matrix<E>>(
+    a: &A,
+    b: &B,
+    p: &mut [u8],
+    cost: i64,
+    stop: impl Fn() -> bool,
+) -> i64 {
     let (mut best, mut pick) = (0i64, (0u32, 0u32));
     let (mut u, mut v) = (1u32, 0u32);
     for k in 0..move_count(p.len() as u32) {
@@ -194,7 +225,13 @@ pub fn two_opt_pass<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &mut [
 /// One greedy 2-opt pass: the swaps in `moves` numbering, each applied as soon as it
 /// improves the permutation as it stands; `stop` is asked as in `two_opt_pass` and ends
 /// the pass. Returns the new cost.
-pub fn greedy_pass<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &mut [u8], cost: i64, stop: impl Fn() -> bool) -> i64 {
+pub fn greedy_pass<E: Elem, A: Matrix<E>, B: Matrix<E>>(
+    a: &A,
+    b: &B,
+    p: &mut [u8],
+    cost: i64,
+    stop: impl Fn() -> bool,
+) -> i64 {
     let mut cost = cost;
     let (mut u, mut v) = (1u32, 0u32);
     for k in 0..move_count(p.len() as u32) {
@@ -217,7 +254,15 @@ pub const TO_LOCAL_OPTIMUM: u32 = 0;
 /// The local search of one individual in one generation: `passes` passes of `pass` (the
 /// thesis: 1), or passes until one improves nothing (`TO_LOCAL_OPTIMUM`); the stop ends it
 /// after the pass it interrupts. Returns the new cost.
-pub fn local_search<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &mut [u8], cost: i64, pass: Pass, passes: u32, stop: impl Fn() -> bool) -> i64 {
+pub fn local_search<E: Elem, A: Matrix<E>, B: Matrix<E>>(
+    a: &A,
+    b: &B,
+    p: &mut [u8],
+    cost: i64,
+    pass: Pass,
+    passes: u32,
+    stop: impl Fn() -> bool,
+) -> i64 {
     let mut cost = cost;
     let mut done = 0u32;
     loop {

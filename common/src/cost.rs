@@ -61,11 +61,19 @@ pub fn swap_delta<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &[u8], r
 /// as the tests check): that form costs the local-search kernel 19 more registers on
 /// sm_80, over its budget (`cargo xtask build-ptx`).
 #[inline(always)]
-pub fn swap_delta_in<D: MoveCost, E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &[u8], r: usize, s: usize) -> D {
+pub fn swap_delta_in<D: MoveCost, E: Elem, A: Matrix<E>, B: Matrix<E>>(
+    a: &A,
+    b: &B,
+    p: &[u8],
+    r: usize,
+    s: usize,
+) -> D {
     let (pr, ps) = (p[r] as usize, p[s] as usize);
     let ai = |i: usize, j: usize| D::of(a.at(i, j));
     let bi = |i: usize, j: usize| D::of(b.at(i, j));
-    let mut d = (ai(r, r).sub(ai(s, s))).mul(bi(ps, ps).sub(bi(pr, pr))).add((ai(r, s).sub(ai(s, r))).mul(bi(ps, pr).sub(bi(pr, ps))));
+    let mut d = (ai(r, r).sub(ai(s, s)))
+        .mul(bi(ps, ps).sub(bi(pr, pr)))
+        .add((ai(r, s).sub(ai(s, r))).mul(bi(ps, pr).sub(bi(pr, ps))));
     for (k, &pk) in p.iter().enumerate() {
         if k == r || k == s {
             continue;
@@ -90,7 +98,14 @@ pub fn swap_delta_base<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &[u
 /// Facility k's term of `swap_delta` (0 for k = r or s): `swap_delta` is the base plus
 /// the sum of the n terms, so a block can add the terms in parallel, one thread per gene.
 #[inline(always)]
-pub fn swap_delta_term<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &[u8], r: usize, s: usize, k: usize) -> i64 {
+pub fn swap_delta_term<E: Elem, A: Matrix<E>, B: Matrix<E>>(
+    a: &A,
+    b: &B,
+    p: &[u8],
+    r: usize,
+    s: usize,
+    k: usize,
+) -> i64 {
     if k == r || k == s {
         return 0;
     }
@@ -108,7 +123,5 @@ pub fn swap_delta_term<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &[u
 pub fn fits_i64(n: usize, max_a: u64, max_b: u64) -> bool {
     let n = n as u128;
     let k = (2 * n * n).max(16 * (n + 1));
-    k.checked_mul(max_a as u128)
-        .and_then(|x| x.checked_mul(max_b as u128))
-        .is_some_and(|x| x < (1u128 << 63))
+    k.checked_mul(max_a as u128).and_then(|x| x.checked_mul(max_b as u128)).is_some_and(|x| x < (1u128 << 63))
 }

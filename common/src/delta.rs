@@ -76,7 +76,10 @@ fn max_spread(n: usize, m: &[i64]) -> u128 {
         for s in r + 1..n {
             let rows: i64 = row(r).iter().zip(row(s)).map(|(x, y)| (x - y).abs()).sum();
             // The sums ran over k = r and k = s too; Eq. 4 has the two diagonal terms there.
-            let at_rs = (at(r, r) - at(r, s)).abs() + (at(s, r) - at(s, s)).abs() + (at(r, r) - at(s, r)).abs() + (at(r, s) - at(s, s)).abs();
+            let at_rs = (at(r, r) - at(r, s)).abs()
+                + (at(s, r) - at(s, s)).abs()
+                + (at(r, r) - at(s, r)).abs()
+                + (at(r, s) - at(s, s)).abs();
             let diagonal = (at(r, r) - at(s, s)).abs() + (at(r, s) - at(s, r)).abs();
             best = best.max(cols[s] + rows - at_rs + diagonal);
         }

@@ -114,7 +114,10 @@ pub enum LayoutError {
     BadN(u32),
     BadSubpop(u32),
     /// The two pools alone exceed the block's shared memory.
-    PoolsTooLarge { needed: u32, limit: u32 },
+    PoolsTooLarge {
+        needed: u32,
+        limit: u32,
+    },
 }
 
 impl core::fmt::Display for LayoutError {
@@ -215,7 +218,12 @@ pub fn warps_for_registers(lim: &DeviceLimits, regs_per_thread: u32) -> u32 {
 }
 
 /// Resident blocks per SM and the resource that limits them.
-pub fn blocks_per_sm(lim: &DeviceLimits, threads: u32, dynamic_shared: u32, regs_per_thread: u32) -> (u32, &'static str) {
+pub fn blocks_per_sm(
+    lim: &DeviceLimits,
+    threads: u32,
+    dynamic_shared: u32,
+    regs_per_thread: u32,
+) -> (u32, &'static str) {
     let by_threads = lim.max_threads_per_sm / threads;
     let by_shared = lim.shared_per_sm / (dynamic_shared + lim.reserved_per_block).max(1);
     let by_regs = warps_for_registers(lim, regs_per_thread) / threads.div_ceil(32);
@@ -309,8 +317,18 @@ impl LsLayout {
     /// costs a second of two on the general kernels (or on the split and MATA layouts the
     /// host fell back to) at n = 104 to 128, and ended lower within 1 s (docs/benchmarks-record.md,
     /// "The fast path before occupancy").
-    pub fn new(shape: crate::mata::Shape, tabu_search: bool, delta_width: DeltaWidth, width: ElemWidth, max_blocks: u32, lim: &DeviceLimits, narrow_tabu: bool) -> LsLayout {
-        let at = |blocks: u32, shared_pairs: bool| Self::at_blocks(shape, tabu_search, delta_width, width, blocks, lim, narrow_tabu, shared_pairs);
+    pub fn new(
+        shape: crate::mata::Shape,
+        tabu_search: bool,
+        delta_width: DeltaWidth,
+        width: ElemWidth,
+        max_blocks: u32,
+        lim: &DeviceLimits,
+        narrow_tabu: bool,
+    ) -> LsLayout {
+        let at = |blocks: u32, shared_pairs: bool| {
+            Self::at_blocks(shape, tabu_search, delta_width, width, blocks, lim, narrow_tabu, shared_pairs)
+        };
         let first = at(max_blocks, true);
         if first.fast_path() {
             return first;
@@ -332,7 +350,16 @@ impl LsLayout {
 
     /// The plan that keeps `max_blocks` blocks an SM where it can (the struct's docs).
     #[allow(clippy::too_many_arguments)]
-    fn at_blocks(shape: crate::mata::Shape, tabu_search: bool, delta_width: DeltaWidth, width: ElemWidth, max_blocks: u32, lim: &DeviceLimits, narrow_tabu: bool, shared_pairs: bool) -> LsLayout {
+    fn at_blocks(
+        shape: crate::mata::Shape,
+        tabu_search: bool,
+        delta_width: DeltaWidth,
+        width: ElemWidth,
+        max_blocks: u32,
+        lim: &DeviceLimits,
+        narrow_tabu: bool,
+        shared_pairs: bool,
+    ) -> LsLayout {
         let wide = Self::with_entries(shape, tabu_search, delta_width, width, max_blocks, lim, 4, shared_pairs);
         if !(narrow_tabu && tabu_search) {
             return wide;
@@ -345,8 +372,18 @@ impl LsLayout {
     /// The plan with tabu entries of `entry` bytes in shared memory, and the sums mapping's
     /// pairs there where `shared_pairs` (rows of n only where not).
     #[allow(clippy::too_many_arguments)]
-    fn with_entries(shape: crate::mata::Shape, tabu_search: bool, delta_width: DeltaWidth, width: ElemWidth, max_blocks: u32, lim: &DeviceLimits, entry: u32, shared_pairs: bool) -> LsLayout {
-        let plain = Self::with_row(shape, tabu_search, delta_width, width, max_blocks, lim, shape.n, entry, shared_pairs);
+    fn with_entries(
+        shape: crate::mata::Shape,
+        tabu_search: bool,
+        delta_width: DeltaWidth,
+        width: ElemWidth,
+        max_blocks: u32,
+        lim: &DeviceLimits,
+        entry: u32,
+        shared_pairs: bool,
+    ) -> LsLayout {
+        let plain =
+            Self::with_row(shape, tabu_search, delta_width, width, max_blocks, lim, shape.n, entry, shared_pairs);
         // On the fast path the pricing reads column entries, H(v, φu) and the tabu entry of
         // (v, φu), for 32 consecutive v a warp: rows of 80 i32 put them in two banks
         // (16-way conflicts; docs/benchmarks-record.md, "Padded rows"). Rows of n + 1 put them in 32.
@@ -357,7 +394,13 @@ impl LsLayout {
             return plain;
         }
         let wide = Self::with_row(shape, tabu_search, delta_width, width, max_blocks, lim, padded, entry, shared_pairs);
-        if wide.fast_path() && blocks_by_shared(lim, wide.dynamic_shared) >= blocks_by_shared(lim, plain.dynamic_shared).min(max_blocks) { wide } else { plain }
+        if wide.fast_path()
+            && blocks_by_shared(lim, wide.dynamic_shared) >= blocks_by_shared(lim, plain.dynamic_shared).min(max_blocks)
+        {
+            wide
+        } else {
+            plain
+        }
     }
 
     /// Whether the plan runs on the sums kernels' fast path: i32 move costs, A, B and the
@@ -374,7 +417,17 @@ impl LsLayout {
     /// The plan with rows of H and of a shared tabu matrix `row` entries apart, and tabu
     /// entries of `entry` bytes in shared memory.
     #[allow(clippy::too_many_arguments)]
-    fn with_row(shape: crate::mata::Shape, tabu_search: bool, delta_width: DeltaWidth, width: ElemWidth, max_blocks: u32, lim: &DeviceLimits, row: u32, entry: u32, shared_pairs: bool) -> LsLayout {
+    fn with_row(
+        shape: crate::mata::Shape,
+        tabu_search: bool,
+        delta_width: DeltaWidth,
+        width: ElemWidth,
+        max_blocks: u32,
+        lim: &DeviceLimits,
+        row: u32,
+        entry: u32,
+        shared_pairs: bool,
+    ) -> LsLayout {
         let n = shape.n;
         let perm = Region { offset: 0, bytes: n };
         let best = Region { offset: align(perm.end(), 16), bytes: if tabu_search { n } else { 0 } };
@@ -382,15 +435,18 @@ impl LsLayout {
         let fits = |end: u32| end <= lim.shared_per_block_optin;
         let by_shared = |end: u32| blocks_by_shared(lim, end);
         // Whether `bytes` more at `at` fit a block and keep the blocks per SM.
-        let keeps_occupancy = |at: u32, bytes: u32| fits(at + bytes) && by_shared(at + bytes) >= by_shared(at).min(max_blocks);
+        let keeps_occupancy =
+            |at: u32, bytes: u32| fits(at + bytes) && by_shared(at + bytes) >= by_shared(at).min(max_blocks);
 
         // The split family's tables come first: its moves read them every iteration. The
         // sums mapping keeps no Δ table: its table of sums holds what every move needs.
         let (split, sums) = (shape.mapping == crate::mata::Mapping::Split, shape.mapping == crate::mata::Mapping::Sums);
         let pairs_shared = split || (sums && shared_pairs);
         let pairs = Region { offset: align(scratch.end(), 16), bytes: if pairs_shared { 2 * shape.moves } else { 0 } };
-        let terms = Region { offset: align(pairs.end(), 16), bytes: if split { 4 * n * delta_width.bytes() } else { 0 } };
-        let sum_table = Region { offset: align(terms.end(), 16), bytes: if sums { n * row * delta_width.bytes() } else { 0 } };
+        let terms =
+            Region { offset: align(pairs.end(), 16), bytes: if split { 4 * n * delta_width.bytes() } else { 0 } };
+        let sum_table =
+            Region { offset: align(terms.end(), 16), bytes: if sums { n * row * delta_width.bytes() } else { 0 } };
         let base = align(sum_table.end(), 16);
         let delta_bytes = if sums { 0 } else { shape.moves * delta_width.bytes() };
         let delta_shared = fits(base + delta_bytes);
@@ -409,7 +465,13 @@ impl LsLayout {
         };
 
         let tabu_shared = tabu_search && keeps_occupancy(end, n * row * entry);
-        let tabu_bytes = if tabu_shared { n * row * entry } else if tabu_search { n * n * 4 } else { 0 };
+        let tabu_bytes = if tabu_shared {
+            n * row * entry
+        } else if tabu_search {
+            n * n * 4
+        } else {
+            0
+        };
         let tabu = Region { offset: if tabu_shared { end } else { 0 }, bytes: tabu_bytes };
         if tabu_shared {
             end = tabu.end();
@@ -539,7 +601,12 @@ impl CgaLayout {
     }
 
     pub fn shared(&self) -> crate::params::CgaSharedLayout {
-        crate::params::CgaSharedLayout { perm: self.perm.offset, scratch: self.scratch.offset, delta: self.delta.offset, total: self.dynamic_shared }
+        crate::params::CgaSharedLayout {
+            perm: self.perm.offset,
+            scratch: self.scratch.offset,
+            delta: self.delta.offset,
+            total: self.dynamic_shared,
+        }
     }
 
     pub fn flags(&self) -> u32 {
@@ -567,7 +634,11 @@ mod tests {
 
     /// `plan`, where the searches' tabu entries fit 2 bytes (`narrow_tabu`).
     fn plan_with(n: u32, threads: u32, mapping: Mapping, narrow_tabu: bool) -> LsLayout {
-        let shape = if mapping.split_family() { Shape::split_family(n, threads, mapping) } else { Shape::new(n, crate::mata::default_ns(n), mapping).unwrap() };
+        let shape = if mapping.split_family() {
+            Shape::split_family(n, threads, mapping)
+        } else {
+            Shape::new(n, crate::mata::default_ns(n), mapping).unwrap()
+        };
         LsLayout::new(shape, true, DeltaWidth::I32, ElemWidth::U16, 2, &limits(90).unwrap(), narrow_tabu)
     }
 
@@ -595,7 +666,15 @@ mod tests {
         // n = 150: nothing fits the fast path with the pairs in shared memory; without them,
         // 2-byte entries do, one block an SM.
         let p = plan_with(150, 512, Mapping::Sums, true);
-        assert!(p.fast_path() && !p.pairs_shared && p.pairs.bytes == 0 && p.tabu_entry == 2 && p.row == 150 && blocks(&p) == 1, "{p:?}");
+        assert!(
+            p.fast_path()
+                && !p.pairs_shared
+                && p.pairs.bytes == 0
+                && p.tabu_entry == 2
+                && p.row == 150
+                && blocks(&p) == 1,
+            "{p:?}"
+        );
         assert!(!plan(150, 512, Mapping::Sums).fast_path() && plan(150, 512, Mapping::Sums).pairs_shared);
         // Where 4-byte entries already run the fast path at as many blocks, they stay.
         for n in [35, 80] {

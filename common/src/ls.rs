@@ -5,7 +5,9 @@
 //! smallest `Candidate` key, so a block's argmin and this loop choose the same move.
 use crate::elem::Elem;
 use crate::matrix::Matrix;
-use crate::moves::{delta_full, delta_update_terms, move_count, next_pair, pack_pair, swap_terms, touches, unpack_pair};
+use crate::moves::{
+    delta_full, delta_update_terms, move_count, next_pair, pack_pair, swap_terms, touches, unpack_pair,
+};
 use crate::rng::Xoshiro128;
 
 /// A move as seen by the argmin: by class first (`ASPIRED`, then `AUTHORIZED`, then
@@ -285,7 +287,13 @@ pub fn tabu_walk<E: Elem, A: Matrix<E>, B: Matrix<E>>(
         let mut pick = Candidate::NONE;
         let scanned = scan(a, b, p, last, delta, &mut terms, &stop, |d, u, v| {
             let (ui, vi) = (u as usize, v as usize);
-            let class = move_class(tabu[ui * n + p[vi] as usize], tabu[vi * n + p[ui] as usize], now, cur + d < best_cost, aspiration);
+            let class = move_class(
+                tabu[ui * n + p[vi] as usize],
+                tabu[vi * n + p[ui] as usize],
+                now,
+                cur + d < best_cost,
+                aspiration,
+            );
             let c = Candidate::ranked(d, u, v, class);
             if c.better(&pick) {
                 pick = c;

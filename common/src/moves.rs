@@ -65,7 +65,13 @@ pub fn delta_full<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &[u8], r
 
 /// `delta_full` in the move-cost type `D` (i32 where the instance's bound allows it).
 #[inline(always)]
-pub fn delta_full_in<D: MoveCost, E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &[u8], r: usize, s: usize) -> D {
+pub fn delta_full_in<D: MoveCost, E: Elem, A: Matrix<E>, B: Matrix<E>>(
+    a: &A,
+    b: &B,
+    p: &[u8],
+    r: usize,
+    s: usize,
+) -> D {
     swap_delta_in::<D, E, A, B>(a, b, p, r, s)
 }
 
@@ -103,7 +109,14 @@ pub fn delta_update<E: Elem, D: MoveCost, A: Matrix<E>, B: Matrix<E>>(
 /// entries: O(n) once per move instead of 16 scattered loads per move (the CPU engine's
 /// scan is bound by those loads; the split kernel builds the table in shared memory).
 #[inline(always)]
-pub fn swap_terms<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &[u8], r: usize, s: usize, out: &mut [[i64; 4]]) {
+pub fn swap_terms<E: Elem, A: Matrix<E>, B: Matrix<E>>(
+    a: &A,
+    b: &B,
+    p: &[u8],
+    r: usize,
+    s: usize,
+    out: &mut [[i64; 4]],
+) {
     let (pr, ps) = (p[r] as usize, p[s] as usize);
     for ((x, &px), t) in p.iter().enumerate().zip(out.iter_mut()) {
         *t = facility_terms(a, b, r, s, x, px as usize, pr, ps);
@@ -113,7 +126,16 @@ pub fn swap_terms<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &[u8], r
 /// Facility x's row of `swap_terms` in `D`, from φ'(x) = `px`, φ'(r) = `pr` and φ'(s) = `ps`.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-pub fn facility_terms<D: MoveCost, E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, r: usize, s: usize, x: usize, px: usize, pr: usize, ps: usize) -> [D; 4] {
+pub fn facility_terms<D: MoveCost, E: Elem, A: Matrix<E>, B: Matrix<E>>(
+    a: &A,
+    b: &B,
+    r: usize,
+    s: usize,
+    x: usize,
+    px: usize,
+    pr: usize,
+    ps: usize,
+) -> [D; 4] {
     let ai = |i: usize, j: usize| D::of(a.at(i, j));
     let bi = |i: usize, j: usize| D::of(b.at(i, j));
     [ai(r, x).sub(ai(s, x)), ai(x, r).sub(ai(x, s)), bi(ps, px).sub(bi(pr, px)), bi(px, ps).sub(bi(px, pr))]
@@ -134,25 +156,52 @@ pub fn delta_update_terms_in<D: MoveCost>(old: D, tu: &[D; 4], tv: &[D; 4]) -> D
 /// The part of Eq. 4 for the swap (u, v) that involves only u and v, in `D`, with
 /// `pu` = φ(u) and `pv` = φ(v): Δ(φ, u, v) = this + Σ_{k ≠ u, v} `delta_term_in`(k).
 #[inline(always)]
-pub fn delta_base_in<D: MoveCost, E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, u: usize, v: usize, pu: usize, pv: usize) -> D {
+pub fn delta_base_in<D: MoveCost, E: Elem, A: Matrix<E>, B: Matrix<E>>(
+    a: &A,
+    b: &B,
+    u: usize,
+    v: usize,
+    pu: usize,
+    pv: usize,
+) -> D {
     let ai = |i: usize, j: usize| D::of(a.at(i, j));
     let bi = |i: usize, j: usize| D::of(b.at(i, j));
-    (ai(u, u).sub(ai(v, v))).mul(bi(pv, pv).sub(bi(pu, pu))).add((ai(u, v).sub(ai(v, u))).mul(bi(pv, pu).sub(bi(pu, pv))))
+    (ai(u, u).sub(ai(v, v)))
+        .mul(bi(pv, pv).sub(bi(pu, pu)))
+        .add((ai(u, v).sub(ai(v, u))).mul(bi(pv, pu).sub(bi(pu, pv))))
 }
 
 /// Facility k's term of Eq. 4 for the swap (u, v) (k ≠ u, v; `pk` = φ(k)), in `D`.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-pub fn delta_term_in<D: MoveCost, E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, u: usize, v: usize, pu: usize, pv: usize, k: usize, pk: usize) -> D {
+pub fn delta_term_in<D: MoveCost, E: Elem, A: Matrix<E>, B: Matrix<E>>(
+    a: &A,
+    b: &B,
+    u: usize,
+    v: usize,
+    pu: usize,
+    pv: usize,
+    k: usize,
+    pk: usize,
+) -> D {
     let ai = |i: usize, j: usize| D::of(a.at(i, j));
     let bi = |i: usize, j: usize| D::of(b.at(i, j));
-    (ai(k, u).sub(ai(k, v))).mul(bi(pk, pv).sub(bi(pk, pu))).add((ai(u, k).sub(ai(v, k))).mul(bi(pv, pk).sub(bi(pu, pk))))
+    (ai(k, u).sub(ai(k, v)))
+        .mul(bi(pk, pv).sub(bi(pk, pu)))
+        .add((ai(u, k).sub(ai(v, k))).mul(bi(pv, pk).sub(bi(pu, pk))))
 }
 
 /// `delta_base_in` less the terms `delta_term_in` would give k = u and k = v: with it, Δ is
 /// this plus the terms of every k, a sum with no test on k (the split kernel's O(n) loop).
 #[inline(always)]
-pub fn delta_offset_in<D: MoveCost, E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, u: usize, v: usize, pu: usize, pv: usize) -> D {
+pub fn delta_offset_in<D: MoveCost, E: Elem, A: Matrix<E>, B: Matrix<E>>(
+    a: &A,
+    b: &B,
+    u: usize,
+    v: usize,
+    pu: usize,
+    pv: usize,
+) -> D {
     let own = delta_term_in::<D, E, A, B>(a, b, u, v, pu, pv, u, pu).add(delta_term_in(a, b, u, v, pu, pv, v, pv));
     delta_base_in::<D, E, A, B>(a, b, u, v, pu, pv).sub(own)
 }

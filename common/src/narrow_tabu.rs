@@ -66,15 +66,23 @@ mod tests {
         assert!(fits(asp as u32, launch as u32, tenure as u32));
         for now0 in [0, 1, 7_000, 123_456, i32::MAX - 200_000] {
             let b = base(now0, asp);
-            let entries = [TABU_FREE, b - 5, b, b + 1, now0 - asp - 2, now0 - asp, now0 - 1, now0, now0 + launch + tenure];
+            let entries =
+                [TABU_FREE, b - 5, b, b + 1, now0 - asp - 2, now0 - asp, now0 - 1, now0, now0 + launch + tenure];
             for now in [now0, now0 + 1, now0 + launch / 2, now0 + launch - 1] {
                 for &until in &entries {
                     for new_best in [false, true] {
                         let e = encode(until, b) as i32;
-                        assert_eq!(class_of_earlier(e, now - b, new_best, asp), class_of_earlier(until, now, new_best, asp), "until {until}, now {now}, now0 {now0}");
+                        assert_eq!(
+                            class_of_earlier(e, now - b, new_best, asp),
+                            class_of_earlier(until, now, new_best, asp),
+                            "until {until}, now {now}, now0 {now0}"
+                        );
                         // Decoded, the entry classes the same at later launches too.
                         let later = now + 3 * launch;
-                        assert_eq!(class_of_earlier(decode(encode(until, b), b), later, new_best, asp), class_of_earlier(until, later, new_best, asp));
+                        assert_eq!(
+                            class_of_earlier(decode(encode(until, b), b), later, new_best, asp),
+                            class_of_earlier(until, later, new_best, asp)
+                        );
                     }
                 }
             }

@@ -64,7 +64,14 @@ pub fn beta<D: MoveCost, E: Elem, B: Matrix<E>>(b: &B, side: Side, i: usize, j: 
 
 /// H(i, l) = Σ_k α_ki β_{φk l} for the permutation `p` (O(n): a table is n² of these).
 #[inline(always)]
-pub fn sum_entry<D: MoveCost, E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, side: Side, p: &[u8], i: usize, l: usize) -> D {
+pub fn sum_entry<D: MoveCost, E: Elem, A: Matrix<E>, B: Matrix<E>>(
+    a: &A,
+    b: &B,
+    side: Side,
+    p: &[u8],
+    i: usize,
+    l: usize,
+) -> D {
     let mut h = D::default();
     for (k, &pk) in p.iter().enumerate() {
         h = h.add(alpha::<D, E, A>(a, side, k, i).mul(beta::<D, E, B>(b, side, pk as usize, l)));
@@ -85,15 +92,40 @@ pub const SUM_ROWS: usize = 8;
 /// last pass is short (docs/benchmarks-record.md).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-pub fn sum_entries<D: MoveCost, E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, side: Side, p: &[u8], first: usize, step: usize, count: usize, l: usize) -> [D; SUM_ROWS] {
-    sum_entries_by(|k, i| alpha::<D, E, A>(a, side, k, i), |pk, l| beta::<D, E, B>(b, side, pk, l), p, first, step, count, l)
+pub fn sum_entries<D: MoveCost, E: Elem, A: Matrix<E>, B: Matrix<E>>(
+    a: &A,
+    b: &B,
+    side: Side,
+    p: &[u8],
+    first: usize,
+    step: usize,
+    count: usize,
+    l: usize,
+) -> [D; SUM_ROWS] {
+    sum_entries_by(
+        |k, i| alpha::<D, E, A>(a, side, k, i),
+        |pk, l| beta::<D, E, B>(b, side, pk, l),
+        p,
+        first,
+        step,
+        count,
+        l,
+    )
 }
 
 /// `sum_entries` with α and β read through `alpha(k, i)` and `beta(φk, l)` (the GPU's fast
 /// path reads β from a copy of B + Bᵀ).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-pub fn sum_entries_by<D: MoveCost>(alpha: impl Fn(usize, usize) -> D, beta: impl Fn(usize, usize) -> D, p: &[u8], first: usize, step: usize, count: usize, l: usize) -> [D; SUM_ROWS] {
+pub fn sum_entries_by<D: MoveCost>(
+    alpha: impl Fn(usize, usize) -> D,
+    beta: impl Fn(usize, usize) -> D,
+    p: &[u8],
+    first: usize,
+    step: usize,
+    count: usize,
+    l: usize,
+) -> [D; SUM_ROWS] {
     let mut h = [D::default(); SUM_ROWS];
     for (k, &pk) in p.iter().enumerate() {
         let along: D = beta(pk as usize, l);
@@ -128,7 +160,15 @@ pub fn location_factor<D: MoveCost, E: Elem, B: Matrix<E>>(b: &B, side: Side, pr
 }
 
 /// Applies the swap (r, s) (φ(r) = `pr`, φ(s) = `ps` before it) to the table `h` of n².
-pub fn update_table<D: MoveCost, E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, side: Side, n: usize, (r, s): (usize, usize), (pr, ps): (usize, usize), h: &mut [D]) {
+pub fn update_table<D: MoveCost, E: Elem, A: Matrix<E>, B: Matrix<E>>(
+    a: &A,
+    b: &B,
+    side: Side,
+    n: usize,
+    (r, s): (usize, usize),
+    (pr, ps): (usize, usize),
+    h: &mut [D],
+) {
     for i in 0..n {
         let fi: D = facility_factor(a, side, r, s, i);
         for l in 0..n {
@@ -147,7 +187,15 @@ pub fn delta_from_sums<D: MoveCost>(u_pv: D, u_pu: D, v_pv: D, v_pu: D, offset: 
 
 /// `moves::delta_offset_in` where A and B have zero diagonals: 2·α_uv·β_{φu φv}.
 #[inline(always)]
-pub fn zero_diagonal_offset<D: MoveCost, E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, side: Side, u: usize, v: usize, pu: usize, pv: usize) -> D {
+pub fn zero_diagonal_offset<D: MoveCost, E: Elem, A: Matrix<E>, B: Matrix<E>>(
+    a: &A,
+    b: &B,
+    side: Side,
+    u: usize,
+    v: usize,
+    pu: usize,
+    pv: usize,
+) -> D {
     offset_of(alpha::<D, E, A>(a, side, u, v), beta(b, side, pu, pv))
 }
 

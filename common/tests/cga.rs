@@ -3,15 +3,16 @@
 mod support;
 
 use proptest::prelude::*;
-use support::{matrices, perm};
-use qapgpu_common::cga::{Topology, argmin, best_neighbour, crossover_cut, exchange, greedy_pass, mox, neighbour, transpose, two_opt_pass};
+use qapgpu_common::cga::{
+    Topology, argmin, best_neighbour, crossover_cut, exchange, greedy_pass, mox, neighbour, transpose, two_opt_pass,
+};
 use qapgpu_common::cost::{cost, swap_delta, swap_delta_base, swap_delta_term};
 use qapgpu_common::matrix::Dense;
 use qapgpu_common::moves::{move_count, move_pair};
 use qapgpu_common::ops::is_permutation;
 use qapgpu_common::rng::Xoshiro128;
 use std::collections::BTreeSet;
-
+use support::{matrices, perm};
 
 /// The neighbours of `cell` as a set (self excluded).
 fn hood(t: Topology, w: u32, h: u32, cell: u32) -> BTreeSet<u32> {

@@ -68,7 +68,12 @@ fn every_move_exactly_once() {
             for last in lasts {
                 let seen = coverage(&shape, last);
                 for (k, &c) in seen.iter().enumerate() {
-                    assert_eq!(c, 1, "n = {n}, {mapping:?}, after {last:?}: move {:?} computed {c} times", move_pair(k as u32));
+                    assert_eq!(
+                        c,
+                        1,
+                        "n = {n}, {mapping:?}, after {last:?}: move {:?} computed {c} times",
+                        move_pair(k as u32)
+                    );
                 }
             }
         }
@@ -106,7 +111,11 @@ fn split_mapping_prices_every_move_once() {
                     seen[k as usize] += 1;
                 }
             }
-            assert!(seen.iter().all(|&c| c == 1), "n = {n}, last ({r}, {s}): a move priced {:?} times", seen.iter().find(|&&c| c != 1));
+            assert!(
+                seen.iter().all(|&c| c == 1),
+                "n = {n}, last ({r}, {s}): a move priced {:?} times",
+                seen.iter().find(|&&c| c != 1)
+            );
         }
     }
 }
@@ -120,7 +129,11 @@ fn split_shapes() {
         for threads in [32, 64, 160, 320, 512, 1024] {
             let s = Shape::split(n, threads);
             assert_eq!((s.mapping, s.ns, s.ts, s.total % 32), (Mapping::Split, 1, move_count(n), 0));
-            assert!(s.lanes.is_power_of_two() && s.lanes <= 32 && s.lanes <= n.max(1), "n = {n}, T = {threads}: {} lanes", s.lanes);
+            assert!(
+                s.lanes.is_power_of_two() && s.lanes <= 32 && s.lanes <= n.max(1),
+                "n = {n}, T = {threads}: {} lanes",
+                s.lanes
+            );
             assert_eq!(s.lanes, split_lanes(n, s.total));
         }
         for t in [split_threads(n, 1024), walk_split_threads(n, 1024), split_threads(n, 96)] {
@@ -157,7 +170,11 @@ fn sums_shapes_cover_every_location() {
     for n in 3..=256u32 {
         for threads in [32, 64, 160, 512, 1024] {
             let s = Shape::split_family(n, threads, Mapping::Sums);
-            assert!(s.total >= n && s.total >= threads.min(1024) && s.total % 32 == 0, "n = {n}, T = {threads}: {} threads", s.total);
+            assert!(
+                s.total >= n && s.total >= threads.min(1024) && s.total % 32 == 0,
+                "n = {n}, T = {threads}: {} threads",
+                s.total
+            );
             assert_eq!((s.mapping, s.lanes, s.ts), (Mapping::Sums, 1, move_count(n)));
         }
     }

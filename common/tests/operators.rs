@@ -2,7 +2,6 @@
 mod support;
 
 use proptest::prelude::*;
-use support::{matrices, perm};
 use qapgpu_common::cost::{cost, swap_delta};
 use qapgpu_common::ga::{breed, fresh, pick_partner, probability_threshold, restart_count};
 use qapgpu_common::layout::row_stride;
@@ -10,7 +9,7 @@ use qapgpu_common::matrix::Dense;
 use qapgpu_common::ops::{cut_points, is_permutation, pmx, swap_mutation, ux};
 use qapgpu_common::rng::Xoshiro128;
 use qapgpu_common::shuffle::Shuffle;
-
+use support::{matrices, perm};
 
 proptest! {
     #[test]
@@ -175,7 +174,11 @@ fn planted_instance_optimum_is_the_brute_force_optimum() {
         let mut i = 0;
         while i < n {
             if c[i] < i {
-                if i % 2 == 0 { p.swap(0, i) } else { p.swap(c[i], i) }
+                if i % 2 == 0 {
+                    p.swap(0, i)
+                } else {
+                    p.swap(c[i], i)
+                }
                 best = best.min(cost(&da, &db, &p));
                 c[i] += 1;
                 i = 0;

@@ -12,10 +12,10 @@ use qapgpu_common::elem::Elem;
 use qapgpu_common::ga::{breed, fresh, pick_partner};
 use qapgpu_common::layout::{SCRATCH_HEADER, SCRATCH_PER_WARP};
 use qapgpu_common::matrix::Matrix;
+use qapgpu_common::ops::random_permutation;
 use qapgpu_common::params::{
     FLAG_A_IN_CONST, FLAG_B_IN_SHARED, FLAG_COUNT_ATOMIC, FLAG_PER_BLOCK_TARGET, GaParams, MigrateParams, RunControl,
 };
-use qapgpu_common::ops::random_permutation;
 use qapgpu_common::rng::Xoshiro128;
 
 use crate::intrinsics::*;
@@ -138,7 +138,8 @@ unsafe fn report_found(p: &GaParams, blk: usize, row: &[u8], cost: i64) {
 unsafe fn stop_requested(p: &GaParams, control: *const RunControl, blk: usize) -> bool {
     unsafe {
         core::ptr::read_volatile(&raw const (*control).found) != 0
-            || (p.flags & FLAG_PER_BLOCK_TARGET != 0 && core::ptr::read_volatile((p.block_times as *const u64).add(blk)) != 0)
+            || (p.flags & FLAG_PER_BLOCK_TARGET != 0
+                && core::ptr::read_volatile((p.block_times as *const u64).add(blk)) != 0)
     }
 }
 
@@ -173,7 +174,8 @@ unsafe fn run<E: Elem, A: Matrix<E>, B: Matrix<E>>(p: &GaParams, a: A, b: B) {
 
     for g in 0..p.generations {
         // Doubles as the barrier that publishes last generation's replacements.
-        let stop = sync_threads_or(tid == 0 && (unsafe { stop_requested(p, control, blk) } || stop::stop_requested(p.stop)));
+        let stop =
+            sync_threads_or(tid == 0 && (unsafe { stop_requested(p, control, blk) } || stop::stop_requested(p.stop)));
         if stop {
             break;
         }

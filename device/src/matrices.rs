@@ -293,11 +293,17 @@ impl DevCost for i64 {
     }
     #[inline(always)]
     fn shfl_down_key(k: Candidate, off: u32) -> Candidate {
-        Candidate { delta: crate::intrinsics::shfl_down_i64(k.delta, off), tag: crate::intrinsics::shfl_down_u32(k.tag, off) }
+        Candidate {
+            delta: crate::intrinsics::shfl_down_i64(k.delta, off),
+            tag: crate::intrinsics::shfl_down_u32(k.tag, off),
+        }
     }
     #[inline(always)]
     fn shfl_idx_key(k: Candidate, src: u32) -> Candidate {
-        Candidate { delta: crate::intrinsics::shfl_idx_i64(k.delta, src), tag: crate::intrinsics::shfl_idx_u32(k.tag, src) }
+        Candidate {
+            delta: crate::intrinsics::shfl_idx_i64(k.delta, src),
+            tag: crate::intrinsics::shfl_idx_u32(k.tag, src),
+        }
     }
     #[inline(always)]
     unsafe fn st_key(addr: u64, k: Candidate) {
@@ -308,7 +314,9 @@ impl DevCost for i64 {
     }
     #[inline(always)]
     unsafe fn ld_key(addr: u64) -> Candidate {
-        unsafe { Candidate { delta: crate::intrinsics::ld_shared_i64(addr), tag: crate::intrinsics::ld_shared_u32(addr + 8) } }
+        unsafe {
+            Candidate { delta: crate::intrinsics::ld_shared_i64(addr), tag: crate::intrinsics::ld_shared_u32(addr + 8) }
+        }
     }
     #[inline(always)]
     fn candidate(k: Candidate) -> Candidate {

@@ -6,7 +6,9 @@ use qapgpu_common::rng::Xoshiro128;
 #[inline(always)]
 pub unsafe fn load_rng(base: *const u32, idx: usize, total: usize) -> Xoshiro128 {
     unsafe {
-        Xoshiro128 { s: [*base.add(idx), *base.add(total + idx), *base.add(2 * total + idx), *base.add(3 * total + idx)] }
+        Xoshiro128 {
+            s: [*base.add(idx), *base.add(total + idx), *base.add(2 * total + idx), *base.add(3 * total + idx)],
+        }
     }
 }
 

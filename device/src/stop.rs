@@ -37,5 +37,7 @@ pub fn block_stop_requested(word: u64) -> bool {
 #[inline(always)]
 pub fn claim_stop(word: u64) -> bool {
     // SAFETY: as in `stop_requested`.
-    word != 0 && unsafe { crate::intrinsics::atomic_cas_global_u32(word as *mut u32, 0, qapgpu_common::params::STOP_BY_HIT) } == 0
+    word != 0
+        && unsafe { crate::intrinsics::atomic_cas_global_u32(word as *mut u32, 0, qapgpu_common::params::STOP_BY_HIT) }
+            == 0
 }

@@ -33,7 +33,10 @@ struct Walk {
 
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    anyhow::ensure!((7..=9).contains(&args.len()), "usage: go_with_winners INSTANCE TARGET WALKS MAX CLONE_EVERY KEEP TRIALS [STARTS [ROUNDS]]");
+    anyhow::ensure!(
+        (7..=9).contains(&args.len()),
+        "usage: go_with_winners INSTANCE TARGET WALKS MAX CLONE_EVERY KEEP TRIALS [STARTS [ROUNDS]]"
+    );
     let inst = qaplib::read_dat(&qaplib::resolve(&args[0]))?;
     let target: i64 = args[1].parse()?;
     let walks: usize = args[2].parse()?;
@@ -72,7 +75,17 @@ fn main() -> anyhow::Result<()> {
                         (cost, p) = (c, q.clone());
                     }
                 }
-                Walk { best: p.clone(), p, cost, best_cost: cost, done: 0, tabu: vec![TABU_FREE; n * n], delta: vec![0; n * n], rng, tenure: tenure.of_unit(w) }
+                Walk {
+                    best: p.clone(),
+                    p,
+                    cost,
+                    best_cost: cost,
+                    done: 0,
+                    tabu: vec![TABU_FREE; n * n],
+                    delta: vec![0; n * n],
+                    rng,
+                    tenure: tenure.of_unit(w),
+                }
             })
             .collect();
         let mut hit = None;
@@ -81,9 +94,16 @@ fn main() -> anyhow::Result<()> {
             let firsts: Vec<Option<u32>> = ws
                 .par_iter_mut()
                 .map(|w| {
-                    let walk = WalkState { p: &mut w.p, cost: w.cost, done: w.done, best: &mut w.best, best_cost: w.best_cost };
+                    let walk = WalkState {
+                        p: &mut w.p,
+                        cost: w.cost,
+                        done: w.done,
+                        best: &mut w.best,
+                        best_cost: w.best_cost,
+                    };
                     let scratch = Scratch { delta: &mut w.delta, tabu: &mut w.tabu };
-                    let (cur, r) = tabu_walk(&a, &b, walk, target, step, w.tenure, aspiration, &mut w.rng, scratch, || false);
+                    let (cur, r) =
+                        tabu_walk(&a, &b, walk, target, step, w.tenure, aspiration, &mut w.rng, scratch, || false);
                     (w.cost, w.best_cost, w.done) = (cur, r.cost, w.done + r.iterations);
                     (r.cost <= target).then_some(r.iterations)
                 })
@@ -117,6 +137,10 @@ fn main() -> anyhow::Result<()> {
     }
     hits.sort_unstable();
     let mean = hits.iter().map(|&h| h as f64).sum::<f64>() / hits.len() as f64;
-    println!("{}: {walks} walks, clone every {every} keeping {keep}: mean {mean:.0} moves, median {}", inst.name, hits[hits.len() / 2]);
+    println!(
+        "{}: {walks} walks, clone every {every} keeping {keep}: mean {mean:.0} moves, median {}",
+        inst.name,
+        hits[hits.len() / 2]
+    );
     Ok(())
 }

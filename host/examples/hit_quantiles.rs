@@ -17,7 +17,10 @@ use rayon::prelude::*;
 
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    anyhow::ensure!((4..=7).contains(&args.len()), "usage: hit_quantiles INSTANCE TARGET WALKS MAX_ITERATIONS [TENURE_FACTOR [LAW [ASPIRATION_FACTOR]]]");
+    anyhow::ensure!(
+        (4..=7).contains(&args.len()),
+        "usage: hit_quantiles INSTANCE TARGET WALKS MAX_ITERATIONS [TENURE_FACTOR [LAW [ASPIRATION_FACTOR]]]"
+    );
     let inst = qaplib::read_dat(&qaplib::resolve(&args[0]))?;
     let target: i64 = args[1].parse()?;
     let walks: u64 = args[2].parse()?;
@@ -46,7 +49,18 @@ fn main() -> anyhow::Result<()> {
             let (mut delta, mut tabu) = (vec![0i64; n * n], vec![TABU_FREE; n * n]);
             let walk = WalkState { p: &mut p, cost, done: 0, best: &mut best, best_cost: cost };
             let scratch = Scratch { delta: &mut delta, tabu: &mut tabu };
-            let (_, r) = tabu_walk(&a, &b, walk, target, max_iterations, tenure.of_unit(w as usize), aspiration * (n * n) as i32, &mut rng, scratch, || false);
+            let (_, r) = tabu_walk(
+                &a,
+                &b,
+                walk,
+                target,
+                max_iterations,
+                tenure.of_unit(w as usize),
+                aspiration * (n * n) as i32,
+                &mut rng,
+                scratch,
+                || false,
+            );
             if r.cost <= target { r.iterations } else { u32::MAX }
         })
         .collect();
@@ -54,10 +68,18 @@ fn main() -> anyhow::Result<()> {
     let reached = hits.iter().filter(|&&h| h != u32::MAX).count();
     println!("{}: {reached} of {walks} walks reached {target} within {max_iterations} iterations", inst.name);
     let within = |k: u32| hits.iter().filter(|&&h| h <= k).count();
-    println!("  hits within 100 / 200 / 400 / {max_iterations} iterations: {} / {} / {} / {reached}", within(100), within(200), within(400));
+    println!(
+        "  hits within 100 / 200 / 400 / {max_iterations} iterations: {} / {} / {} / {reached}",
+        within(100),
+        within(200),
+        within(400)
+    );
     for q in [0.0, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5] {
         let h = hits[((q * walks as f64) as usize).min(hits.len() - 1)];
-        println!("  quantile {q:<5}  {}", if h == u32::MAX { "not reached".to_string() } else { format!("{h} iterations") });
+        println!(
+            "  quantile {q:<5}  {}",
+            if h == u32::MAX { "not reached".to_string() } else { format!("{h} iterations") }
+        );
     }
     Ok(())
 }

@@ -25,13 +25,25 @@ pub fn solve(inst: &Instance, opts: &Options) -> Result<Solution> {
 
 /// As `solve`, on an opened backend (so that many solves share one GPU context), with an
 /// observer and an interrupt flag (Ctrl-C) that stops the run with its best so far.
-pub fn solve_on(backend: &Backend, inst: &Instance, opts: &Options, obs: &mut dyn Observer, interrupt: &AtomicBool) -> Result<Solution> {
+pub fn solve_on(
+    backend: &Backend,
+    inst: &Instance,
+    opts: &Options,
+    obs: &mut dyn Observer,
+    interrupt: &AtomicBool,
+) -> Result<Solution> {
     solve_on_all(std::slice::from_ref(backend), inst, opts, obs, interrupt)
 }
 
 /// As `solve_on`, on several devices at once (`Backend::open_all`): one independent search
 /// per device, the first to reach the target stops them all (`algo::multi`).
-pub fn solve_on_all(backends: &[Backend], inst: &Instance, opts: &Options, obs: &mut dyn Observer, interrupt: &AtomicBool) -> Result<Solution> {
+pub fn solve_on_all(
+    backends: &[Backend],
+    inst: &Instance,
+    opts: &Options,
+    obs: &mut dyn Observer,
+    interrupt: &AtomicBool,
+) -> Result<Solution> {
     let mut solver = algo::build_on(backends, inst, opts)?;
     let limits = Limits { time_limit: opts.time_limit, known: opts.known };
     let out = run::run(solver.as_mut(), &limits, obs, interrupt)?;

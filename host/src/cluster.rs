@@ -72,7 +72,13 @@ impl Cluster {
 
     /// Solves on every rank (rank r with seeds r·2³² apart) and returns, on rank 0, the best
     /// solution over the ranks (on the others, their own).
-    pub fn solve(&self, backends: Vec<Backend>, inst: &Instance, opts: &Options, interrupt: &'static AtomicBool) -> Result<Solution> {
+    pub fn solve(
+        &self,
+        backends: Vec<Backend>,
+        inst: &Instance,
+        opts: &Options,
+        interrupt: &'static AtomicBool,
+    ) -> Result<Solution> {
         let world = self.universe.world();
         let rank = world.rank();
         let stop = Arc::new(AtomicBool::new(false));
@@ -116,7 +122,11 @@ impl Cluster {
         let cost = mine.as_ref().map_or(i64::MAX, |s| s.cost);
         let mut best = 0i64;
         world.all_reduce_into(&cost, &mut best, SystemOperation::min());
-        anyhow::ensure!(best != i64::MAX, "every rank failed; rank {rank}: {:#}", mine.err().map_or(String::new(), |e| format!("{e:#}")));
+        anyhow::ensure!(
+            best != i64::MAX,
+            "every rank failed; rank {rank}: {:#}",
+            mine.err().map_or(String::new(), |e| format!("{e:#}"))
+        );
         let candidate = if cost == best { rank } else { i32::MAX };
         let mut owner = 0i32;
         world.all_reduce_into(&candidate, &mut owner, SystemOperation::min());

@@ -61,5 +61,8 @@ macro_rules! with_mats {
 
 /// A pool of `threads` workers (0: one per core).
 pub fn pool(threads: usize) -> Result<rayon::ThreadPool> {
-    rayon::ThreadPoolBuilder::new().num_threads(threads).build().with_context(|| format!("--threads {threads}: cannot start the threads"))
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .with_context(|| format!("--threads {threads}: cannot start the threads"))
 }

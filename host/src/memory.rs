@@ -58,7 +58,9 @@ fn cgroup_room(self_cgroup: &str, root: &std::path::Path) -> Option<u128> {
         let (_, controllers, path) = (parts.next()?, parts.next()?, parts.next()?);
         let (dir, limit_file, usage_file) = match controllers {
             "" => (root.to_path_buf(), "memory.max", "memory.current"),
-            c if c.split(',').any(|x| x == "memory") => (root.join("memory"), "memory.limit_in_bytes", "memory.usage_in_bytes"),
+            c if c.split(',').any(|x| x == "memory") => {
+                (root.join("memory"), "memory.limit_in_bytes", "memory.usage_in_bytes")
+            }
             _ => continue,
         };
         // The group's folder and its ancestors', up to the mount's root (a namespaced
@@ -96,9 +98,15 @@ pub fn room() -> Option<Room> {
     }
     if let Some(l) = rlimit(libc::RLIMIT_DATA).filter(|&l| l < UNLIMITED) {
         let used = proc_kib(&status, "VmData:").unwrap_or(0);
-        rooms.push(Room { bytes: l.saturating_sub(used), limit: "left under this process's data limit (ulimit -d)".into() });
+        rooms.push(Room {
+            bytes: l.saturating_sub(used),
+            limit: "left under this process's data limit (ulimit -d)".into(),
+        });
     }
-    if let Some(b) = std::fs::read_to_string("/proc/self/cgroup").ok().and_then(|c| cgroup_room(&c, std::path::Path::new("/sys/fs/cgroup"))) {
+    if let Some(b) = std::fs::read_to_string("/proc/self/cgroup")
+        .ok()
+        .and_then(|c| cgroup_room(&c, std::path::Path::new("/sys/fs/cgroup")))
+    {
         rooms.push(Room { bytes: b, limit: "left under this process's cgroup memory limit".into() });
     }
     rooms.into_iter().min_by_key(|r| r.bytes)

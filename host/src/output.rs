@@ -138,7 +138,9 @@ impl Output {
                     Some(p) if !p.as_os_str().is_empty() => p,
                     _ => Path::new("."),
                 };
-                let folder = folder.canonicalize().map_err(|e| anyhow::anyhow!("{}: its folder {}: {e}", here(), folder.display()))?;
+                let folder = folder
+                    .canonicalize()
+                    .map_err(|e| anyhow::anyhow!("{}: its folder {}: {e}", here(), folder.display()))?;
                 if !folder.is_dir() {
                     bail!("{}: {} is not a folder", here(), folder.display());
                 }
@@ -147,7 +149,8 @@ impl Output {
         };
         // A file made and removed: the folder takes new files (permissions, a read-only
         // file system, no inodes left).
-        let (tmp, file) = temporary(&target).with_context(|| format!("{}: cannot create a file in its folder", here()))?;
+        let (tmp, file) =
+            temporary(&target).with_context(|| format!("{}: cannot create a file in its folder", here()))?;
         drop(file);
         let _ = std::fs::remove_file(&tmp);
         Ok(Output { option, path: path.to_path_buf(), target: Target::Replace(target) })
@@ -197,7 +200,9 @@ pub fn check_distinct(outputs: &[&Output]) -> Result<()> {
 /// FIFO without a reader and `/dev/full` fail here. Later writes block as usual.
 fn open_in_place(path: &Path) -> std::io::Result<File> {
     let mut f = match OpenOptions::new().append(true).custom_flags(libc::O_NONBLOCK).open(path) {
-        Err(e) if e.raw_os_error() == Some(libc::ENXIO) => return Err(std::io::Error::other("a FIFO with no reader (writing would block)")),
+        Err(e) if e.raw_os_error() == Some(libc::ENXIO) => {
+            return Err(std::io::Error::other("a FIFO with no reader (writing would block)"));
+        }
         r => r?,
     };
     let _none = f.write(&[])?;

@@ -55,7 +55,14 @@ pub struct Solution {
 impl Solution {
     /// Builds the solution after checking the permutation and recomputing its cost on the
     /// host: an engine's wrong answer is an error, never a report.
-    pub fn new(inst: &Instance, out: &Outcome, info: &SolverInfo, seed: u64, target: Option<i64>, known: Option<i64>) -> Result<Solution> {
+    pub fn new(
+        inst: &Instance,
+        out: &Outcome,
+        info: &SolverInfo,
+        seed: u64,
+        target: Option<i64>,
+        known: Option<i64>,
+    ) -> Result<Solution> {
         ensure!(
             out.perm.len() == inst.n && qapgpu_common::ops::is_permutation(&out.perm),
             "{} on {}: the engine returned an invalid permutation",
@@ -121,14 +128,23 @@ impl Solution {
         };
         line(&mut s, "cost", format!("{}{gap}  [re-checked on the host in 64-bit]", self.cost));
         if let Some(t) = self.target {
-            let reached = self.time_to_target_s.map_or("not reached".to_string(), |t| format!("reached in {} s", crate::bench::fmt_secs(t)));
+            let reached = self
+                .time_to_target_s
+                .map_or("not reached".to_string(), |t| format!("reached in {} s", crate::bench::fmt_secs(t)));
             line(&mut s, "target", format!("{t}: {reached}"));
         }
         let restarts = if self.restarts > 0 { format!(", {} restarts", self.restarts) } else { String::new() };
         line(&mut s, "elapsed", format!("{:.3} s, {} {}{restarts}", self.elapsed_s, self.iterations, self.unit));
         if self.move_evaluations > 0 && self.local_search_s > 0.0 {
             let rate = self.move_evaluations as f64 / self.local_search_s;
-            line(&mut s, "moves", format!("{:.3e} move costs in {:.3} s of local search: {rate:.3e}/s", self.move_evaluations as f64, self.local_search_s));
+            line(
+                &mut s,
+                "moves",
+                format!(
+                    "{:.3e} move costs in {:.3} s of local search: {rate:.3e}/s",
+                    self.move_evaluations as f64, self.local_search_s
+                ),
+            );
         }
         if self.interrupted {
             line(&mut s, "stopped", "interrupted (SIGINT, SIGTERM or SIGHUP): best solution so far".into());

@@ -10,7 +10,19 @@ fn default_job_solves_the_embedded_instance_and_prints_json() {
     let out = host().args(["--engine", "cpu", "--json", "--seed", "4", "--time-limit", "60"]).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    for key in ["instance", "n", "algorithm", "engine", "device", "seed", "cost", "permutation", "target", "time_to_target_s", "elapsed_s"] {
+    for key in [
+        "instance",
+        "n",
+        "algorithm",
+        "engine",
+        "device",
+        "seed",
+        "cost",
+        "permutation",
+        "target",
+        "time_to_target_s",
+        "elapsed_s",
+    ] {
         assert!(v.get(key).is_some(), "missing {key} in {v}");
     }
     assert_eq!(v["instance"], "planted24");
@@ -46,7 +58,20 @@ fn bad_files_give_one_line_errors_naming_the_file() {
 #[test]
 fn the_cellular_ga_reaches_the_optimum_of_els19_on_the_cpu() {
     let out = host()
-        .args(["els19", "--algo", "cga", "--engine", "cpu", "--json", "--seed", "2", "--max-generations", "100", "--time-limit", "60"])
+        .args([
+            "els19",
+            "--algo",
+            "cga",
+            "--engine",
+            "cpu",
+            "--json",
+            "--seed",
+            "2",
+            "--max-generations",
+            "100",
+            "--time-limit",
+            "60",
+        ])
         .env("QAPLIB_DIR", qapgpu::io::qaplib::qaplib_dir())
         .output()
         .unwrap();
@@ -60,7 +85,22 @@ fn the_cellular_ga_reaches_the_optimum_of_els19_on_the_cpu() {
 fn ctrl_c_stops_a_long_local_search_and_prints_the_best_so_far() {
     // One local search of 2³¹ − 1 iterations: only the stop word can end it in time.
     let child = host()
-        .args(["nug12", "--algo", "aco-ts", "--engine", "cpu", "--json", "--seed", "1", "--ls-iterations", "2147483647", "--time-limit", "60", "--target", "0"])
+        .args([
+            "nug12",
+            "--algo",
+            "aco-ts",
+            "--engine",
+            "cpu",
+            "--json",
+            "--seed",
+            "1",
+            "--ls-iterations",
+            "2147483647",
+            "--time-limit",
+            "60",
+            "--target",
+            "0",
+        ])
         .env("QAPLIB_DIR", qapgpu::io::qaplib::qaplib_dir())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -81,7 +121,10 @@ fn ctrl_c_stops_a_long_local_search_and_prints_the_best_so_far() {
 
 #[test]
 fn problems_are_solved_decoded_and_checked() {
-    let out = host().args(["solve", "--problem", "queens", "--k", "8", "--engine", "cpu", "--seed", "3", "--json"]).output().unwrap();
+    let out = host()
+        .args(["solve", "--problem", "queens", "--k", "8", "--engine", "cpu", "--seed", "3", "--json"])
+        .output()
+        .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["answer"]["valid"], true, "{v}");
@@ -89,7 +132,10 @@ fn problems_are_solved_decoded_and_checked() {
     assert_eq!(v["qap"]["cost"], 0);
 
     let tsp = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/problems/grid24.tsp");
-    let out = host().args(["solve", "--problem", "tsp", tsp, "--known", "240", "--engine", "cpu", "--seed", "1", "--quiet"]).output().unwrap();
+    let out = host()
+        .args(["solve", "--problem", "tsp", tsp, "--known", "240", "--engine", "cpu", "--seed", "1", "--quiet"])
+        .output()
+        .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success() && text.contains("tour_length      240") && text.contains("valid (checked"), "{text}");
 }
@@ -120,7 +166,12 @@ fn bad_problem_inputs_give_one_line_errors_naming_the_file_and_problem() {
     for (problem, name, text, needle) in cases {
         let path = dir.join(name);
         std::fs::write(&path, text).unwrap();
-        let out = host().args(["solve", "--problem", problem]).arg(&path).args(["--engine", "cpu", "--quiet"]).output().unwrap();
+        let out = host()
+            .args(["solve", "--problem", problem])
+            .arg(&path)
+            .args(["--engine", "cpu", "--quiet"])
+            .output()
+            .unwrap();
         assert_eq!(out.status.code(), Some(1), "{name}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(err.trim_end().lines().count(), 1, "{name}: one line, got {err}");
@@ -139,7 +190,11 @@ fn trace_writes_the_convergence_as_csv_ending_at_the_reported_cost() {
     let dir = std::env::temp_dir().join(format!("qapgpu-trace-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("trace.csv");
-    let out = host().args(["--engine", "cpu", "--json", "--seed", "4", "--time-limit", "60", "--trace"]).arg(&path).output().unwrap();
+    let out = host()
+        .args(["--engine", "cpu", "--json", "--seed", "4", "--time-limit", "60", "--trace"])
+        .arg(&path)
+        .output()
+        .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
@@ -156,7 +211,11 @@ fn trace_writes_the_convergence_as_csv_ending_at_the_reported_cost() {
     assert!(rows.windows(2).all(|w| w[0].0 <= w[1].0 && w[1].1 < w[0].1), "times rise and costs fall: {text}");
     assert_eq!(rows.last().unwrap().1, v["cost"].as_i64().unwrap(), "{text}");
 
-    let bad = host().args(["--engine", "cpu", "--quiet", "--trace"]).arg(dir.join("no-such-dir").join("t.csv")).output().unwrap();
+    let bad = host()
+        .args(["--engine", "cpu", "--quiet", "--trace"])
+        .arg(dir.join("no-such-dir").join("t.csv"))
+        .output()
+        .unwrap();
     assert_eq!(bad.status.code(), Some(1));
     let err = String::from_utf8_lossy(&bad.stderr);
     assert!(err.trim_end().lines().count() == 1 && err.contains("--trace") && err.contains("no-such-dir"), "{err}");

@@ -80,13 +80,18 @@ fn bad_option_values_get_one_line_errors_naming_the_option() {
     }
     // The ACO options that `bench compare` passes to every run are checked as `solve` checks them.
     for (args, needle) in [(&["--regroup-keep", "5"][..], "--regroup-keep"), (&["--rho", "nan"][..], "--rho")] {
-        let mut all = vec!["bench", "compare", "--engine", "cpu", "--runs", "1", "--instances", "nug12", "--algos", "ts"];
+        let mut all =
+            vec!["bench", "compare", "--engine", "cpu", "--runs", "1", "--instances", "nug12", "--algos", "ts"];
         all.extend_from_slice(args);
         assert_one_line_error(&qapgpu(&all), needle, &args.join(" "));
     }
     // A paper's protocol sets its own: an ACO option there is refused, not ignored.
     let out = qapgpu(&["bench", "003-target", "--engine", "cpu", "--runs", "1", "--instances", "nug12", "--ants", "8"]);
-    assert_one_line_error(&out, "bench 003-target: a paper's protocol sets its own ACO options", "bench 003-target --ants 8");
+    assert_one_line_error(
+        &out,
+        "bench 003-target: a paper's protocol sets its own ACO options",
+        "bench 003-target --ants 8",
+    );
 }
 
 #[test]
@@ -138,7 +143,8 @@ fn tiny_and_degenerate_instances_solve_on_the_cpu() {
             algos.extend([Some("aco-ts"), Some("aco-2opt"), Some("cga")]);
         }
         for algo in algos {
-            let mut args = vec![path.to_str().unwrap(), "--engine", "cpu", "--json", "--time-limit", "0.5", "--seed", "3"];
+            let mut args =
+                vec![path.to_str().unwrap(), "--engine", "cpu", "--json", "--time-limit", "0.5", "--seed", "3"];
             if let Some(a) = algo {
                 args.extend(["--algo", a]);
             }

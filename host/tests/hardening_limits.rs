@@ -59,12 +59,17 @@ fn answer(out: &Output, inst: &Instance, what: &str) -> (i64, f64) {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{what}: exit {:?}, stderr {stderr}", out.status);
     let text = String::from_utf8_lossy(&out.stdout);
-    let json: serde_json::Value = serde_json::from_str(text.lines().last().unwrap_or("")).unwrap_or_else(|e| panic!("{what}: {e}: {text}"));
-    let perm: Vec<u8> = json["permutation"].as_array().unwrap().iter().map(|v| (v.as_u64().unwrap() - 1) as u8).collect();
+    let json: serde_json::Value =
+        serde_json::from_str(text.lines().last().unwrap_or("")).unwrap_or_else(|e| panic!("{what}: {e}: {text}"));
+    let perm: Vec<u8> =
+        json["permutation"].as_array().unwrap().iter().map(|v| (v.as_u64().unwrap() - 1) as u8).collect();
     let cost = json["cost"].as_i64().unwrap();
     let mut seen = perm.clone();
     seen.sort_unstable();
-    assert!(seen.iter().enumerate().all(|(i, &x)| x as usize == i) && seen.len() == inst.n, "{what}: not a permutation: {perm:?}");
+    assert!(
+        seen.iter().enumerate().all(|(i, &x)| x as usize == i) && seen.len() == inst.n,
+        "{what}: not a permutation: {perm:?}"
+    );
     assert_eq!(inst.cost(&perm), cost, "{what}: the permutation's cost");
     (cost, json["elapsed_s"].as_f64().unwrap())
 }
@@ -90,10 +95,17 @@ fn every_family_answers_a_nanosecond_and_a_millisecond_with_a_valid_permutation(
     for inst in [nug12().1, random256().1] {
         for algo in FAMILIES {
             for limit in [1e-9, 1e-3] {
-                let opts = Options { algorithm: Some(algo.into()), engine: EngineChoice::Cpu, seed: 3, time_limit: Some(Duration::from_secs_f64(limit)), ..Options::default() };
+                let opts = Options {
+                    algorithm: Some(algo.into()),
+                    engine: EngineChoice::Cpu,
+                    seed: 3,
+                    time_limit: Some(Duration::from_secs_f64(limit)),
+                    ..Options::default()
+                };
                 let what = format!("{algo} on {} within {limit} s", inst.name);
                 // The library call Python's `solve(options={"time_limit": 1e-3})` makes.
-                let sol = qapgpu::solve_on(&backend, &inst, &opts, &mut Silent, &AtomicBool::new(false)).unwrap_or_else(|e| panic!("{what}: {e:#}"));
+                let sol = qapgpu::solve_on(&backend, &inst, &opts, &mut Silent, &AtomicBool::new(false))
+                    .unwrap_or_else(|e| panic!("{what}: {e:#}"));
                 assert_eq!(inst.cost(&sol.perm()), sol.cost, "{what}");
                 assert!(sol.elapsed_s <= limit + 0.05, "{what}: returned after {} s", sol.elapsed_s);
             }
@@ -109,7 +121,20 @@ fn the_command_line_answers_the_shortest_limits() {
         answer(&solve(&path, &["--algo", "ts", "--time-limit", limit]), &inst, &format!("ts --time-limit {limit}"));
     }
     let dir = temp("ttt");
-    let out = qapgpu(&["bench", "ttt", "--engine", "cpu", "--instances", "nug12", "--runs", "2", "--time-limit", "1e-9", "--out", dir.to_str().unwrap()]);
+    let out = qapgpu(&[
+        "bench",
+        "ttt",
+        "--engine",
+        "cpu",
+        "--instances",
+        "nug12",
+        "--runs",
+        "2",
+        "--time-limit",
+        "1e-9",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
     let _ = std::fs::remove_dir_all(&dir);
     assert!(out.status.success(), "bench ttt --time-limit 1e-9: {}", String::from_utf8_lossy(&out.stderr));
 }
@@ -135,13 +160,20 @@ fn set_up_ends_at_the_time_limit() {
     for args in cases {
         let what = args.join(" ");
         let t0 = Instant::now();
-        answer(&solve(&path, &[args, &["--time-limit", "1e-9"][..]].concat()), &inst, &format!("{what} --time-limit 1e-9"));
+        answer(
+            &solve(&path, &[args, &["--time-limit", "1e-9"][..]].concat()),
+            &inst,
+            &format!("{what} --time-limit 1e-9"),
+        );
         let at_once = t0.elapsed().as_secs_f64();
         let t0 = Instant::now();
         let (_, elapsed) = answer(&solve(&path, &[args, &["--time-limit", "0.5"][..]].concat()), &inst, &what);
         let wall = t0.elapsed().as_secs_f64();
         assert!(elapsed <= limit * 1.05 + 0.05, "{what}: a {limit}-s limit returned after {elapsed:.3} s");
-        assert!(wall <= limit + at_once + 1.0, "{what}: the process took {wall:.2} s (one stopped at once {at_once:.2} s)");
+        assert!(
+            wall <= limit + at_once + 1.0,
+            "{what}: the process took {wall:.2} s (one stopped at once {at_once:.2} s)"
+        );
     }
 }
 
@@ -150,7 +182,19 @@ fn ctrl_c_reaches_the_drawing_of_a_large_population() {
     let _cores = cores();
     let (path, inst) = random256();
     let child = Command::new(env!("CARGO_BIN_EXE_qapgpu"))
-        .args(["solve", path.to_str().unwrap(), "--engine", "cpu", "--json", "--algo", "ga-islands", "--blocks", "65536", "--time-limit", "60"])
+        .args([
+            "solve",
+            path.to_str().unwrap(),
+            "--engine",
+            "cpu",
+            "--json",
+            "--algo",
+            "ga-islands",
+            "--blocks",
+            "65536",
+            "--time-limit",
+            "60",
+        ])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -184,16 +228,62 @@ fn under_rlimit(resource: libc::__rlimit_resource_t, bytes: u64, args: &[&str]) 
 fn the_memory_check_sees_the_process_limits() {
     let _cores = cores();
     let (path, _) = random256();
-    let args = ["solve", path.to_str().unwrap(), "--engine", "cpu", "--quiet", "--algo", "ga-independent", "--subpop", "1024", "--blocks", "8192", "--time-limit", "1"];
+    let args = [
+        "solve",
+        path.to_str().unwrap(),
+        "--engine",
+        "cpu",
+        "--quiet",
+        "--algo",
+        "ga-independent",
+        "--subpop",
+        "1024",
+        "--blocks",
+        "8192",
+        "--time-limit",
+        "1",
+    ];
     let out = under_rlimit(libc::RLIMIT_AS, 2 << 30, &args);
     assert_one_line_error(&out, "ulimit -v", "--subpop 1024 --blocks 8192 under ulimit -v 2G");
     assert_one_line_error(&out, "lower --blocks or --subpop", "--subpop 1024 --blocks 8192 under ulimit -v 2G");
     let out = under_rlimit(libc::RLIMIT_DATA, 2 << 30, &args);
     assert_one_line_error(&out, "ulimit -d", "--subpop 1024 --blocks 8192 under ulimit -d 2G");
-    let colony = ["solve", path.to_str().unwrap(), "--engine", "cpu", "--quiet", "--algo", "ts", "--ants", "65536", "--time-limit", "1"];
-    assert_one_line_error(&under_rlimit(libc::RLIMIT_AS, 2 << 30, &colony), "lower --ants", "ts --ants 65536 under ulimit -v 2G");
-    let grid = ["solve", path.to_str().unwrap(), "--engine", "cpu", "--quiet", "--algo", "cga", "--grid", "256x256", "--time-limit", "1"];
-    assert_one_line_error(&under_rlimit(libc::RLIMIT_AS, 128 << 20, &grid), "lower --grid", "cga --grid 256x256 under ulimit -v 128M");
+    let colony = [
+        "solve",
+        path.to_str().unwrap(),
+        "--engine",
+        "cpu",
+        "--quiet",
+        "--algo",
+        "ts",
+        "--ants",
+        "65536",
+        "--time-limit",
+        "1",
+    ];
+    assert_one_line_error(
+        &under_rlimit(libc::RLIMIT_AS, 2 << 30, &colony),
+        "lower --ants",
+        "ts --ants 65536 under ulimit -v 2G",
+    );
+    let grid = [
+        "solve",
+        path.to_str().unwrap(),
+        "--engine",
+        "cpu",
+        "--quiet",
+        "--algo",
+        "cga",
+        "--grid",
+        "256x256",
+        "--time-limit",
+        "1",
+    ];
+    assert_one_line_error(
+        &under_rlimit(libc::RLIMIT_AS, 128 << 20, &grid),
+        "lower --grid",
+        "cga --grid 256x256 under ulimit -v 128M",
+    );
 }
 
 #[test]
@@ -216,7 +306,16 @@ fn zero_counts_of_bench_are_refused() {
     for (args, needle) in cases {
         let mut all = vec!["bench"];
         all.extend_from_slice(args);
-        all.extend(["--engine", "cpu", "--instances", "nug12", "--time-limit", "1", "--out", out_dir.to_str().unwrap()]);
+        all.extend([
+            "--engine",
+            "cpu",
+            "--instances",
+            "nug12",
+            "--time-limit",
+            "1",
+            "--out",
+            out_dir.to_str().unwrap(),
+        ]);
         assert_one_line_error(&qapgpu(&all), needle, &args.join(" "));
     }
 }

@@ -125,8 +125,14 @@ fn a_named_pipe_is_refused_without_waiting_for_a_writer() {
     std::fs::copy(bundled("nug12.dat"), dir.join("nug12.dat")).unwrap();
     std::fs::copy(bundled("bks.csv"), dir.join("bks.csv")).unwrap();
     let mut cmd = qapgpu();
-    cmd.args(["bench", "gaps", "--engine", "cpu", "--runs", "1", "--time-limit", "0.2", "--algos", "ts", "--out"]).arg(dir.join("out")).env("QAPLIB_DIR", &dir);
-    assert_one_line_error(&run(cmd, 60, "bench gaps with a FIFO"), &["f.dat: is a named pipe (FIFO)", "zero.dat: is a device"], "bench gaps FIFO");
+    cmd.args(["bench", "gaps", "--engine", "cpu", "--runs", "1", "--time-limit", "0.2", "--algos", "ts", "--out"])
+        .arg(dir.join("out"))
+        .env("QAPLIB_DIR", &dir);
+    assert_one_line_error(
+        &run(cmd, 60, "bench gaps with a FIFO"),
+        &["f.dat: is a named pipe (FIFO)", "zero.dat: is a device"],
+        "bench gaps FIFO",
+    );
 }
 
 /// Issue 37, item 1: `(echo 256; yes 1) | qapgpu solve /dev/stdin` read without end; it
@@ -157,7 +163,11 @@ fn an_endless_pipe_stops_at_the_bound_of_its_n() {
     });
     let out = finish(child, 60, "endless pipe");
     let sent = writer.join().unwrap();
-    assert_one_line_error(&out, &["/dev/stdin", "longer than the 8392768 bytes that 131073 numbers for n = 256 can take"], "endless pipe");
+    assert_one_line_error(
+        &out,
+        &["/dev/stdin", "longer than the 8392768 bytes that 131073 numbers for n = 256 can take"],
+        "endless pipe",
+    );
     assert!(sent < 12 << 20, "{sent} bytes were taken from the pipe: the bound is 8392768 and a pipe's buffer");
 }
 
@@ -206,8 +216,15 @@ fn a_first_number_across_the_4_kib_window_is_read_whole() {
 fn a_second_tsplib_dimension_is_an_error_naming_the_file() {
     let dir = folder("tsplib");
     let cities: String = (1..=8).map(|i| format!("{i} {} {}\n", i % 4, i / 4)).collect();
-    let text = |again: &str| format!("NAME : t\nTYPE : TSP\nDIMENSION : 8\nEDGE_WEIGHT_TYPE : EUC_2D\nNODE_COORD_SECTION\n{cities}{again}EOF\n");
-    for (again, needle) in [("DIMENSION : 10\n", "DIMENSION 10 contradicts the DIMENSION 8"), ("DIMENSION : 6\n", "DIMENSION 6 contradicts the DIMENSION 8")] {
+    let text = |again: &str| {
+        format!(
+            "NAME : t\nTYPE : TSP\nDIMENSION : 8\nEDGE_WEIGHT_TYPE : EUC_2D\nNODE_COORD_SECTION\n{cities}{again}EOF\n"
+        )
+    };
+    for (again, needle) in [
+        ("DIMENSION : 10\n", "DIMENSION 10 contradicts the DIMENSION 8"),
+        ("DIMENSION : 6\n", "DIMENSION 6 contradicts the DIMENSION 8"),
+    ] {
         let path = dir.join("t.tsp");
         std::fs::write(&path, text(again)).unwrap();
         let e = qapgpu::problems::tsplib::read(&path).unwrap_err().to_string();
@@ -269,7 +286,10 @@ fn a_best_known_value_of_another_n_is_not_used() {
     std::fs::write(dir.join("bks.csv"), "instance,n,best_known,proven_optimal\nnug12,12,578,yes\n").unwrap();
     let solve = |extra: &[&str]| {
         let mut cmd = qapgpu();
-        cmd.args(["solve", "nug12.dat", "--engine", "cpu", "--time-limit", "0.3", "--seed", "1"]).args(extra).current_dir(&dir).env("QAPLIB_DIR", &dir);
+        cmd.args(["solve", "nug12.dat", "--engine", "cpu", "--time-limit", "0.3", "--seed", "1"])
+            .args(extra)
+            .current_dir(&dir)
+            .env("QAPLIB_DIR", &dir);
         run(cmd, 30, "user's nug12")
     };
     let out = solve(&["--json"]);
@@ -281,12 +301,16 @@ fn a_best_known_value_of_another_n_is_not_used() {
     let out = solve(&[]);
     let (text, err) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(!text.contains("578") && !text.contains("gap -"), "{text}");
-    assert!(err.contains("nug12 has n = 12 there, but this nug12 has n = 6: its best-known value 578 is not used"), "{err}");
+    assert!(
+        err.contains("nug12 has n = 12 there, but this nug12 has n = 6: its best-known value 578 is not used"),
+        "{err}"
+    );
     // A .sln of another n is passed over too; one of the right n is used, and named.
     std::fs::write(dir.join("nug12.sln"), "12 578\n1 2 3 4 5 6 7 8 9 10 11 12\n").unwrap();
     let v: serde_json::Value = serde_json::from_slice(&solve(&["--json"]).stdout).unwrap();
     assert!(v["best_known"].is_null(), "{v}");
-    std::fs::write(dir.join("bks.csv"), "instance,n,best_known,proven_optimal\nnug12,12,578,yes\nnug12,6,1,no\n").unwrap();
+    std::fs::write(dir.join("bks.csv"), "instance,n,best_known,proven_optimal\nnug12,12,578,yes\nnug12,6,1,no\n")
+        .unwrap();
     let v: serde_json::Value = serde_json::from_slice(&solve(&["--json"]).stdout).unwrap();
     assert_eq!(v["best_known"], 1, "{v}");
     assert!(v["best_known_source"].as_str().is_some_and(|s| s.ends_with("bks.csv")), "{v}");
@@ -310,10 +334,16 @@ fn bench_gaps_stops_on_an_unreadable_instance() {
     std::fs::write(dir.join("broken.dat"), "5\n1 2\n").unwrap();
     let gaps = || {
         let mut cmd = qapgpu();
-        cmd.args(["bench", "gaps", "--engine", "cpu", "--runs", "1", "--time-limit", "0.2", "--algos", "ts", "--out"]).arg(dir.join("out")).env("QAPLIB_DIR", &dir);
+        cmd.args(["bench", "gaps", "--engine", "cpu", "--runs", "1", "--time-limit", "0.2", "--algos", "ts", "--out"])
+            .arg(dir.join("out"))
+            .env("QAPLIB_DIR", &dir);
         run(cmd, 60, "bench gaps")
     };
-    assert_one_line_error(&gaps(), &["broken.dat", "expected 1 + 2·n² = 51 numbers", "cannot be read"], "bench gaps, broken file");
+    assert_one_line_error(
+        &gaps(),
+        &["broken.dat", "expected 1 + 2·n² = 51 numbers", "cannot be read"],
+        "bench gaps, broken file",
+    );
     std::fs::remove_file(dir.join("broken.dat")).unwrap();
     let out = gaps();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -339,11 +369,30 @@ fn file_names_need_not_be_utf8() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["best_known"], 578, "from the .sln of the same name: {v}");
     let mut cmd = qapgpu();
-    cmd.args(["bench", "compare", "--algos", "ts", "--runs", "1", "--time-limit", "2", "--engine", "cpu", "--instances"]).arg(&dat).arg("--out").arg(dir.join("out"));
+    cmd.args([
+        "bench",
+        "compare",
+        "--algos",
+        "ts",
+        "--runs",
+        "1",
+        "--time-limit",
+        "2",
+        "--engine",
+        "cpu",
+        "--instances",
+    ])
+    .arg(&dat)
+    .arg("--out")
+    .arg(dir.join("out"));
     let out = run(cmd, 60, "bench compare, non-UTF-8 name");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let tsp = dir.join(OsStr::from_bytes(b"\xfe.tsp"));
-    std::fs::write(&tsp, "TYPE : TSP\nDIMENSION : 4\nEDGE_WEIGHT_TYPE : EUC_2D\nNODE_COORD_SECTION\n1 0 0\n2 1 0\n3 1 1\n4 0 1\nEOF\n").unwrap();
+    std::fs::write(
+        &tsp,
+        "TYPE : TSP\nDIMENSION : 4\nEDGE_WEIGHT_TYPE : EUC_2D\nNODE_COORD_SECTION\n1 0 0\n2 1 0\n3 1 1\n4 0 1\nEOF\n",
+    )
+    .unwrap();
     let mut cmd = qapgpu();
     cmd.args(["solve", "--problem", "tsp"]).arg(&tsp).args(["--engine", "cpu", "--time-limit", "2", "--quiet"]);
     let out = run(cmd, 60, "solve --problem tsp, non-UTF-8 name");
@@ -352,5 +401,9 @@ fn file_names_need_not_be_utf8() {
     let missing = dir.join(OsStr::from_bytes(b"\xfdmissing.dat"));
     let mut cmd = qapgpu();
     cmd.arg("solve").arg(&missing).args(["--engine", "cpu"]);
-    assert_one_line_error(&run(cmd, 30, "missing non-UTF-8 name"), &["missing.dat", "cannot read"], "missing non-UTF-8 name");
+    assert_one_line_error(
+        &run(cmd, 30, "missing non-UTF-8 name"),
+        &["missing.dat", "cannot read"],
+        "missing non-UTF-8 name",
+    );
 }

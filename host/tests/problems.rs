@@ -4,8 +4,8 @@
 use qapgpu::io::Instance;
 use qapgpu::problems::chess::{self, Knight, Piece, Placement};
 use qapgpu::problems::clique::{self, Clique, Direction};
-use qapgpu::problems::graph::{self, Graph};
 use qapgpu::problems::gpp::{self, Gpp};
+use qapgpu::problems::graph::{self, Graph};
 use qapgpu::problems::lap::{self, Lap};
 use qapgpu::problems::tsp::{self, Tsp};
 use qapgpu::problems::{Posed, generate, tsplib};
@@ -22,7 +22,11 @@ fn each_permutation(n: usize, mut f: impl FnMut(&[u8])) {
     let mut i = 0;
     while i < n {
         if c[i] < i {
-            if i % 2 == 0 { p.swap(0, i) } else { p.swap(c[i], i) }
+            if i % 2 == 0 {
+                p.swap(0, i)
+            } else {
+                p.swap(c[i], i)
+            }
             f(&p);
             c[i] += 1;
             i = 0;
@@ -231,7 +235,13 @@ fn checkers_reject_wrong_answers() {
 }
 
 fn cpu(target: i64, seed: u64, seconds: u64) -> Options {
-    Options { engine: EngineChoice::Cpu, target: Some(target), seed, time_limit: Some(Duration::from_secs(seconds)), ..Options::default() }
+    Options {
+        engine: EngineChoice::Cpu,
+        target: Some(target),
+        seed,
+        time_limit: Some(Duration::from_secs(seconds)),
+        ..Options::default()
+    }
 }
 
 #[test]
@@ -282,7 +292,9 @@ fn closed_knight_tour_on_8x8_is_found_on_the_cpu() {
 #[test]
 fn tsplib_distances_follow_the_definitions() {
     let p = Path::new("x.tsp");
-    let coords = |ty: &str, c: &str| format!("NAME: x\nTYPE: TSP\nDIMENSION: 3\nEDGE_WEIGHT_TYPE: {ty}\nNODE_COORD_SECTION\n{c}EOF\n");
+    let coords = |ty: &str, c: &str| {
+        format!("NAME: x\nTYPE: TSP\nDIMENSION: 3\nEDGE_WEIGHT_TYPE: {ty}\nNODE_COORD_SECTION\n{c}EOF\n")
+    };
     // EUC_2D rounds, CEIL_2D rounds up: 3-4-5 triangle scaled, and 1.5 → 2 / 2.
     let e = tsplib::parse(p, &coords("EUC_2D", "1 0 0\n2 3 4\n3 1.5 0\n")).unwrap();
     assert_eq!((e.d(0, 1), e.d(0, 2)), (5, 2));
@@ -298,10 +310,19 @@ fn tsplib_distances_follow_the_definitions() {
     assert_eq!(g.d(0, 2), 56);
     // Explicit triangles give the same symmetric matrix.
     let full = "0 1 2 3\n1 0 4 5\n2 4 0 6\n3 5 6 0";
-    let forms = [("FULL_MATRIX", full), ("UPPER_ROW", "1 2 3 4 5 6"), ("LOWER_ROW", "1 2 4 3 5 6"), ("UPPER_DIAG_ROW", "0 1 2 3 0 4 5 0 6 0"), ("LOWER_DIAG_ROW", "0 1 0 2 4 0 3 5 6 0"), ("UPPER_COL", "1 2 4 3 5 6")];
+    let forms = [
+        ("FULL_MATRIX", full),
+        ("UPPER_ROW", "1 2 3 4 5 6"),
+        ("LOWER_ROW", "1 2 4 3 5 6"),
+        ("UPPER_DIAG_ROW", "0 1 2 3 0 4 5 0 6 0"),
+        ("LOWER_DIAG_ROW", "0 1 0 2 4 0 3 5 6 0"),
+        ("UPPER_COL", "1 2 4 3 5 6"),
+    ];
     let mut first = None;
     for (fmt, body) in forms {
-        let text = format!("NAME: e\nTYPE: TSP\nDIMENSION: 4\nEDGE_WEIGHT_TYPE: EXPLICIT\nEDGE_WEIGHT_FORMAT: {fmt}\nEDGE_WEIGHT_SECTION\n{body}\nEOF\n");
+        let text = format!(
+            "NAME: e\nTYPE: TSP\nDIMENSION: 4\nEDGE_WEIGHT_TYPE: EXPLICIT\nEDGE_WEIGHT_FORMAT: {fmt}\nEDGE_WEIGHT_SECTION\n{body}\nEOF\n"
+        );
         let d = tsplib::parse(p, &text).unwrap().dist;
         assert_eq!(*first.get_or_insert(d.clone()), d, "{fmt}");
     }
@@ -316,12 +337,25 @@ fn malformed_files_get_one_line_errors_naming_the_file() {
         (format!("{head}DIMENSION: 2\n"), "DIMENSION 2"),
         (format!("{head}DIMENSION: 3\nEDGE_WEIGHT_TYPE: EUC_3D\n"), "EUC_3D"),
         (format!("{head}DIMENSION: 3\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n1 0 0\n2 1 1\n"), "ends before"),
-        (format!("{head}DIMENSION: 3\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n1 0 0\n2 x 1\n3 1 1\n"), "not a coordinate"),
+        (
+            format!("{head}DIMENSION: 3\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n1 0 0\n2 x 1\n3 1 1\n"),
+            "not a coordinate",
+        ),
         (format!("{head}DIMENSION: 3\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n1 0 0\n1 1 1\n3 1 1\n"), "twice"),
         (format!("{head}DIMENSION: 3\nEDGE_WEIGHT_TYPE: EUC_2D\n"), "no NODE_COORD_SECTION"),
         ("NAME: b\nTYPE: CVRP\n".into(), "not a TSP"),
-        (format!("{head}DIMENSION: 3\nEDGE_WEIGHT_TYPE: EXPLICIT\nEDGE_WEIGHT_FORMAT: FUNCTION\nEDGE_WEIGHT_SECTION\n1\n"), "not supported"),
-        (format!("{head}DIMENSION: 3\nEDGE_WEIGHT_TYPE: EXPLICIT\nEDGE_WEIGHT_FORMAT: UPPER_ROW\nEDGE_WEIGHT_SECTION\n1 2\n"), "ends after 2"),
+        (
+            format!(
+                "{head}DIMENSION: 3\nEDGE_WEIGHT_TYPE: EXPLICIT\nEDGE_WEIGHT_FORMAT: FUNCTION\nEDGE_WEIGHT_SECTION\n1\n"
+            ),
+            "not supported",
+        ),
+        (
+            format!(
+                "{head}DIMENSION: 3\nEDGE_WEIGHT_TYPE: EXPLICIT\nEDGE_WEIGHT_FORMAT: UPPER_ROW\nEDGE_WEIGHT_SECTION\n1 2\n"
+            ),
+            "ends after 2",
+        ),
         (format!("{head}HELLO: 3\n"), "unknown keyword"),
     ];
     for (text, needle) in cases {
@@ -369,10 +403,35 @@ fn example_files_are_the_generated_instances() {
     let (rings, cut) = generate::ring_of_cliques(3, 6, 4);
     let members: Vec<String> = clique.iter().map(|v| (v + 1).to_string()).collect();
     let files = [
-        ("grid24.tsp", tsplib::format_euc2d("grid24", &format!("6 x 4 grid, spacing 10, generated by qapgpu; optimal tour {opt}"), &cities)),
-        ("cycle12.txt", format!("# the cycle C12, labels shuffled, generated by qapgpu; minimum linear arrangement {len}\n{}", graph::format_edge_list(&cycle))),
-        ("planted40.clq", graph::format_dimacs(&planted, &format!("G(40, 1/2) with a planted 10-clique on {}, generated by qapgpu", members.join(" ")))),
-        ("rings18.txt", format!("# three K6 joined in a ring, labels shuffled, generated by qapgpu; least cut into 3 parts {cut}\n{}", graph::format_edge_list(&rings))),
+        (
+            "grid24.tsp",
+            tsplib::format_euc2d(
+                "grid24",
+                &format!("6 x 4 grid, spacing 10, generated by qapgpu; optimal tour {opt}"),
+                &cities,
+            ),
+        ),
+        (
+            "cycle12.txt",
+            format!(
+                "# the cycle C12, labels shuffled, generated by qapgpu; minimum linear arrangement {len}\n{}",
+                graph::format_edge_list(&cycle)
+            ),
+        ),
+        (
+            "planted40.clq",
+            graph::format_dimacs(
+                &planted,
+                &format!("G(40, 1/2) with a planted 10-clique on {}, generated by qapgpu", members.join(" ")),
+            ),
+        ),
+        (
+            "rings18.txt",
+            format!(
+                "# three K6 joined in a ring, labels shuffled, generated by qapgpu; least cut into 3 parts {cut}\n{}",
+                graph::format_edge_list(&rings)
+            ),
+        ),
     ];
     for (name, text) in files {
         let path = dir.join(name);

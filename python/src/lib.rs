@@ -9,8 +9,8 @@ use qapgpu::algo::{Backend, EngineChoice, Options};
 use qapgpu::api::solve_on_all;
 use qapgpu::io::{Instance, qaplib};
 use qapgpu::run::{Observer, Progress, Silent};
-use std::sync::{Arc, Mutex};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 fn value_error(e: impl std::fmt::Display) -> PyErr {
@@ -54,7 +54,8 @@ fn opened(opts: &Options) -> anyhow::Result<(Vec<Backend>, Vec<String>)> {
         return Ok((b.clone(), n.clone()));
     }
     let notes = Mutex::new(Vec::new());
-    let backends = Backend::open_all(opts, |why| notes.lock().unwrap_or_else(|p| p.into_inner()).push(why.to_string()))?;
+    let backends =
+        Backend::open_all(opts, |why| notes.lock().unwrap_or_else(|p| p.into_inner()).push(why.to_string()))?;
     let notes = notes.into_inner().unwrap_or_else(|p| p.into_inner());
     *cache = Some((key, backends.clone(), notes.clone()));
     Ok((backends, notes))
@@ -90,7 +91,9 @@ fn solve<'py>(
         "cpu" => EngineChoice::Cpu,
         other => return Err(value_error(format!("engine = {other:?}: one of \"auto\", \"gpu\", \"cpu\""))),
     };
-    let seed = seed.unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64));
+    let seed = seed.unwrap_or_else(|| {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
+    });
     let gpus = gpus.unwrap_or_else(|| (0..host_gpu::device_count()).collect());
     let opts = Options {
         algorithm: algo,
@@ -122,7 +125,8 @@ fn solve<'py>(
     let rx = Mutex::new(rx); // shared with the GIL-free closure (a receiver is not Sync)
     let mut interrupted = None;
     let answer = loop {
-        match py.allow_threads(|| rx.lock().unwrap_or_else(|p| p.into_inner()).recv_timeout(Duration::from_millis(50))) {
+        match py.allow_threads(|| rx.lock().unwrap_or_else(|p| p.into_inner()).recv_timeout(Duration::from_millis(50)))
+        {
             Ok(answer) => break answer,
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
                 if let Err(e) = py.check_signals() {
@@ -130,14 +134,20 @@ fn solve<'py>(
                     interrupted = Some(e);
                 }
             }
-            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return Err(value_error("the solver's thread panicked")),
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(value_error("the solver's thread panicked"));
+            }
         }
     };
     let sol = answer.map_err(value_error)?;
     if let Some(e) = interrupted
         && !return_on_interrupt
     {
-        return Err(if e.is_instance_of::<PyKeyboardInterrupt>(py) { e } else { PyKeyboardInterrupt::new_err("interrupted") });
+        return Err(if e.is_instance_of::<PyKeyboardInterrupt>(py) {
+            e
+        } else {
+            PyKeyboardInterrupt::new_err("interrupted")
+        });
     }
     let d = PyDict::new(py);
     d.set_item("perm", sol.perm().iter().map(|&g| g as usize).collect::<Vec<_>>())?;
@@ -221,7 +231,9 @@ mod host_gpu {
         let jit_only = qapgpu::gpu::jit_forced();
         match qapgpu::gpu::cubin_to_load(arch) {
             Some((a, _)) => format!("sm_{a} machine code"),
-            None if ptx_bytes() > 0 && jit_only => format!("PTX, JIT-compiled for sm_{arch} ({}=1)", qapgpu::gpu::JIT_ENV),
+            None if ptx_bytes() > 0 && jit_only => {
+                format!("PTX, JIT-compiled for sm_{arch} ({}=1)", qapgpu::gpu::JIT_ENV)
+            }
             None if ptx_bytes() > 0 => format!("PTX, JIT-compiled for sm_{arch}"),
             None => "nothing: no PTX embedded".into(),
         }
@@ -251,7 +263,8 @@ fn gpu_facts() -> Result<(Vec<GpuFacts>, Option<String>), String> {
     let mut version = 0;
     // SAFETY: the driver is loaded and initialised (device_count found devices); the
     // pointer is to a live c_int.
-    let driver = (unsafe { cudarc::driver::sys::cuDriverGetVersion(&mut version) }.result().is_ok()).then(|| format!("{}.{}", version / 1000, version % 1000 / 10));
+    let driver = (unsafe { cudarc::driver::sys::cuDriverGetVersion(&mut version) }.result().is_ok())
+        .then(|| format!("{}.{}", version / 1000, version % 1000 / 10));
     let mut gpus = Vec::with_capacity(count);
     for ordinal in 0..count {
         let dev = device::get(ordinal as i32).map_err(err)?;

@@ -48,7 +48,10 @@ impl Case {
         }
         let missing = self.instances.iter().find(|name| !qapgpu::io::qaplib::resolve(name).is_file())?;
         let path = qapgpu::io::qaplib::resolve(missing);
-        Some((format!("tests skipped: QAPLIB instance {missing} not found (set QAPLIB_DIR)"), format!("QAPLIB instance {missing} not found: {} (set QAPLIB_DIR)", path.display())))
+        Some((
+            format!("tests skipped: QAPLIB instance {missing} not found (set QAPLIB_DIR)"),
+            format!("QAPLIB instance {missing} not found: {} (set QAPLIB_DIR)", path.display()),
+        ))
     }
 }
 

@@ -25,19 +25,35 @@ fn layouts(inst: &Instance) -> Vec<Layout> {
     all
 }
 
-
 fn load(name: &str) -> Instance {
     qaplib::read_dat(&qaplib::resolve(name)).unwrap()
 }
 
 /// Runs init and `iterations` cAS iterations on both engines, comparing every state.
-fn twin(g: &Gpu, inst: &Instance, ls: LsKind, layout: Layout, ants: u32, ls_iterations: u32, iterations: usize) -> AcoGpu {
+fn twin(
+    g: &Gpu,
+    inst: &Instance,
+    ls: LsKind,
+    layout: Layout,
+    ants: u32,
+    ls_iterations: u32,
+    iterations: usize,
+) -> AcoGpu {
     twin_with(g, inst, ls, layout, ants, ls_iterations, iterations, false)
 }
 
 /// `twin`, with the GPU's move costs in i64 whatever the instance allows when `wide_delta`.
 #[allow(clippy::too_many_arguments)]
-fn twin_with(g: &Gpu, inst: &Instance, ls: LsKind, layout: Layout, ants: u32, ls_iterations: u32, iterations: usize, wide_delta: bool) -> AcoGpu {
+fn twin_with(
+    g: &Gpu,
+    inst: &Instance,
+    ls: LsKind,
+    layout: Layout,
+    ants: u32,
+    ls_iterations: u32,
+    iterations: usize,
+    wide_delta: bool,
+) -> AcoGpu {
     let mut cfg = AcoConfig::paper(ls, inst.n as u32, Class::of(&inst.name));
     cfg.layout = layout;
     cfg.wide_delta = wide_delta;
@@ -79,7 +95,13 @@ fn small_instances_every_width_mapping_and_search() {
     let g = gpu();
     // The symmetrised copies put the sums mapping's table on either side, with and without
     // zero diagonals (neg17's diagonal is not zero).
-    for inst in [load("nug12"), load("els19"), negatives(), symmetrised(&negatives(), Side::A), symmetrised(&negatives(), Side::B)] {
+    for inst in [
+        load("nug12"),
+        load("els19"),
+        negatives(),
+        symmetrised(&negatives(), Side::A),
+        symmetrised(&negatives(), Side::B),
+    ] {
         for ls in [LsKind::Tabu, LsKind::TwoOpt] {
             for layout in layouts(&inst) {
                 twin(&g, &inst, ls, layout, 8, 3 * inst.n as u32, 3);
@@ -110,10 +132,18 @@ fn paper_sized_instances() {
     // tai100b's c-ants on the fast path with 2-byte tabu entries (`narrow_tabu`), where
     // 4-byte ones would leave the tabu matrix in global memory.
     let e = twin(&g, &load("tai100b"), LsKind::Tabu, Layout::Sums, 6, 100, 2);
-    assert!(e.layout.fast_path() && e.layout.tabu_entry == 2, "tai100b's searches are off the narrow kernels: {:?}", e.layout);
+    assert!(
+        e.layout.fast_path() && e.layout.tabu_entry == 2,
+        "tai100b's searches are off the narrow kernels: {:?}",
+        e.layout
+    );
     // tai150b's c-ants on the fast path with the moves' pairs read from global memory.
     let e = twin(&g, &load("tai150b"), LsKind::Tabu, Layout::Sums, 6, 60, 1);
-    assert!(e.layout.fast_path() && !e.layout.pairs_shared, "tai150b's searches are off the global-pairs kernels: {:?}", e.layout);
+    assert!(
+        e.layout.fast_path() && !e.layout.pairs_shared,
+        "tai150b's searches are off the global-pairs kernels: {:?}",
+        e.layout
+    );
 }
 
 fn n_256_uses_global_memory_and_a_larger_ns() {
@@ -185,7 +215,13 @@ fn degenerate_instances_match_their_cpu_twin() {
     let g = gpu();
     // All-zero flows: no move ever improves, so a tabu search returns its start. n = 3: the
     // smallest neighbourhood. Costs near 2⁶³.
-    for inst in [zeros(12), small(3, 50), near_limit(), symmetrised(&near_limit(), Side::B), symmetrised(&small(3, 50), Side::A)] {
+    for inst in [
+        zeros(12),
+        small(3, 50),
+        near_limit(),
+        symmetrised(&near_limit(), Side::B),
+        symmetrised(&small(3, 50), Side::A),
+    ] {
         for ls in [LsKind::Tabu, LsKind::TwoOpt] {
             for layout in layouts(&inst) {
                 twin(&g, &inst, ls, layout, 6, 4 * inst.n as u32, 3);
@@ -213,7 +249,16 @@ fn twin_walks(g: &Gpu, inst: &Instance, layout: Layout, walks: u32, per_launch: 
 
 /// `twin_walks` with the tenure law `law`; the GPU's memory plan.
 #[allow(clippy::too_many_arguments)]
-fn twin_walks_with(g: &Gpu, inst: &Instance, layout: Layout, walks: u32, per_launch: u32, launches: usize, aspiration: u32, law: TenureLaw) -> LsLayout {
+fn twin_walks_with(
+    g: &Gpu,
+    inst: &Instance,
+    layout: Layout,
+    walks: u32,
+    per_launch: u32,
+    launches: usize,
+    aspiration: u32,
+    law: TenureLaw,
+) -> LsLayout {
     let mut cfg = AcoConfig::paper(LsKind::Tabu, inst.n as u32, Class::Random);
     cfg.tenure_law = law;
     (cfg.layout, cfg.ants, cfg.ls_iterations, cfg.seed) = (layout, walks, per_launch, 77);
@@ -263,18 +308,36 @@ fn walks_go_on_across_launches_as_on_the_cpu() {
     // Tables in rows of n + 1 (n a multiple of 8): the fast path's padded kernels.
     for name in ["esc16a", "tai80a"] {
         let padded = twin_walks_with(&g, &load(name), Layout::Sums, 12, 200, 3, 100, TenureLaw::Mixed);
-        assert!(padded.fast_path() && padded.row == padded.n + 1, "{name}'s walks are off the padded kernels: {padded:?}");
+        assert!(
+            padded.fast_path() && padded.row == padded.n + 1,
+            "{name}'s walks are off the padded kernels: {padded:?}"
+        );
     }
     // Tabu entries of 2 bytes (`narrow_tabu`): tai100a in rows of n, a symmetric n = 96 in
     // rows of n + 1; launches longer than `narrow_tabu::LAUNCH_MAX` moves, which the host
     // splits, and an aspiration that acts within them.
     let narrow = twin_walks_with(&g, &load("tai100a"), Layout::Sums, 12, 200, 3, 100, TenureLaw::Mixed);
-    assert!(narrow.fast_path() && narrow.tabu_entry == 2 && narrow.row == 100, "tai100a's walks are off the narrow kernels: {narrow:?}");
-    let long = twin_walks_with(&g, &load("tai100a"), Layout::Sums, 4, narrow_tabu::LAUNCH_MAX + 904, 2, 3000, TenureLaw::Mixed);
+    assert!(
+        narrow.fast_path() && narrow.tabu_entry == 2 && narrow.row == 100,
+        "tai100a's walks are off the narrow kernels: {narrow:?}"
+    );
+    let long = twin_walks_with(
+        &g,
+        &load("tai100a"),
+        Layout::Sums,
+        4,
+        narrow_tabu::LAUNCH_MAX + 904,
+        2,
+        3000,
+        TenureLaw::Mixed,
+    );
     assert_eq!(long.tabu_entry, 2);
     let sym96 = symmetrised(&small(96, 100), Side::A);
     let padded = twin_walks_with(&g, &sym96, Layout::Sums, 12, 200, 3, 100, TenureLaw::Mixed);
-    assert!(padded.fast_path() && padded.tabu_entry == 2 && padded.row == 97, "n = 96's walks are off the narrow padded kernels: {padded:?}");
+    assert!(
+        padded.fast_path() && padded.tabu_entry == 2 && padded.row == 97,
+        "n = 96's walks are off the narrow padded kernels: {padded:?}"
+    );
     twin_walks_with(&g, &load("nug12"), Layout::Mata, 12, 60, 3, 36, TenureLaw::Mixed);
     twin_walks(&g, &load("tai150b"), Layout::Mata, 3, 40, 3, 60);
     twin_walks(&g, &load("tai150b"), Layout::Split, 3, 40, 3, 60);
@@ -297,7 +360,16 @@ fn walks_go_on_across_launches_as_on_the_cpu() {
 /// takes the donors itself (`ls::Unit::begin`), as in a run; the walks after that launch
 /// must be the twin's.
 #[allow(clippy::too_many_arguments)]
-fn twin_regroup(g: &Gpu, inst: &Instance, layout: Layout, walks: u32, elite: u32, per_launch: u32, launches: usize, min_distance: Option<usize>) {
+fn twin_regroup(
+    g: &Gpu,
+    inst: &Instance,
+    layout: Layout,
+    walks: u32,
+    elite: u32,
+    per_launch: u32,
+    launches: usize,
+    min_distance: Option<usize>,
+) {
     let mut cfg = AcoConfig::paper(LsKind::Tabu, inst.n as u32, Class::Random);
     cfg.tenure_law = TenureLaw::Mixed;
     (cfg.layout, cfg.ants, cfg.ls_iterations, cfg.seed) = (layout, walks, per_launch, 91);
@@ -310,7 +382,10 @@ fn twin_regroup(g: &Gpu, inst: &Instance, layout: Layout, walks: u32, elite: u32
     for launch in 0..=launches {
         gpu.local_search().unwrap();
         cpu.local_search().unwrap();
-        let what = format!("{} {layout:?} walks regrouped onto {elite} of {walks} (distance {min_distance:?}), launch {launch}", inst.name);
+        let what = format!(
+            "{} {layout:?} walks regrouped onto {elite} of {walks} (distance {min_distance:?}), launch {launch}",
+            inst.name
+        );
         if std::mem::take(&mut unread) {
             let (s1, s2) = (gpu.snapshot().unwrap(), cpu.snapshot().unwrap());
             walks_agree(&s1, &s2, &format!("{what}, which took the donors"));
@@ -336,9 +411,13 @@ fn twin_regroup(g: &Gpu, inst: &Instance, layout: Layout, walks: u32, elite: u32
             }
             Some(d) => {
                 let (n, m) = (inst.n, walks as usize);
-                let ((rows_g, stride_g, costs_g), (rows_c, stride_c, costs_c)) = (gpu.currents().unwrap(), cpu.currents().unwrap());
+                let ((rows_g, stride_g, costs_g), (rows_c, stride_c, costs_c)) =
+                    (gpu.currents().unwrap(), cpu.currents().unwrap());
                 assert_eq!(costs_g, costs_c, "{what}: current costs");
-                assert!((0..m).all(|k| rows_g[k * stride_g..k * stride_g + n] == rows_c[k * stride_c..k * stride_c + n]), "{what}: current solutions");
+                assert!(
+                    (0..m).all(|k| rows_g[k * stride_g..k * stride_g + n] == rows_c[k * stride_c..k * stride_c + n]),
+                    "{what}: current solutions"
+                );
                 let (winners, e) = diverse_winners(&rows_c, stride_c, n, &costs_c, elite as usize, d);
                 assert_eq!((winners.clone(), e), diverse_winners(&rows_g, stride_g, n, &costs_g, elite as usize, d));
                 gpu.regroup_ranked(&winners, e).unwrap();
@@ -352,7 +431,11 @@ fn twin_regroup(g: &Gpu, inst: &Instance, layout: Layout, walks: u32, elite: u32
         walks_agree(&s1, &s2, &what);
         for (rank, &k) in order.iter().enumerate() {
             let from = if rank < kept as usize { k } else { order[(rank - kept as usize) % kept as usize] };
-            assert_eq!((&s2.cants[k], s2.cant_costs[k]), (&before.cants[from], before.cant_costs[from]), "{what}: walk {k} (rank {rank})");
+            assert_eq!(
+                (&s2.cants[k], s2.cant_costs[k]),
+                (&before.cants[from], before.cant_costs[from]),
+                "{what}: walk {k} (rank {rank})"
+            );
         }
     }
 }
@@ -361,7 +444,13 @@ fn walks_regroup_as_on_the_cpu() {
     let g = gpu();
     // tai80a: tables in rows of n + 1, copied to and from the elite's rows of n; tai100a:
     // 2-byte tabu entries, fresh after a regrouping.
-    for (inst, layout) in [(load("tai35b"), Layout::Sums), (load("tai80a"), Layout::Sums), (load("tai100a"), Layout::Sums), (load("tai25b"), Layout::Split), (load("nug12"), Layout::Mata)] {
+    for (inst, layout) in [
+        (load("tai35b"), Layout::Sums),
+        (load("tai80a"), Layout::Sums),
+        (load("tai100a"), Layout::Sums),
+        (load("tai25b"), Layout::Split),
+        (load("nug12"), Layout::Mata),
+    ] {
         let n = inst.n as u32;
         twin_regroup(&g, &inst, layout, 40, 10, 2 * n, 4, None);
         // A diverse elite, chosen on the host: half of n apart.
@@ -390,7 +479,8 @@ fn a_hit_reaches_the_host_before_the_launch_ends() {
                 let mut cfg = AcoConfig::paper(LsKind::Tabu, inst.n as u32, Class::of(name));
                 (cfg.layout, cfg.ants, cfg.seed, cfg.target) = (layout, 64, 5, known);
                 // Launches far longer than a hit takes: only the stop ends them.
-                (cfg.walk, cfg.ls_iterations, cfg.tabu_list_size) = (walk, if walk { 1 << 20 } else { 4096 }, 8 * inst.n as u32);
+                (cfg.walk, cfg.ls_iterations, cfg.tabu_list_size) =
+                    (walk, if walk { 1 << 20 } else { 4096 }, 8 * inst.n as u32);
                 let what = format!("{name} {layout:?} {}", if walk { "walks" } else { "colony" });
                 let mut e = AcoGpu::new(g.clone(), &inst, &cfg).unwrap();
                 for run in 0..2 {
@@ -454,7 +544,9 @@ fn main() -> std::process::ExitCode {
         case!(move_costs_in_i32_or_i64_with_the_matrices_in_either_memory).gpu().qaplib(&["tai40a", "tai150b"]),
         case!(gpu_reaches_the_optimum_of_small_instances).gpu().qaplib(&["nug12", "tai20b"]),
         case!(degenerate_instances_match_their_cpu_twin).gpu(),
-        case!(walks_go_on_across_launches_as_on_the_cpu).gpu().qaplib(&["nug12", "tai25b", "tai35b", "esc16a", "tai80a", "tai100a", "tai150b"]),
+        case!(walks_go_on_across_launches_as_on_the_cpu)
+            .gpu()
+            .qaplib(&["nug12", "tai25b", "tai35b", "esc16a", "tai80a", "tai100a", "tai150b"]),
         case!(walks_regroup_as_on_the_cpu).gpu().qaplib(&["nug12", "tai25b", "tai35b", "tai80a", "tai100a"]),
         case!(a_hit_reaches_the_host_before_the_launch_ends).gpu().qaplib(&["nug12", "tai25b"]),
         case!(a_fresh_start_draws_new_solutions).gpu().qaplib(&["tai35b"]),

@@ -15,13 +15,30 @@ fn load(name: &str) -> Instance {
 }
 
 /// Init and `generations` generations on both engines, comparing every state.
-fn twin(g: &Gpu, inst: &Instance, pass: Pass, topology: Topology, mapping: LsMapping, grid: (u32, u32), generations: u32) -> CgaGpu {
+fn twin(
+    g: &Gpu,
+    inst: &Instance,
+    pass: Pass,
+    topology: Topology,
+    mapping: LsMapping,
+    grid: (u32, u32),
+    generations: u32,
+) -> CgaGpu {
     twin_passes(g, inst, pass, topology, mapping, grid, generations, 1)
 }
 
 /// As `twin`, with `passes` local-search passes per generation.
 #[allow(clippy::too_many_arguments)]
-fn twin_passes(g: &Gpu, inst: &Instance, pass: Pass, topology: Topology, mapping: LsMapping, grid: (u32, u32), generations: u32, passes: u32) -> CgaGpu {
+fn twin_passes(
+    g: &Gpu,
+    inst: &Instance,
+    pass: Pass,
+    topology: Topology,
+    mapping: LsMapping,
+    grid: (u32, u32),
+    generations: u32,
+    passes: u32,
+) -> CgaGpu {
     let mut cfg = CgaConfig::paper(pass, topology);
     cfg.passes = passes;
     (cfg.w, cfg.h, cfg.mapping, cfg.seed) = (grid.0, grid.1, mapping, 99);

@@ -107,7 +107,11 @@ fn walks_regroup_onto_the_elite() {
     let mut moved = 0;
     for (rank, &k) in order.iter().enumerate() {
         let from = if rank < 3 { k } else { order[(rank - 3) % 3] };
-        assert_eq!((&after.cants[k], after.cant_costs[k]), (&before.cants[from], before.cant_costs[from]), "walk {k}, rank {rank}");
+        assert_eq!(
+            (&after.cants[k], after.cant_costs[k]),
+            (&before.cants[from], before.cant_costs[from]),
+            "walk {k}, rank {rank}"
+        );
         moved += usize::from(from != k);
     }
     assert_eq!(moved, 7);
@@ -144,7 +148,11 @@ fn walks_regroup_onto_a_diverse_elite() {
         let mut moved = 0;
         for k in 0..12 {
             let from = donor_rank(winners[k], elite).map_or(k, |d| winners[12 + d as usize] as usize);
-            assert_eq!((&after[k * stride..k * stride + 25], after_costs[k]), (&rows[from * stride..from * stride + 25], costs[from]), "round {round}, walk {k}");
+            assert_eq!(
+                (&after[k * stride..k * stride + 25], after_costs[k]),
+                (&rows[from * stride..from * stride + 25], costs[from]),
+                "round {round}, walk {k}"
+            );
             moved += usize::from(from != k);
         }
         assert_eq!(moved, 12 - elite as usize, "round {round}");
@@ -171,7 +179,11 @@ fn ts_walks_restart_after_a_stall_and_keep_the_best() {
     // 100 moves a launch: each `advance` is 100 moves of every walk.
     (opts.aco.ls_iterations, opts.aco.restart_after) = (Some(100), Some(200));
     let mut s = build(&Backend::Cpu { threads: 2 }, &inst, &opts).unwrap();
-    assert!(s.info().layout.contains("from random solutions after 200 moves without a new best"), "{}", s.info().layout);
+    assert!(
+        s.info().layout.contains("from random solutions after 200 moves without a new best"),
+        "{}",
+        s.info().layout
+    );
     s.init().unwrap();
     let mut last = s.best().unwrap().0;
     for _ in 0..60 {
@@ -184,7 +196,10 @@ fn ts_walks_restart_after_a_stall_and_keep_the_best() {
     let restarts = s.counters().unwrap().restarts;
     // A fresh start improves on its first launch, so at most one restart every 3 launches.
     assert!((1..=20).contains(&restarts), "{restarts} restarts in 60 launches");
-    let never = qapgpu::Options { aco: qapgpu::algo::aco::AcoOptions { restart_after: Some(0), ..opts.aco.clone() }, ..opts.clone() };
+    let never = qapgpu::Options {
+        aco: qapgpu::algo::aco::AcoOptions { restart_after: Some(0), ..opts.aco.clone() },
+        ..opts.clone()
+    };
     let mut s = build(&Backend::Cpu { threads: 2 }, &inst, &never).unwrap();
     s.init().unwrap();
     for _ in 0..20 {
@@ -210,7 +225,13 @@ fn ts_walks_restart_in_cycles_that_double() {
     assert_eq!(qapgpu::algo::ts::MAX_CYCLE_RESTARTS, 4);
     (opts.aco.ls_iterations, opts.aco.restart_cycle) = (Some(64), Some(100));
     let mut s = build(&Backend::Cpu { threads: 2 }, &inst, &opts).unwrap();
-    assert!(s.info().layout.contains("from random solutions after 100 moves, each later cycle twice as long, at most 4 times"), "{}", s.info().layout);
+    assert!(
+        s.info()
+            .layout
+            .contains("from random solutions after 100 moves, each later cycle twice as long, at most 4 times"),
+        "{}",
+        s.info().layout
+    );
     s.init().unwrap();
     let mut last = s.best().unwrap().0;
     // `init` made the first launch.
@@ -249,13 +270,25 @@ fn several_devices_share_the_target_stop() {
     let devices = [Backend::Cpu { threads: 1 }, Backend::Cpu { threads: 1 }];
     let (inst, known) = bench::load("nug12").unwrap();
     for algo in ["ts", "aco-ts", "ga-independent", "cga"] {
-        let opts = qapgpu::Options { algorithm: Some(algo.into()), target: Some(known), seed: 3, time_limit: Some(Duration::from_secs(60)), ..qapgpu::Options::default() };
+        let opts = qapgpu::Options {
+            algorithm: Some(algo.into()),
+            target: Some(known),
+            seed: 3,
+            time_limit: Some(Duration::from_secs(60)),
+            ..qapgpu::Options::default()
+        };
         let sol = solve_on_all(&devices, &inst, &opts, &mut Silent, &AtomicBool::new(false)).unwrap();
         assert_eq!(sol.cost, known, "{algo}");
         assert!(sol.device.starts_with("2 devices"), "{algo}: {}", sol.device);
     }
     let (big, opt, _) = qapgpu::Instance::planted(48, 4);
-    let mut opts = qapgpu::Options { algorithm: Some("ts".into()), target: Some(opt), seed: 1, time_limit: Some(Duration::from_secs(100)), ..qapgpu::Options::default() };
+    let mut opts = qapgpu::Options {
+        algorithm: Some("ts".into()),
+        target: Some(opt),
+        seed: 1,
+        time_limit: Some(Duration::from_secs(100)),
+        ..qapgpu::Options::default()
+    };
     opts.aco.ls_iterations = Some(i32::MAX as u32);
     let sol = solve_on_all(&devices, &big, &opts, &mut Silent, &AtomicBool::new(false)).unwrap();
     assert_eq!(sol.cost, opt);
@@ -281,7 +314,14 @@ fn memetic_breeds_and_reaches_the_optimum() {
     }
     assert_eq!(s.counters().unwrap().restarts, 8, "two breedings of 4 children");
     let (inst, known) = bench::load("kra30a").unwrap();
-    let opts = qapgpu::Options { algorithm: Some("memetic".into()), target: Some(known), seed: 1, engine: qapgpu::algo::EngineChoice::Cpu, time_limit: Some(Duration::from_secs(120)), ..qapgpu::Options::default() };
+    let opts = qapgpu::Options {
+        algorithm: Some("memetic".into()),
+        target: Some(known),
+        seed: 1,
+        engine: qapgpu::algo::EngineChoice::Cpu,
+        time_limit: Some(Duration::from_secs(120)),
+        ..qapgpu::Options::default()
+    };
     assert_eq!(qapgpu::solve(&inst, &opts).unwrap().cost, known);
 }
 
@@ -305,19 +345,29 @@ fn auto_tunes_the_colony_on_structured_data() {
     assert_eq!(auto::tune(&a80, &opts, true).aco.ls_iterations, None);
     // Structured data: sums settling at n ≤ 128; above, sums only where it runs the fast
     // path on the GPU (tai150b), else MATA.
-    assert_eq!((t.aco.layout, t.aco.settle_layout, t.aco.sums_if_fast), (Some(qapgpu::algo::aco::Layout::Sums), true, false));
+    assert_eq!(
+        (t.aco.layout, t.aco.settle_layout, t.aco.sums_if_fast),
+        (Some(qapgpu::algo::aco::Layout::Sums), true, false)
+    );
     let (b150, _) = bench::load("tai150b").unwrap();
     let t150 = auto::tune(&b150, &opts, true);
-    assert_eq!((t150.aco.layout, t150.aco.settle_layout, t150.aco.sums_if_fast), (Some(qapgpu::algo::aco::Layout::Sums), false, true));
+    assert_eq!(
+        (t150.aco.layout, t150.aco.settle_layout, t150.aco.sums_if_fast),
+        (Some(qapgpu::algo::aco::Layout::Sums), false, true)
+    );
     // Uniform data above n = 100: the colony (a random instance of n = 101 with tai*a's
     // entries, 0 to 99).
     let mut rng = qapgpu_common::rng::Xoshiro128::from_stream(7, 0);
-    let entries = |rng: &mut qapgpu_common::rng::Xoshiro128| (0..101 * 101).map(|_| rng.below(100) as i64).collect::<Vec<i64>>();
+    let entries =
+        |rng: &mut qapgpu_common::rng::Xoshiro128| (0..101 * 101).map(|_| rng.below(100) as i64).collect::<Vec<i64>>();
     let a101 = qapgpu::io::Instance::new("uniform101", 101, entries(&mut rng), entries(&mut rng)).unwrap();
     assert!(auto::is_uniform(&a101));
     assert_eq!(auto::choose(&a101, true).0, "aco-ts");
     let t = auto::tune(&a101, &opts, true);
-    assert_eq!((t.aco.one_wave, t.aco.ls_iterations, t.aco.tenure_per_move, t.aco.ants), (Some(true), Some(3232), None, Some(qapgpu::algo::aco::MAX_ANTS)));
+    assert_eq!(
+        (t.aco.one_wave, t.aco.ls_iterations, t.aco.tenure_per_move, t.aco.ants),
+        (Some(true), Some(3232), None, Some(qapgpu::algo::aco::MAX_ANTS))
+    );
     assert!(matches!(t.aco.class, Some(qapgpu::algo::aco::Class::Random)));
     let (a50, _) = bench::load("tai50a").unwrap();
     assert_eq!(auto::choose(&a50, true).0, "ts");
@@ -325,7 +375,10 @@ fn auto_tunes_the_colony_on_structured_data() {
     assert_eq!(auto::choose(&a40, true).0, "ts");
     assert_eq!(auto::tune(&a40, &opts, true).aco.ls_iterations, None);
     // On the CPU the colony keeps uniform data above n = 40, tuned as above n = 100.
-    assert_eq!((auto::choose(&a50, false).0, auto::choose(&a80, false).0, auto::choose(&a40, false).0), ("aco-ts", "aco-ts", "ts"));
+    assert_eq!(
+        (auto::choose(&a50, false).0, auto::choose(&a80, false).0, auto::choose(&a40, false).0),
+        ("aco-ts", "aco-ts", "ts")
+    );
     assert_eq!(auto::tune(&a80, &opts, false).aco.ls_iterations, Some(32 * 80));
     let mut mine = qapgpu::Options::default();
     mine.aco.ls_iterations = Some(77);

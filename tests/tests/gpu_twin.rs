@@ -9,7 +9,6 @@ use qapgpu::io::Instance;
 use qapgpu::io::qaplib;
 use qapgpu_tests::{case, gpu, near_limit, negatives, small, zeros};
 
-
 fn twin(g: &Gpu, inst: &Instance, algo: Mode, count: CountMethod, b_rate: Option<f64>) {
     let mut cfg = GaConfig::paper(algo);
     cfg.blocks = 6;

@@ -30,7 +30,8 @@ fn random256() -> Instance {
 }
 
 fn solve(backend: &Backend, inst: &Instance, opts: &Options, what: &str) -> f64 {
-    let sol = qapgpu::solve_on(backend, inst, opts, &mut Silent, &AtomicBool::new(false)).unwrap_or_else(|e| panic!("{what}: {e:#}"));
+    let sol = qapgpu::solve_on(backend, inst, opts, &mut Silent, &AtomicBool::new(false))
+        .unwrap_or_else(|e| panic!("{what}: {e:#}"));
     assert_eq!(inst.cost(&sol.perm()), sol.cost, "{what}");
     sol.elapsed_s
 }
@@ -42,7 +43,13 @@ fn every_family_answers_a_nanosecond_and_a_millisecond() {
     for inst in [nug12, random256()] {
         for algo in FAMILIES {
             for limit in [1e-9, 1e-3] {
-                let opts = Options { algorithm: Some(algo.into()), engine: EngineChoice::Gpu, seed: 3, time_limit: Some(Duration::from_secs_f64(limit)), ..Options::default() };
+                let opts = Options {
+                    algorithm: Some(algo.into()),
+                    engine: EngineChoice::Gpu,
+                    seed: 3,
+                    time_limit: Some(Duration::from_secs_f64(limit)),
+                    ..Options::default()
+                };
                 let what = format!("gpu {algo} on {} within {limit} s", inst.name);
                 let elapsed = solve(&backend, &inst, &opts, &what);
                 assert!(elapsed <= limit + 0.05, "{what}: returned after {elapsed:.3} s");
@@ -56,7 +63,12 @@ fn set_up_ends_at_the_time_limit() {
     let backend = Backend::Gpu(gpu());
     let inst = random256();
     let limit = 0.5;
-    let base = Options { engine: EngineChoice::Gpu, seed: 3, time_limit: Some(Duration::from_secs_f64(limit)), ..Options::default() };
+    let base = Options {
+        engine: EngineChoice::Gpu,
+        seed: 3,
+        time_limit: Some(Duration::from_secs_f64(limit)),
+        ..Options::default()
+    };
     let with = |algo: &str, f: &dyn Fn(&mut Options)| {
         let mut o = Options { algorithm: Some(algo.into()), ..base.clone() };
         f(&mut o);
@@ -65,7 +77,10 @@ fn set_up_ends_at_the_time_limit() {
     let cases = [
         ("ga-islands --blocks 65536", with("ga-islands", &|o| o.ga.blocks = 65536)),
         ("ga-independent --blocks 65536", with("ga-independent", &|o| o.ga.blocks = 65536)),
-        ("aco-ts --ants 65536 --ls-iterations 2147483647", with("aco-ts", &|o| (o.aco.ants, o.aco.ls_iterations) = (Some(65536), Some(i32::MAX as u32)))),
+        (
+            "aco-ts --ants 65536 --ls-iterations 2147483647",
+            with("aco-ts", &|o| (o.aco.ants, o.aco.ls_iterations) = (Some(65536), Some(i32::MAX as u32))),
+        ),
         ("aco-2opt --ants 65536", with("aco-2opt", &|o| o.aco.ants = Some(65536))),
         ("ts --ants 65536", with("ts", &|o| o.aco.ants = Some(65536))),
         ("cga --grid 256x256", with("cga", &|o| o.cga.grid = (256, 256))),
@@ -83,7 +98,12 @@ fn a_colony_in_waves_matches_its_cpu_twin() {
     let g = gpu();
     let inst = qaplib::read_dat(&qaplib::resolve("nug12")).unwrap();
     let n = inst.n;
-    let mut runs = vec![(LsKind::Tabu, Layout::Mata), (LsKind::Tabu, Layout::Plain), (LsKind::Tabu, Layout::Split), (LsKind::TwoOpt, Layout::Mata)];
+    let mut runs = vec![
+        (LsKind::Tabu, Layout::Mata),
+        (LsKind::Tabu, Layout::Plain),
+        (LsKind::Tabu, Layout::Split),
+        (LsKind::TwoOpt, Layout::Mata),
+    ];
     if inst.sums_side().is_some() {
         runs.push((LsKind::Tabu, Layout::Sums));
     }

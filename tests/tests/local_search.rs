@@ -46,7 +46,12 @@ fn check_deltas<E: Elem>(inst: &Instance, a: &[E], b: &[E]) {
                 q2.swap(u, v);
                 let d2 = delta_update(&a, &b, &after, d, r, s, u, v);
                 assert_eq!(d2, inst.cost(&q2) - after_cost, "{}: Eq. 5 for ({u}, {v}) after ({r}, {s})", inst.name);
-                assert_eq!(delta_update_terms(d, &terms[u], &terms[v]), d2, "{}: Eq. 5 from swap_terms for ({u}, {v})", inst.name);
+                assert_eq!(
+                    delta_update_terms(d, &terms[u], &terms[v]),
+                    d2,
+                    "{}: Eq. 5 from swap_terms for ({u}, {v})",
+                    inst.name
+                );
             }
         }
     }
@@ -59,9 +64,18 @@ fn deltas_match_full_evaluation_on_every_instance() {
     for f in files {
         let inst = qaplib::read_dat(&f).unwrap();
         match inst.width {
-            ElemWidth::U16 => { let (a, b) = inst.typed::<u16>(); check_deltas(&inst, &a, &b) }
-            ElemWidth::U32 => { let (a, b) = inst.typed::<u32>(); check_deltas(&inst, &a, &b) }
-            ElemWidth::I32 => { let (a, b) = inst.typed::<i32>(); check_deltas(&inst, &a, &b) }
+            ElemWidth::U16 => {
+                let (a, b) = inst.typed::<u16>();
+                check_deltas(&inst, &a, &b)
+            }
+            ElemWidth::U32 => {
+                let (a, b) = inst.typed::<u32>();
+                check_deltas(&inst, &a, &b)
+            }
+            ElemWidth::I32 => {
+                let (a, b) = inst.typed::<i32>();
+                check_deltas(&inst, &a, &b)
+            }
         }
     }
 }
@@ -80,7 +94,19 @@ fn tabu_search_returns_its_best_and_never_worsens() {
     random_permutation(&mut rng, &mut p);
     let start = inst.cost(&p);
     let (mut delta, mut tabu, mut best) = (vec![0; 780], vec![0; 1600], vec![0u8; 40]);
-    let r = tabu_search(&a, &b, &mut p, start, NO_TARGET, 640, Tenure { list_size: 40, per_move: false, law: TenureLaw::Cubic }, &mut rng, Scratch { delta: &mut delta, tabu: &mut tabu }, &mut best, || false);
+    let r = tabu_search(
+        &a,
+        &b,
+        &mut p,
+        start,
+        NO_TARGET,
+        640,
+        Tenure { list_size: 40, per_move: false, law: TenureLaw::Cubic },
+        &mut rng,
+        Scratch { delta: &mut delta, tabu: &mut tabu },
+        &mut best,
+        || false,
+    );
     assert_eq!(r.cost, inst.cost(&best));
     assert!(r.cost < start);
     // A 2-opt from the tabu search's result cannot find more than a local minimum lets it.
@@ -93,9 +119,18 @@ fn tabu_search_returns_its_best_and_never_worsens() {
 fn two_opt_stops_at_a_local_minimum() {
     let inst = load("tai50b");
     match inst.width {
-        ElemWidth::U16 => { let (a, b) = inst.typed::<u16>(); two_opt_case(&inst, &a, &b) }
-        ElemWidth::U32 => { let (a, b) = inst.typed::<u32>(); two_opt_case(&inst, &a, &b) }
-        ElemWidth::I32 => { let (a, b) = inst.typed::<i32>(); two_opt_case(&inst, &a, &b) }
+        ElemWidth::U16 => {
+            let (a, b) = inst.typed::<u16>();
+            two_opt_case(&inst, &a, &b)
+        }
+        ElemWidth::U32 => {
+            let (a, b) = inst.typed::<u32>();
+            two_opt_case(&inst, &a, &b)
+        }
+        ElemWidth::I32 => {
+            let (a, b) = inst.typed::<i32>();
+            two_opt_case(&inst, &a, &b)
+        }
     }
 }
 
@@ -130,7 +165,10 @@ fn cellular_passes_to_a_local_optimum_leave_no_improving_swap() {
     random_permutation(&mut rng, &mut start);
     let c0 = inst.cost(&start);
     let (mut once, mut one_pass) = (start.clone(), start.clone());
-    assert_eq!(local_search(&a, &b, &mut once, c0, Pass::Greedy, 1, || false), greedy_pass(&a, &b, &mut one_pass, c0, || false));
+    assert_eq!(
+        local_search(&a, &b, &mut once, c0, Pass::Greedy, 1, || false),
+        greedy_pass(&a, &b, &mut one_pass, c0, || false)
+    );
     assert_eq!(once, one_pass);
     for pass in [Pass::Greedy, Pass::TwoOpt] {
         let mut p = start.clone();
@@ -189,7 +227,18 @@ fn a_walk_split_into_launches_is_the_same_walk() {
                 best.copy_from_slice(&p);
             }
             let w = WalkState { p: &mut p, cost: cur, done, best: &mut best, best_cost: bc };
-            let (c, r) = tabu_walk(&a, &b, w, NO_TARGET, k, Tenure { list_size: 8 * n as u32, per_move: false, law: TenureLaw::Cubic }, aspiration, &mut rng, Scratch { delta: &mut delta, tabu: &mut tabu }, || false);
+            let (c, r) = tabu_walk(
+                &a,
+                &b,
+                w,
+                NO_TARGET,
+                k,
+                Tenure { list_size: 8 * n as u32, per_move: false, law: TenureLaw::Cubic },
+                aspiration,
+                &mut rng,
+                Scratch { delta: &mut delta, tabu: &mut tabu },
+                || false,
+            );
             (cur, best_cost, done) = (c, r.cost, done + r.iterations);
             assert_eq!(inst.cost(&p), cur);
             assert_eq!(inst.cost(&best), best_cost);
@@ -197,7 +246,11 @@ fn a_walk_split_into_launches_is_the_same_walk() {
         (p, cur, best_cost)
     };
     for aspiration in [0, 5 * (n * n) as i32] {
-        assert_eq!(walk(&[30_000], aspiration), walk(&[7_000, 3, 10_000, 12_997], aspiration), "aspiration {aspiration}");
+        assert_eq!(
+            walk(&[30_000], aspiration),
+            walk(&[7_000, 3, 10_000, 12_997], aspiration),
+            "aspiration {aspiration}"
+        );
     }
     let optimum = 344_355_646;
     assert_eq!(walk(&[30_000], 5 * (n * n) as i32).2, optimum, "Ro-TS with long-term aspiration");
@@ -325,7 +378,11 @@ fn the_earlier_entry_classes_a_move_as_both_entries_do() {
             for &u in &values {
                 for &v in &values {
                     for new_best in [false, true] {
-                        assert_eq!(move_class(u, v, now, new_best, aspiration), per_entry(u, v, now, new_best, aspiration), "until {u}, {v} at {now}, aspiration {aspiration}");
+                        assert_eq!(
+                            move_class(u, v, now, new_best, aspiration),
+                            per_entry(u, v, now, new_best, aspiration),
+                            "until {u}, {v} at {now}, aspiration {aspiration}"
+                        );
                     }
                 }
             }

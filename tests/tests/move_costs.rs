@@ -5,7 +5,10 @@ use qapgpu::io::Instance;
 use qapgpu_common::delta::{DeltaWidth, move_cost_bound};
 use qapgpu_common::elem::{Elem, ElemWidth};
 use qapgpu_common::matrix::Dense;
-use qapgpu_common::moves::{delta_base_in, delta_offset_in, delta_full, delta_full_in, delta_term_in, delta_update, delta_update_terms_in, facility_terms, move_count, move_pair};
+use qapgpu_common::moves::{
+    delta_base_in, delta_full, delta_full_in, delta_offset_in, delta_term_in, delta_update, delta_update_terms_in,
+    facility_terms, move_count, move_pair,
+};
 use qapgpu_tests::{near_limit, negatives, offset_instance, small};
 
 /// `move_cost_bound` written out as its docs state it, term by term.
@@ -42,31 +45,76 @@ fn check<E: Elem>(inst: &Instance, a: &[E], b: &[E], p: &[u8], r: usize, s: usiz
         let (u, v) = move_pair(k);
         let (u, v) = (u as usize, v as usize);
         let wide = delta_full(&a, &b, p, u, v);
-        assert!(wide.unsigned_abs() as u128 <= bound, "{}: |Δ({u}, {v})| = {} above the bound {bound}", inst.name, wide.abs());
+        assert!(
+            wide.unsigned_abs() as u128 <= bound,
+            "{}: |Δ({u}, {v})| = {} above the bound {bound}",
+            inst.name,
+            wide.abs()
+        );
         let next = delta_update(&a, &b, &after, wide, r, s, u, v);
         // The split kernel's forms: Eq. 4 as a base plus one term per facility, Eq. 5 from
         // per-facility terms.
         let (pu, pv) = (p[u] as usize, p[v] as usize);
-        let split = (0..n).filter(|&k| k != u && k != v).fold(delta_base_in::<i64, _, _, _>(&a, &b, u, v, pu, pv), |d, k| d + delta_term_in::<i64, _, _, _>(&a, &b, u, v, pu, pv, k, p[k] as usize));
+        let split =
+            (0..n).filter(|&k| k != u && k != v).fold(delta_base_in::<i64, _, _, _>(&a, &b, u, v, pu, pv), |d, k| {
+                d + delta_term_in::<i64, _, _, _>(&a, &b, u, v, pu, pv, k, p[k] as usize)
+            });
         assert_eq!(split, wide, "{}: Eq. 4 as base and terms for ({u}, {v})", inst.name);
-        let every_k = (0..n).fold(delta_offset_in::<i64, _, _, _>(&a, &b, u, v, pu, pv), |d, k| d + delta_term_in::<i64, _, _, _>(&a, &b, u, v, pu, pv, k, p[k] as usize));
+        let every_k = (0..n).fold(delta_offset_in::<i64, _, _, _>(&a, &b, u, v, pu, pv), |d, k| {
+            d + delta_term_in::<i64, _, _, _>(&a, &b, u, v, pu, pv, k, p[k] as usize)
+        });
         assert_eq!(every_k, wide, "{}: Eq. 4 as offset and every facility's term for ({u}, {v})", inst.name);
         if narrow {
-            let every_k = (0..n).fold(delta_offset_in::<i32, _, _, _>(&a, &b, u, v, pu, pv), |d: i32, k| d.wrapping_add(delta_term_in::<i32, _, _, _>(&a, &b, u, v, pu, pv, k, p[k] as usize)));
+            let every_k = (0..n).fold(delta_offset_in::<i32, _, _, _>(&a, &b, u, v, pu, pv), |d: i32, k| {
+                d.wrapping_add(delta_term_in::<i32, _, _, _>(&a, &b, u, v, pu, pv, k, p[k] as usize))
+            });
             assert_eq!(every_k as i64, wide, "{}: the same in i32 for ({u}, {v})", inst.name);
         }
         if ![u, v].contains(&r) && ![u, v].contains(&s) {
-            let row = |x: usize| facility_terms::<i64, _, _, _>(&a, &b, r, s, x, after[x] as usize, after[r] as usize, after[s] as usize);
-            assert_eq!(delta_update_terms_in(wide, &row(u), &row(v)), next, "{}: Eq. 5 from terms for ({u}, {v})", inst.name);
+            let row = |x: usize| {
+                facility_terms::<i64, _, _, _>(&a, &b, r, s, x, after[x] as usize, after[r] as usize, after[s] as usize)
+            };
+            assert_eq!(
+                delta_update_terms_in(wide, &row(u), &row(v)),
+                next,
+                "{}: Eq. 5 from terms for ({u}, {v})",
+                inst.name
+            );
             if narrow {
-                let row32 = |x: usize| facility_terms::<i32, _, _, _>(&a, &b, r, s, x, after[x] as usize, after[r] as usize, after[s] as usize);
-                assert_eq!(delta_update_terms_in(wide as i32, &row32(u), &row32(v)) as i64, next, "{}: Eq. 5 from i32 terms for ({u}, {v})", inst.name);
+                let row32 = |x: usize| {
+                    facility_terms::<i32, _, _, _>(
+                        &a,
+                        &b,
+                        r,
+                        s,
+                        x,
+                        after[x] as usize,
+                        after[r] as usize,
+                        after[s] as usize,
+                    )
+                };
+                assert_eq!(
+                    delta_update_terms_in(wide as i32, &row32(u), &row32(v)) as i64,
+                    next,
+                    "{}: Eq. 5 from i32 terms for ({u}, {v})",
+                    inst.name
+                );
             }
         }
         if narrow {
-            assert_eq!(delta_full_in::<i32, _, _, _>(&a, &b, p, u, v) as i64, wide, "{}: Eq. 4 in i32 for ({u}, {v})", inst.name);
+            assert_eq!(
+                delta_full_in::<i32, _, _, _>(&a, &b, p, u, v) as i64,
+                wide,
+                "{}: Eq. 4 in i32 for ({u}, {v})",
+                inst.name
+            );
             if ![u, v].contains(&r) && ![u, v].contains(&s) {
-                assert_eq!(delta_update(&a, &b, &after, wide as i32, r, s, u, v) as i64, next, "{}: Eq. 5 in i32 for ({u}, {v}) after ({r}, {s})", inst.name);
+                assert_eq!(
+                    delta_update(&a, &b, &after, wide as i32, r, s, u, v) as i64,
+                    next,
+                    "{}: Eq. 5 in i32 for ({u}, {v}) after ({r}, {s})",
+                    inst.name
+                );
             }
         }
     }
@@ -74,9 +122,18 @@ fn check<E: Elem>(inst: &Instance, a: &[E], b: &[E], p: &[u8], r: usize, s: usiz
 
 fn check_instance(inst: &Instance, p: &[u8], r: usize, s: usize) {
     match inst.width {
-        ElemWidth::U16 => { let (a, b) = inst.typed::<u16>(); check(inst, &a, &b, p, r, s) }
-        ElemWidth::U32 => { let (a, b) = inst.typed::<u32>(); check(inst, &a, &b, p, r, s) }
-        ElemWidth::I32 => { let (a, b) = inst.typed::<i32>(); check(inst, &a, &b, p, r, s) }
+        ElemWidth::U16 => {
+            let (a, b) = inst.typed::<u16>();
+            check(inst, &a, &b, p, r, s)
+        }
+        ElemWidth::U32 => {
+            let (a, b) = inst.typed::<u32>();
+            check(inst, &a, &b, p, r, s)
+        }
+        ElemWidth::I32 => {
+            let (a, b) = inst.typed::<i32>();
+            check(inst, &a, &b, p, r, s)
+        }
     }
 }
 
@@ -119,7 +176,9 @@ fn fixed_instances_take_the_width_their_bound_gives() {
     assert_eq!(small(12, 60_000).delta_width(), DeltaWidth::I64);
     // One matrix constant: every Δ is 0, whatever the other holds.
     let n = 8;
-    let flat = Instance::new("flat", n, vec![7; n * n], (0..n * n).map(|k| (k as i64 * 7919) % 2_000_000_000).collect()).unwrap();
+    let flat =
+        Instance::new("flat", n, vec![7; n * n], (0..n * n).map(|k| (k as i64 * 7919) % 2_000_000_000).collect())
+            .unwrap();
     assert_eq!(move_cost_bound(n, &flat.a, &flat.b), 0);
     assert_eq!(flat.delta_width(), DeltaWidth::I32);
     let p: Vec<u8> = (0..n as u8).rev().collect();
@@ -145,9 +204,18 @@ fn strided_costs_over_a_block_sum_to_the_cost() {
     }
     for inst in [small(11, 60_000), small(7, 100), near_limit(), negatives()] {
         match inst.width {
-            ElemWidth::U16 => { let (a, b) = inst.typed::<u16>(); sums(&inst, &a, &b) }
-            ElemWidth::U32 => { let (a, b) = inst.typed::<u32>(); sums(&inst, &a, &b) }
-            ElemWidth::I32 => { let (a, b) = inst.typed::<i32>(); sums(&inst, &a, &b) }
+            ElemWidth::U16 => {
+                let (a, b) = inst.typed::<u16>();
+                sums(&inst, &a, &b)
+            }
+            ElemWidth::U32 => {
+                let (a, b) = inst.typed::<u32>();
+                sums(&inst, &a, &b)
+            }
+            ElemWidth::I32 => {
+                let (a, b) = inst.typed::<i32>();
+                sums(&inst, &a, &b)
+            }
         }
     }
 }

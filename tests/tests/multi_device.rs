@@ -50,7 +50,15 @@ fn every_family_keeps_an_immigrant_on_the_gpu() {
 }
 
 fn opts(algo: &str, multi: Model, target: i64, seed: u64) -> Options {
-    Options { algorithm: Some(algo.into()), multi, migrate_every: 2, target: Some(target), seed, time_limit: Some(Duration::from_secs(60)), ..Options::default() }
+    Options {
+        algorithm: Some(algo.into()),
+        multi,
+        migrate_every: 2,
+        target: Some(target),
+        seed,
+        time_limit: Some(Duration::from_secs(60)),
+        ..Options::default()
+    }
 }
 
 /// Islands and master/slave over `devices` reach nug12's and tai12b's optima and say how
@@ -59,18 +67,39 @@ fn models_reach_the_target(devices: &[Backend]) {
     for name in ["nug12", "tai12b"] {
         let (inst, known) = bench::load(name).unwrap();
         for algo in FAMILIES {
-            let sol = solve_on_all(devices, &inst, &opts(algo, Model::Islands, known, 7), &mut Silent, &AtomicBool::new(false)).unwrap();
+            let sol = solve_on_all(
+                devices,
+                &inst,
+                &opts(algo, Model::Islands, known, 7),
+                &mut Silent,
+                &AtomicBool::new(false),
+            )
+            .unwrap();
             assert_eq!(sol.cost, known, "{name} {algo} islands");
             assert!(sol.layout.contains("islands"), "{algo}: {}", sol.layout);
         }
         for algo in ["aco-ts", "aco-2opt"] {
-            let sol = solve_on_all(devices, &inst, &opts(algo, Model::MasterSlave, known, 7), &mut Silent, &AtomicBool::new(false)).unwrap();
+            let sol = solve_on_all(
+                devices,
+                &inst,
+                &opts(algo, Model::MasterSlave, known, 7),
+                &mut Silent,
+                &AtomicBool::new(false),
+            )
+            .unwrap();
             assert_eq!(sol.cost, known, "{name} {algo} master/slave");
-            assert!(sol.layout.contains("master/slave") && sol.device.starts_with("2 devices"), "{}; {}", sol.layout, sol.device);
+            assert!(
+                sol.layout.contains("master/slave") && sol.device.starts_with("2 devices"),
+                "{}; {}",
+                sol.layout,
+                sol.device
+            );
         }
     }
     let (inst, known) = bench::load("nug12").unwrap();
-    let err = build_on(devices, &inst, &opts("ga-islands", Model::MasterSlave, known, 1)).err().expect("master/slave is for the ACO");
+    let err = build_on(devices, &inst, &opts("ga-islands", Model::MasterSlave, known, 1))
+        .err()
+        .expect("master/slave is for the ACO");
     assert!(err.to_string().contains("--multi master-slave"), "{err}");
 }
 
@@ -80,7 +109,10 @@ fn islands_and_master_slave_on_two_cpu_devices() {
 
 fn islands_and_master_slave_on_two_contexts_of_one_gpu() {
     gpu(); // fails, saying why, where there is no GPU
-    let two = [Backend::Gpu(qapgpu::gpu::Gpu::open(0, None).unwrap()), Backend::Gpu(qapgpu::gpu::Gpu::open(0, None).unwrap())];
+    let two = [
+        Backend::Gpu(qapgpu::gpu::Gpu::open(0, None).unwrap()),
+        Backend::Gpu(qapgpu::gpu::Gpu::open(0, None).unwrap()),
+    ];
     models_reach_the_target(&two);
 }
 

@@ -9,12 +9,20 @@ use qapgpu_common::delta::{DeltaWidth, MoveCost};
 use qapgpu_common::elem::{Elem, ElemWidth};
 use qapgpu_common::matrix::Dense;
 use qapgpu_common::moves::{delta_full, delta_offset_in, move_count, move_pair};
-use qapgpu_common::sums::{SUM_ROWS, Side, delta_from_sums, sum_entries, sum_table, update_table, zero_diagonal_offset};
+use qapgpu_common::sums::{
+    SUM_ROWS, Side, delta_from_sums, sum_entries, sum_table, update_table, zero_diagonal_offset,
+};
 use qapgpu_tests::{near_limit, negatives, offset_instance, small, symmetrised, zero_diagonals, zeros};
 
 /// Every move of `p` priced from H in `D`, against Eq. 4 in i64; then the table after the
 /// swap (r, s), updated and rebuilt.
-fn check_in<D: MoveCost + std::fmt::Debug, E: Elem>(inst: &Instance, a: &[E], b: &[E], p: &[u8], (r, s): (usize, usize)) {
+fn check_in<D: MoveCost + std::fmt::Debug, E: Elem>(
+    inst: &Instance,
+    a: &[E],
+    b: &[E],
+    p: &[u8],
+    (r, s): (usize, usize),
+) {
     let n = inst.n;
     let side = inst.sums_side().expect("a symmetric side");
     let (a, b) = (Dense::new(a, n), Dense::new(b, n));
@@ -28,7 +36,12 @@ fn check_in<D: MoveCost + std::fmt::Debug, E: Elem>(inst: &Instance, a: &[E], b:
         let d = delta_from_sums(h[u * n + pv], h[u * n + pu], h[v * n + pv], h[v * n + pu], offset);
         assert_eq!(d.to_i64(), delta_full(&a, &b, p, u, v), "{} ({side:?}): Δ({u}, {v}) from the table", inst.name);
         if inst.zero_diagonals() {
-            assert_eq!(zero_diagonal_offset::<D, _, _, _>(&a, &b, side, u, v, pu, pv), offset, "{}: the zero-diagonal offset of ({u}, {v})", inst.name);
+            assert_eq!(
+                zero_diagonal_offset::<D, _, _, _>(&a, &b, side, u, v, pu, pv),
+                offset,
+                "{}: the zero-diagonal offset of ({u}, {v})",
+                inst.name
+            );
         }
     }
     let mut after = p.to_vec();
@@ -48,7 +61,13 @@ fn check_in<D: MoveCost + std::fmt::Debug, E: Elem>(inst: &Instance, a: &[E], b:
                     let e: [D; SUM_ROWS] = sum_entries(&a, &b, side, &after, i, step, count, l);
                     for (j, &x) in e.iter().enumerate() {
                         let want = if j < count { fresh[(i + j * step) * n + l] } else { D::default() };
-                        assert_eq!(x, want, "{}: sum_entries row {} of pass {i}/{step}, column {l}", inst.name, i + j * step);
+                        assert_eq!(
+                            x,
+                            want,
+                            "{}: sum_entries row {} of pass {i}/{step}, column {l}",
+                            inst.name,
+                            i + j * step
+                        );
                     }
                 }
                 i += SUM_ROWS * step;
@@ -66,9 +85,18 @@ fn check<E: Elem>(inst: &Instance, a: &[E], b: &[E], p: &[u8], rs: (usize, usize
 
 fn check_instance(inst: &Instance, p: &[u8], rs: (usize, usize)) {
     match inst.width {
-        ElemWidth::U16 => { let (a, b) = inst.typed::<u16>(); check(inst, &a, &b, p, rs) }
-        ElemWidth::U32 => { let (a, b) = inst.typed::<u32>(); check(inst, &a, &b, p, rs) }
-        ElemWidth::I32 => { let (a, b) = inst.typed::<i32>(); check(inst, &a, &b, p, rs) }
+        ElemWidth::U16 => {
+            let (a, b) = inst.typed::<u16>();
+            check(inst, &a, &b, p, rs)
+        }
+        ElemWidth::U32 => {
+            let (a, b) = inst.typed::<u32>();
+            check(inst, &a, &b, p, rs)
+        }
+        ElemWidth::I32 => {
+            let (a, b) = inst.typed::<i32>();
+            check(inst, &a, &b, p, rs)
+        }
     }
 }
 
@@ -141,11 +169,29 @@ fn b_plus_b_transposed_in_b_s_place_prices_as_side_a() {
         let (a, b, s) = (Dense::new(&a16, n), Dense::new(&b16, n), Dense::new(&s16, n));
         let (p, _) = perm_and_swap(n, 7);
         for l in 0..n {
-            let by: [i64; SUM_ROWS] = sum_entries_by(|k, i| alpha::<i64, _, _>(&a, Side::A, k, i), |pk, l| beta::<i64, _, _>(&s, Side::B, pk, l), &p, 1, 2, SUM_ROWS, l);
-            assert_eq!(by, sum_entries::<i64, _, _, _>(&a, &b, Side::A, &p, 1, 2, SUM_ROWS, l), "{}: column {l} of the table", inst.name);
+            let by: [i64; SUM_ROWS] = sum_entries_by(
+                |k, i| alpha::<i64, _, _>(&a, Side::A, k, i),
+                |pk, l| beta::<i64, _, _>(&s, Side::B, pk, l),
+                &p,
+                1,
+                2,
+                SUM_ROWS,
+                l,
+            );
+            assert_eq!(
+                by,
+                sum_entries::<i64, _, _, _>(&a, &b, Side::A, &p, 1, 2, SUM_ROWS, l),
+                "{}: column {l} of the table",
+                inst.name
+            );
             for (pr, ps) in [(0, n - 1), (n / 2, 1)] {
                 let along = beta::<i64, _, _>(&s, Side::B, ps, l) - beta::<i64, _, _>(&s, Side::B, pr, l);
-                assert_eq!(along, location_factor::<i64, _, _>(&b, Side::A, pr, ps, l), "{}: location factor", inst.name);
+                assert_eq!(
+                    along,
+                    location_factor::<i64, _, _>(&b, Side::A, pr, ps, l),
+                    "{}: location factor",
+                    inst.name
+                );
             }
         }
         for k in 0..move_count(n as u32) {
@@ -153,7 +199,12 @@ fn b_plus_b_transposed_in_b_s_place_prices_as_side_a() {
             let (u, v) = (u as usize, v as usize);
             let (pu, pv) = (p[u] as usize, p[v] as usize);
             let offset = offset_of(alpha::<i64, _, _>(&a, Side::A, u, v), beta::<i64, _, _>(&s, Side::B, pu, pv));
-            assert_eq!(offset, zero_diagonal_offset::<i64, _, _, _>(&a, &b, Side::A, u, v, pu, pv), "{}: offset of ({u}, {v})", inst.name);
+            assert_eq!(
+                offset,
+                zero_diagonal_offset::<i64, _, _, _>(&a, &b, Side::A, u, v, pu, pv),
+                "{}: offset of ({u}, {v})",
+                inst.name
+            );
         }
     };
     let side_a = zero_diagonals(&symmetrised(&small(12, 30_000), Side::A));

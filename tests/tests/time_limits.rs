@@ -17,7 +17,8 @@ fn slack(limit: f64) -> f64 {
 
 fn check_limit(backend: &Backend, inst: &Instance, opts: &Options, what: &str) {
     let limit = opts.time_limit.unwrap().as_secs_f64();
-    let sol = solve_on(backend, inst, opts, &mut Silent, &AtomicBool::new(false)).unwrap_or_else(|e| panic!("{what}: {e:#}"));
+    let sol =
+        solve_on(backend, inst, opts, &mut Silent, &AtomicBool::new(false)).unwrap_or_else(|e| panic!("{what}: {e:#}"));
     assert!(sol.elapsed_s <= limit + slack(limit), "{what}: a {limit} s limit returned after {:.3} s", sol.elapsed_s);
     assert_eq!(inst.cost(&sol.perm()), sol.cost, "{what}");
 }
@@ -32,22 +33,36 @@ fn check_interrupt(backend: &Backend, inst: &Instance, opts: &Options, after: f6
         solve_on(backend, inst, opts, &mut Silent, &flag).unwrap()
     });
     assert!(sol.interrupted, "{what}: not marked interrupted");
-    assert!(sol.elapsed_s <= after + slack(after), "{what}: Ctrl-C after {after} s returned after {:.3} s", sol.elapsed_s);
+    assert!(
+        sol.elapsed_s <= after + slack(after),
+        "{what}: Ctrl-C after {after} s returned after {:.3} s",
+        sol.elapsed_s
+    );
 }
 
 /// The slow cases: every family at n = 256, and one local search of 2³¹ − 1 iterations.
 fn cases(engine: EngineChoice) -> Vec<(Instance, Options, String)> {
     let (big, _, _) = Instance::planted(256, 9);
     let nug12 = qaplib::read_dat(&qaplib::resolve("nug12")).unwrap();
-    let base = Options { engine, seed: 5, time_limit: Some(Duration::from_secs(1)), target: Some(0), ..Options::default() };
+    let base =
+        Options { engine, seed: 5, time_limit: Some(Duration::from_secs(1)), target: Some(0), ..Options::default() };
     let mut v = Vec::new();
     for algo in ["aco-ts", "aco-2opt", "ga-independent", "ga-islands", "cga", "ts"] {
         v.push((big.clone(), Options { algorithm: Some(algo.into()), ..base.clone() }, format!("{algo} n = 256")));
     }
     // Walks that regroup onto a diverse elite read their solutions after every launch of
     // 2048 moves (the host waits on them).
-    let diverse = AcoOptions { regroup_every: Some(2048), regroup_rounds: Some(0), regroup_distance: Some(0.5), ..AcoOptions::default() };
-    v.push((big.clone(), Options { algorithm: Some("ts".into()), aco: diverse, ..base.clone() }, "ts n = 256 --regroup-every 2048 --regroup-distance 0.5".into()));
+    let diverse = AcoOptions {
+        regroup_every: Some(2048),
+        regroup_rounds: Some(0),
+        regroup_distance: Some(0.5),
+        ..AcoOptions::default()
+    };
+    v.push((
+        big.clone(),
+        Options { algorithm: Some("ts".into()), aco: diverse, ..base.clone() },
+        "ts n = 256 --regroup-every 2048 --regroup-distance 0.5".into(),
+    ));
     let endless = Options {
         algorithm: Some("aco-ts".into()),
         time_limit: Some(Duration::from_secs(2)),
@@ -56,7 +71,11 @@ fn cases(engine: EngineChoice) -> Vec<(Instance, Options, String)> {
     };
     v.push((nug12.clone(), endless, "aco-ts nug12 --ls-iterations 2147483647".into()));
     if engine == EngineChoice::Cpu {
-        v.push((nug12, Options { algorithm: Some("aco-ts".into()), threads: 256, ..base }, "aco-ts nug12 --threads 256".into()));
+        v.push((
+            nug12,
+            Options { algorithm: Some("aco-ts".into()), threads: 256, ..base },
+            "aco-ts nug12 --threads 256".into(),
+        ));
     }
     v
 }
@@ -67,7 +86,8 @@ fn cpu_engine_honours_time_limit_and_interrupt() {
         check_limit(&backend, &inst, &opts, &format!("cpu {what}"));
     }
     let (big, _, _) = Instance::planted(256, 9);
-    let opts = Options { algorithm: Some("aco-ts".into()), engine: EngineChoice::Cpu, target: Some(0), ..Options::default() };
+    let opts =
+        Options { algorithm: Some("aco-ts".into()), engine: EngineChoice::Cpu, target: Some(0), ..Options::default() };
     check_interrupt(&backend, &big, &opts, 0.5, "cpu aco-ts n = 256");
 }
 
@@ -79,7 +99,8 @@ fn gpu_engine_honours_time_limit_and_interrupt() {
     }
     let (big, _, _) = Instance::planted(256, 9);
     for algo in ["aco-ts", "ga-independent"] {
-        let opts = Options { algorithm: Some(algo.into()), engine: EngineChoice::Gpu, target: Some(0), ..Options::default() };
+        let opts =
+            Options { algorithm: Some(algo.into()), engine: EngineChoice::Gpu, target: Some(0), ..Options::default() };
         check_interrupt(&backend, &big, &opts, 0.5, &format!("gpu {algo} n = 256"));
     }
 }

@@ -48,10 +48,17 @@ pub fn audit(args: &[String]) -> Result<(), String> {
         if b.offset > at {
             row("padding", layout::Region { offset: at, bytes: b.offset - at }, "align matrix B to 16 B".into());
         }
-        row("matrix B", b, format!("{n}×{n} {} (row-major), read at B[p(i)][p(j)]: divergent, so shared beats constant", width.name()));
+        row(
+            "matrix B",
+            b,
+            format!("{n}×{n} {} (row-major), read at B[p(i)][p(j)]: divergent, so shared beats constant", width.name()),
+        );
         at = b.end();
     } else {
-        println!("  matrix B ({} B) does not fit beside the pools: read from global memory (ld.global.nc, L1-cached)", lay.matrix_bytes);
+        println!(
+            "  matrix B ({} B) does not fit beside the pools: read from global memory (ld.global.nc, L1-cached)",
+            lay.matrix_bytes
+        );
     }
     if lay.scratch.offset > at {
         row("padding", layout::Region { offset: at, bytes: lay.scratch.offset - at }, "align scratch to 16 B".into());
@@ -77,12 +84,21 @@ pub fn audit(args: &[String]) -> Result<(), String> {
     println!("  kernel params  8 B: one pointer to GaParams ({} B, in global memory)", size_of::<GaParams>());
 
     println!("\nglobal memory for B blocks (per block):");
-    println!("  population     {} B  ({subpop} × {} B rows, copied to/from pool P with coalesced words)", subpop * lay.stride, lay.stride);
+    println!(
+        "  population     {} B  ({subpop} × {} B rows, copied to/from pool P with coalesced words)",
+        subpop * lay.stride,
+        lay.stride
+    );
     println!("  costs          {} B  (i64 each)", subpop * 8);
     println!("  rng states     {} B  (xoshiro128**, 4 × u32, structure of arrays)", subpop * 16);
     println!("  best-ever      {} B  (i64 cost + one row)", 8 + lay.stride);
     println!("  restarts       4 B");
-    println!("  + per run: RunControl {} B, MigrateParams {} B, matrices 2 × {} B", size_of::<RunControl>(), size_of::<MigrateParams>(), lay.matrix_bytes);
+    println!(
+        "  + per run: RunControl {} B, MigrateParams {} B, matrices 2 × {} B",
+        size_of::<RunControl>(),
+        size_of::<MigrateParams>(),
+        lay.matrix_bytes
+    );
 
     let ptx = root().join("target/ptx/qapgpu.ptx");
     let kernel = format!("ga_generations_{}", width.name());
@@ -90,7 +106,10 @@ pub fn audit(args: &[String]) -> Result<(), String> {
         Some(ptxas) if ptx.is_file() => {
             let report = ptxas_report(&ptxas, &ptx, arch)?;
             println!("\nptxas -v for {arch} (from {}):", ptx.display());
-            println!("  {:<22} {:>5} {:>7} {:>13} {:>12}  constant banks", "kernel", "regs", "stack", "spill st/ld", "static smem");
+            println!(
+                "  {:<22} {:>5} {:>7} {:>13} {:>12}  constant banks",
+                "kernel", "regs", "stack", "spill st/ld", "static smem"
+            );
             for k in &report {
                 println!(
                     "  {:<22} {:>5} {:>6}B {:>6}/{:<6} {:>11}B  {}",
@@ -98,7 +117,8 @@ pub fn audit(args: &[String]) -> Result<(), String> {
                 );
             }
             if let Some(k) = report.iter().find(|k| k.name == kernel) {
-                let (blocks, limiter) = layout::blocks_per_sm(&lim, subpop, lay.dynamic_shared + k.shared_static, k.registers);
+                let (blocks, limiter) =
+                    layout::blocks_per_sm(&lim, subpop, lay.dynamic_shared + k.shared_static, k.registers);
                 println!(
                     "\noccupancy of {kernel}: {blocks} blocks per SM ({} threads of {}), limited by {limiter}",
                     blocks * subpop,
@@ -108,7 +128,14 @@ pub fn audit(args: &[String]) -> Result<(), String> {
                     "  shared: {} B per SM / ({} B + {} B reserved) per block; registers: {} per thread",
                     lim.shared_per_sm, lay.dynamic_shared, lim.reserved_per_block, k.registers
                 );
-                println!("  spills: {}", if k.spill_stores + k.spill_loads == 0 { "none".to_string() } else { format!("{} B stores, {} B loads", k.spill_stores, k.spill_loads) });
+                println!(
+                    "  spills: {}",
+                    if k.spill_stores + k.spill_loads == 0 {
+                        "none".to_string()
+                    } else {
+                        format!("{} B stores, {} B loads", k.spill_stores, k.spill_loads)
+                    }
+                );
             }
         }
         Some(_) => println!("\n(no target/ptx/qapgpu.ptx: run `cargo xtask build-ptx` for registers and occupancy)"),

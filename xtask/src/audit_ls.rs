@@ -74,13 +74,23 @@ pub fn audit(args: &[String], n: u32, arch: &str, elem: ElemWidth) -> Result<(),
         }
     );
     if mapping == Mapping::Sums {
-        println!("one block = one ant; C = n(n−1)/2 = {c} moves, every one O(1) from the table H after a launch's first iteration");
+        println!(
+            "one block = one ant; C = n(n−1)/2 = {c} moves, every one O(1) from the table H after a launch's first iteration"
+        );
     } else {
-        println!("one block = one ant; C = n(n−1)/2 = {c} moves, {} of them O(1) and {} O(n) after each move", (n - 2) * (n - 3) / 2, 2 * n - 3);
+        println!(
+            "one block = one ant; C = n(n−1)/2 = {c} moves, {} of them O(1) and {} O(n) after each move",
+            (n - 2) * (n - 3) / 2,
+            2 * n - 3
+        );
     }
     if mapping == Mapping::Split {
         let long = 2 * n - 3;
-        println!("threads: T = {} per block; thread t prices the O(1) moves k ≡ t (mod T) from Eq. 5's per-facility terms ({} rounds)", shape.total, c.div_ceil(shape.total));
+        println!(
+            "threads: T = {} per block; thread t prices the O(1) moves k ≡ t (mod T) from Eq. 5's per-facility terms ({} rounds)",
+            shape.total,
+            c.div_ceil(shape.total)
+        );
         println!(
             "         O(n) moves in groups of {} lanes of one warp (terms k ≡ g mod {}, shuffle-summed): {} rounds of ⌈n/{}⌉ = {} terms after a move, {} in a launch's first iteration",
             shape.lanes,
@@ -93,7 +103,11 @@ pub fn audit(args: &[String], n: u32, arch: &str, elem: ElemWidth) -> Result<(),
         println!("         lookup table: all {c} pairs × u16, copied into shared memory at the start of each launch");
     } else if mapping == Mapping::Sums {
         let groups = shape.total / n;
-        println!("threads: T = {} per block; thread t prices the moves k ≡ t (mod T) from 4 entries of H and the move's offset ({} rounds)", shape.total, c.div_ceil(shape.total));
+        println!(
+            "threads: T = {} per block; thread t prices the moves k ≡ t (mod T) from 4 entries of H and the move's offset ({} rounds)",
+            shape.total,
+            c.div_ceil(shape.total)
+        );
         println!(
             "         table H: thread t owns location t mod n in row group t div n ({groups} groups, {} threads idle): {} entries each, O(n) at a launch's start, one multiply-add after a move",
             shape.total - groups * n,
@@ -104,9 +118,14 @@ pub fn audit(args: &[String], n: u32, arch: &str, elem: ElemWidth) -> Result<(),
         print_seed003_threads(&shape, ns, n, &kernel, max_threads, k.as_ref().map_or(0, |k| k.registers));
     }
 
-    println!("\ndynamic shared memory per block: {} B of {} B available to one block (opt-in limit)", lay.dynamic_shared, lim.shared_per_block_optin);
+    println!(
+        "\ndynamic shared memory per block: {} B of {} B available to one block (opt-in limit)",
+        lay.dynamic_shared, lim.shared_per_block_optin
+    );
     // Rows padded to n + 1 (`layout::padded_row`): what the bytes beyond n² are.
-    let padding = |row: u32| if row == n { String::new() } else { format!(" in rows of {row} (one column's entries in 32 banks)") };
+    let padding = |row: u32| {
+        if row == n { String::new() } else { format!(" in rows of {row} (one column's entries in 32 banks)") }
+    };
     let row = |name: &str, r: layout::Region, what: String| {
         println!("  [{:>6}, {:>6})  {:>6} B  {name:<10} {what}", r.offset, r.end(), r.bytes);
     };
@@ -114,63 +133,133 @@ pub fn audit(args: &[String], n: u32, arch: &str, elem: ElemWidth) -> Result<(),
     if tabu {
         row("best φ", lay.best, "best permutation of this search".into());
     }
-    row("argmin", lay.scratch, format!("{} warps × {LS_SCRATCH_PER_WARP} B: each warp's best (Δ i64, tag u32; split: φ of its facilities)", shape.launched() / 32));
+    row(
+        "argmin",
+        lay.scratch,
+        format!(
+            "{} warps × {LS_SCRATCH_PER_WARP} B: each warp's best (Δ i64, tag u32; split: φ of its facilities)",
+            shape.launched() / 32
+        ),
+    );
     if mapping == Mapping::Split {
         row("pairs", lay.pairs, format!("{c} × u16: move k's (u, v)"));
-        row("terms", lay.terms, format!("{n} × 4 × {}: Eq. 5's factors per facility after the last move", delta.name()));
+        row(
+            "terms",
+            lay.terms,
+            format!("{n} × 4 × {}: Eq. 5's factors per facility after the last move", delta.name()),
+        );
     }
     if mapping == Mapping::Sums {
         if lay.pairs_shared {
             row("pairs", lay.pairs, format!("{c} × u16: move k's (u, v)"));
         } else {
-            println!("  pairs ({} B) do not fit beside the rest: read from global memory (first_pairs) by the fast path's kernels", 2 * c);
+            println!(
+                "  pairs ({} B) do not fit beside the rest: read from global memory (first_pairs) by the fast path's kernels",
+                2 * c
+            );
         }
-        row("H", lay.sums, format!("{n}×{n} {}{}: H(i, l) = Σ_k α_ki β_(φk l), facility-major", delta.name(), padding(lay.row)));
+        row(
+            "H",
+            lay.sums,
+            format!("{n}×{n} {}{}: H(i, l) = Σ_k α_ki β_(φk l), facility-major", delta.name(), padding(lay.row)),
+        );
     }
-    let elsewhere = |what: &str, bytes: u32| println!("  {what} ({bytes} B per ant) does not fit: in global memory, {bytes} B × m ants");
+    let elsewhere = |what: &str, bytes: u32| {
+        println!("  {what} ({bytes} B per ant) does not fit: in global memory, {bytes} B × m ants")
+    };
     if !lay.runnable() {
-        println!("  (the split family keeps its tables in shared memory: it cannot run this plan, and the host takes MATA)");
+        println!(
+            "  (the split family keeps its tables in shared memory: it cannot run this plan, and the host takes MATA)"
+        );
     }
     match lay.delta_placement {
         _ if mapping == Mapping::Sums => {}
-        Placement::Shared => row("Δ table", lay.delta, format!("{c} × {} move costs, numbered as seed 003's Fig. 4; read and written by every move each iteration", delta.name())),
+        Placement::Shared => row(
+            "Δ table",
+            lay.delta,
+            format!(
+                "{c} × {} move costs, numbered as seed 003's Fig. 4; read and written by every move each iteration",
+                delta.name()
+            ),
+        ),
         _ => elsewhere("Δ table", lay.delta.bytes),
     }
     match lay.ab_placement {
         Placement::Shared => {
             row("A", lay.a, format!("{n}×{n} {width}, copied in at the start of each launch"));
-            let what = if mapping == Mapping::Sums { "; on the fast path B + Bᵀ where A is symmetric, the diagonals zero and the sums fit (LS_SUMS_BETA)" } else { "" };
+            let what = if mapping == Mapping::Sums {
+                "; on the fast path B + Bᵀ where A is symmetric, the diagonals zero and the sums fit (LS_SUMS_BETA)"
+            } else {
+                ""
+            };
             row("B", lay.b, format!("{n}×{n} {width}: an O(1) update reads 8 entries of each{what}"));
         }
-        _ => println!("  A, B           read through the read-only global path (ld.global.nc, L1-cached): the paper's texture fetches"),
+        _ => println!(
+            "  A, B           read through the read-only global path (ld.global.nc, L1-cached): the paper's texture fetches"
+        ),
     }
     if tabu {
         match lay.tabu_placement {
-            Placement::Shared if lay.tabu_entry == 2 => row("tabu", lay.tabu, format!("{n}×{n} u16{}: iteration until which facility i may not return to location ℓ, held above the launch's base (narrow_tabu)", padding(lay.row))),
-            Placement::Shared => row("tabu", lay.tabu, format!("{n}×{n} i32{}: iteration until which facility i may not return to location ℓ", padding(lay.row))),
+            Placement::Shared if lay.tabu_entry == 2 => row(
+                "tabu",
+                lay.tabu,
+                format!(
+                    "{n}×{n} u16{}: iteration until which facility i may not return to location ℓ, held above the launch's base (narrow_tabu)",
+                    padding(lay.row)
+                ),
+            ),
+            Placement::Shared => row(
+                "tabu",
+                lay.tabu,
+                format!(
+                    "{n}×{n} i32{}: iteration until which facility i may not return to location ℓ",
+                    padding(lay.row)
+                ),
+            ),
             _ => elsewhere("tabu matrix", lay.tabu.bytes),
         }
     }
 
-    println!("\nglobal memory per ant: c-ant and unit best rows ({} B each), 2 costs (i64), RNG (16 B), iterations (u32)", n.div_ceil(16) * 16);
-    println!("  per run: τ {} B (n² f32), AcoBest {} B, AcoParams {} B, matrices 2 × n² elements", n * n * 4, size_of::<AcoBest>(), size_of::<AcoParams>());
+    println!(
+        "\nglobal memory per ant: c-ant and unit best rows ({} B each), 2 costs (i64), RNG (16 B), iterations (u32)",
+        n.div_ceil(16) * 16
+    );
+    println!(
+        "  per run: τ {} B (n² f32), AcoBest {} B, AcoParams {} B, matrices 2 × n² elements",
+        n * n * 4,
+        size_of::<AcoBest>(),
+        size_of::<AcoParams>()
+    );
 
     match (&report, &k) {
         (Some(report), Some(k)) => {
             println!("\nptxas -v for {arch} (from {}):", ptx.display());
             println!("  {:<22} {:>5} {:>7} {:>13}", "kernel", "regs", "stack", "spill st/ld");
             for x in report.iter().filter(|x| x.name.starts_with("aco_") || x.name.starts_with("ts_")) {
-                println!("  {:<22} {:>5} {:>6}B {:>6}/{:<6}", x.name, x.registers, x.stack, x.spill_stores, x.spill_loads);
+                println!(
+                    "  {:<22} {:>5} {:>6}B {:>6}/{:<6}",
+                    x.name, x.registers, x.stack, x.spill_stores, x.spill_loads
+                );
             }
-            let (blocks, limiter) = layout::blocks_per_sm(&lim, shape.launched(), lay.dynamic_shared + k.shared_static, k.registers);
+            let (blocks, limiter) =
+                layout::blocks_per_sm(&lim, shape.launched(), lay.dynamic_shared + k.shared_static, k.registers);
             println!(
                 "\noccupancy of {kernel}: {blocks} blocks per SM ({} threads of {}), limited by {limiter}",
                 blocks * shape.launched(),
                 lim.max_threads_per_sm
             );
-            println!("  spills: {}", if k.spill_stores + k.spill_loads == 0 { "none".to_string() } else { format!("{} B stores, {} B loads", k.spill_stores, k.spill_loads) });
+            println!(
+                "  spills: {}",
+                if k.spill_stores + k.spill_loads == 0 {
+                    "none".to_string()
+                } else {
+                    format!("{} B stores, {} B loads", k.spill_stores, k.spill_loads)
+                }
+            );
         }
-        _ => println!("\n(no ptxas or no target/ptx/qapgpu.ptx: run `cargo xtask build-ptx` with ptxas for registers and occupancy)"),
+        _ => println!(
+            "\n(no ptxas or no target/ptx/qapgpu.ptx: run `cargo xtask build-ptx` with ptxas for registers and occupancy)"
+        ),
     }
     Ok(())
 }
@@ -178,9 +267,17 @@ pub fn audit(args: &[String], n: u32, arch: &str, elem: ElemWidth) -> Result<(),
 /// The thread lines of seed 003's mappings (MATA and plain).
 fn print_seed003_threads(shape: &Shape, ns: u32, n: u32, kernel: &str, max_threads: u32, registers: u32) {
     if shape.ns != ns {
-        println!("N_S raised from {ns} to {}: {kernel} has {registers} registers per thread, so a block holds at most {max_threads} threads", shape.ns);
+        println!(
+            "N_S raised from {ns} to {}: {kernel} has {registers} registers per thread, so a block holds at most {max_threads} threads",
+            shape.ns
+        );
     }
-    println!("threads: N_S = {} moves per thread, T_S = ⌈C/N_S⌉ = {} threads own the moves (warps 0..{})", shape.ns, shape.ts, shape.ts.div_ceil(32));
+    println!(
+        "threads: N_S = {} moves per thread, T_S = ⌈C/N_S⌉ = {} threads own the moves (warps 0..{})",
+        shape.ns,
+        shape.ts,
+        shape.ts.div_ceil(32)
+    );
     if shape.mapping == Mapping::Mata {
         println!(
             "         T_L-START = ⌈T_S/32⌉·32 = {}: threads {}..{} compute (r, x), {}..{} compute (y, s) in O(n) (warps {}..{}); no warp mixes both kinds",
@@ -194,7 +291,13 @@ fn print_seed003_threads(shape: &Shape, ns: u32, n: u32, kernel: &str, max_threa
         );
         println!("         T_TOTAL = T_L-START + 2n = {}, launched as {} threads", shape.total, shape.launched());
     } else {
-        println!("         the moves touching the previous move are computed inline by their owners (O(n) in an O(1) warp); launched as {} threads", shape.launched());
+        println!(
+            "         the moves touching the previous move are computed inline by their owners (O(n) in an O(1) warp); launched as {} threads",
+            shape.launched()
+        );
     }
-    println!("         lookup table first_pairs: {} × u16 (u·256 + v of move t·N_S) in global memory, read once per launch", shape.ts);
+    println!(
+        "         lookup table first_pairs: {} × u16 (u·256 + v of move t·N_S) in global memory, read once per launch",
+        shape.ts
+    );
 }

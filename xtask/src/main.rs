@@ -81,14 +81,16 @@ fn cargo() -> Command {
 }
 
 /// Test binaries that need a GPU; `dist` copies them beside the binary.
-const GPU_TESTS: [&str; 6] = ["gpu_twin", "aco_twin", "cga_twin", "time_limits", "multi_device", "hardening_limits_gpu"];
+const GPU_TESTS: [&str; 6] =
+    ["gpu_twin", "aco_twin", "cga_twin", "time_limits", "multi_device", "hardening_limits_gpu"];
 
 fn dist() -> Result<(), String> {
     ptx::build_ptx(&[])?;
     run(cargo().current_dir(root()).args(["build", "--release", "-p", "host"]))?;
     let dist = root().join("dist");
     std::fs::create_dir_all(&dist).map_err(|e| e.to_string())?;
-    std::fs::copy(root().join("target/release/qapgpu"), dist.join("qapgpu")).map_err(|e| format!("copy qapgpu: {e}"))?;
+    std::fs::copy(root().join("target/release/qapgpu"), dist.join("qapgpu"))
+        .map_err(|e| format!("copy qapgpu: {e}"))?;
     std::fs::copy(root().join("target/ptx/qapgpu.ptx"), dist.join("qapgpu.ptx")).map_err(|e| e.to_string())?;
     // The GPU tests, built as the README's test command builds them.
     let out = cargo()
@@ -115,9 +117,16 @@ fn dist() -> Result<(), String> {
     std::fs::create_dir_all(&pack).map_err(|e| e.to_string())?;
     let files: Vec<&str> = GPU_TESTS.iter().copied().chain(["qapgpu", "qapgpu.ptx"]).collect();
     let out = pack.join("bundle.tar.xz");
-    let script = format!("set -o pipefail; tar cf - {} | xz -T1 --lzma2=preset=6,dict=256MiB > '{}'", files.join(" "), out.display());
+    let script = format!(
+        "set -o pipefail; tar cf - {} | xz -T1 --lzma2=preset=6,dict=256MiB > '{}'",
+        files.join(" "),
+        out.display()
+    );
     run(Command::new("bash").current_dir(&dist).args(["-c", &script]))?;
-    eprintln!("dist/ holds qapgpu, qapgpu.ptx and the GPU tests {}; dist/pack/bundle.tar.xz all of them (scripts/unpack-dist.sh)", GPU_TESTS.join(", "));
+    eprintln!(
+        "dist/ holds qapgpu, qapgpu.ptx and the GPU tests {}; dist/pack/bundle.tar.xz all of them (scripts/unpack-dist.sh)",
+        GPU_TESTS.join(", ")
+    );
     Ok(())
 }
 
@@ -135,5 +144,12 @@ fn ci() -> Result<(), String> {
     };
     pip(&["maturin", "pytest", "numpy", "scipy"])?;
     pip(&["./python"])?;
-    run(Command::new("python3").current_dir(root()).args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "python/tests"]))
+    run(Command::new("python3").current_dir(root()).args([
+        "-m",
+        "pytest",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "python/tests",
+    ]))
 }

@@ -1,7 +1,7 @@
 //! `cargo xtask build-ptx`: device crate → PTX, then ptxas checks.
-pub use crate::ptxas::find_ptxas;
-use crate::ptxas::fetch_ptxas;
 use crate::ptx_split;
+use crate::ptxas::fetch_ptxas;
+pub use crate::ptxas::find_ptxas;
 use crate::{flag, root, run};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -19,7 +19,25 @@ pub const DEFAULT_CHECKS: &str = "sm_75,sm_80,sm_90,sm_100,sm_120";
 /// cellular GA's local search launches up to `CGA_MOVE_THREADS` = 512 threads: ≤ 128. The
 /// regrouping kernels' 128-thread blocks (one a walk) fit 8 an SM, a walk launch's wave, at
 /// ≤ 64 (`ts_rank_walks` also copies the elite's starts aside: 56–64 registers).
-pub const REGISTER_BUDGET: &[(&str, u32)] = &[("ga_generations_", 96), ("aco_local_search_", 72), ("ts_walk_", 104), ("aco_construct_", 72), ("ga_init_", 64), ("aco_init_", 64), ("cga_local_search_", 128), ("cga_crossover_", 96), ("ts_split_walk_", 64), ("aco_split_search_", 64), ("ts_sums_walk_", 64), ("aco_sums_search_", 64), ("ts_sums_fast_walk_", 64), ("aco_sums_fast_search_", 64), ("ts_rank_walks", 64), ("ts_regroup_walks", 64), ("ts_take_donors", 64)];
+pub const REGISTER_BUDGET: &[(&str, u32)] = &[
+    ("ga_generations_", 96),
+    ("aco_local_search_", 72),
+    ("ts_walk_", 104),
+    ("aco_construct_", 72),
+    ("ga_init_", 64),
+    ("aco_init_", 64),
+    ("cga_local_search_", 128),
+    ("cga_crossover_", 96),
+    ("ts_split_walk_", 64),
+    ("aco_split_search_", 64),
+    ("ts_sums_walk_", 64),
+    ("aco_sums_search_", 64),
+    ("ts_sums_fast_walk_", 64),
+    ("aco_sums_fast_search_", 64),
+    ("ts_rank_walks", 64),
+    ("ts_regroup_walks", 64),
+    ("ts_take_donors", 64),
+];
 
 /// Kernels whose registers are capped in the PTX itself (`.maxnreg`, honoured by ptxas and
 /// by the driver's JIT alike). Seed 003's local search at 72: two 448-thread blocks of
@@ -31,7 +49,16 @@ pub const REGISTER_BUDGET: &[(&str, u32)] = &[("ga_generations_", 96), ("aco_loc
 /// The split kernels at 64: a register file partition then holds 8 warps, so an SM holds
 /// 32 warps, e.g. three 320-thread walks of n = 35 (at 104 it would hold one). The sums
 /// kernels (the split family too) likewise.
-pub const REGISTER_CAP: &[(&str, u32)] = &[("aco_local_search_", 72), ("ts_walk_", 104), ("ts_split_walk_", 64), ("aco_split_search_", 64), ("ts_sums_walk_", 64), ("aco_sums_search_", 64), ("ts_sums_fast_walk_", 64), ("aco_sums_fast_search_", 64)];
+pub const REGISTER_CAP: &[(&str, u32)] = &[
+    ("aco_local_search_", 72),
+    ("ts_walk_", 104),
+    ("ts_split_walk_", 64),
+    ("aco_split_search_", 64),
+    ("ts_sums_walk_", 64),
+    ("aco_sums_search_", 64),
+    ("ts_sums_fast_walk_", 64),
+    ("aco_sums_fast_search_", 64),
+];
 
 /// Bytes of spill stores and loads a thread of a capped kernel may have on any checked
 /// architecture (ptxas 13; the largest of the three element types), about a quarter above
@@ -48,14 +75,32 @@ pub const REGISTER_CAP: &[(&str, u32)] = &[("aco_local_search_", 72), ("ts_walk_
 /// spills (sm_80: 508 B stores, 952 B loads) and yet made 5–16 % more moves a second where it
 /// applies, and moves within 1 % of before where it does not (docs/benchmarks-record.md, "Launch costs
 /// again, β in B's place"). Their allowances are as tight.
-pub const SPILL_ALLOWANCE: &[(&str, u32)] = &[("ts_sums_walk_", 7168), ("ts_split_walk_", 4608), ("aco_sums_search_", 3072), ("ts_sums_fast_walk_", 1792), ("aco_sums_fast_search_", 600), ("aco_split_search_", 3072), ("aco_local_search_", 2560), ("ts_walk_", 512)];
+pub const SPILL_ALLOWANCE: &[(&str, u32)] = &[
+    ("ts_sums_walk_", 7168),
+    ("ts_split_walk_", 4608),
+    ("aco_sums_search_", 3072),
+    ("ts_sums_fast_walk_", 1792),
+    ("aco_sums_fast_search_", 600),
+    ("aco_split_search_", 3072),
+    ("aco_local_search_", 2560),
+    ("ts_walk_", 512),
+];
 
 /// The spill allowances on Blackwell consumer GPUs (sm_120): at the same register caps,
 /// ptxas 13 spills 1.3–3.8 times what it does for sm_75 to sm_100 (ts_walk 1124 B against
 /// 292 on sm_90, the fast walks about 2000 against 900–1136). No such GPU was lent to
 /// measure whether other caps would pay there, so these hold today's figures plus about a
 /// tenth, and an edit that grows them fails the build as elsewhere.
-pub const SPILL_ALLOWANCE_SM12X: &[(&str, u32)] = &[("ts_sums_walk_", 7680), ("ts_split_walk_", 4992), ("aco_sums_search_", 3136), ("ts_sums_fast_walk_", 2304), ("aco_sums_fast_search_", 1024), ("aco_split_search_", 2112), ("aco_local_search_", 1280), ("ts_walk_", 1280)];
+pub const SPILL_ALLOWANCE_SM12X: &[(&str, u32)] = &[
+    ("ts_sums_walk_", 7680),
+    ("ts_split_walk_", 4992),
+    ("aco_sums_search_", 3136),
+    ("ts_sums_fast_walk_", 2304),
+    ("aco_sums_fast_search_", 1024),
+    ("aco_split_search_", 2112),
+    ("aco_local_search_", 1280),
+    ("ts_walk_", 1280),
+];
 
 /// The spill allowances of architecture `arch`.
 fn spill_allowances(arch: &str) -> &'static [(&'static str, u32)] {
@@ -95,7 +140,8 @@ pub fn build_ptx(args: &[String]) -> Result<PathBuf, String> {
     // One build at a time in a tree: another one's clean-up of stale cubins would remove
     // this one's (a pip install beside a `cargo xtask build-ptx`).
     std::fs::create_dir_all(root.join("target")).map_err(|e| e.to_string())?;
-    let lock = std::fs::File::create(root.join("target/build-ptx.lock")).map_err(|e| format!("target/build-ptx.lock: {e}"))?;
+    let lock =
+        std::fs::File::create(root.join("target/build-ptx.lock")).map_err(|e| format!("target/build-ptx.lock: {e}"))?;
     if lock.try_lock().is_err() {
         eprintln!("waiting for another `cargo xtask build-ptx` in this tree to finish …");
         lock.lock().map_err(|e| format!("target/build-ptx.lock: {e}"))?;
@@ -122,13 +168,20 @@ pub fn build_ptx(args: &[String]) -> Result<PathBuf, String> {
     write(out.clone(), &ptx)?;
     write(out_dir.join("qapgpu.ptx"), &ptx)?;
     write(out_dir.join(MODULES_FILE), &ptx_split::render(&modules))?;
-    eprintln!("PTX written to {} (and target/ptx/qapgpu.ptx; the host embeds its {} modules, {MODULES_FILE})", out.display(), modules.len());
+    eprintln!(
+        "PTX written to {} (and target/ptx/qapgpu.ptx; the host embeds its {} modules, {MODULES_FILE})",
+        out.display(),
+        modules.len()
+    );
 
     // Machine code is assembled again only where the PTX or the checks changed since the
     // last success, which the stamp records.
     let stamp_path = out_dir.join("checked.stamp");
     let stamp = format!("{:016x} {checks}", fnv1a(ptx.as_bytes()));
-    let all_there = EMBEDDED_ARCHS.iter().filter(|a| checks.split(',').any(|c| c == **a)).all(|a| cubin_path(&out_dir, a).is_file());
+    let all_there = EMBEDDED_ARCHS
+        .iter()
+        .filter(|a| checks.split(',').any(|c| c == **a))
+        .all(|a| cubin_path(&out_dir, a).is_file());
     if all_there && std::fs::read_to_string(&stamp_path).is_ok_and(|s| s == stamp) {
         eprintln!("PTX unchanged since its last check ({checks}): machine code kept");
         return Ok(out);
@@ -172,7 +225,9 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 /// Without ptxas the PTX still serves: the GPU JIT-compiles it at first use.
 fn warn_no_machine_code(why: &str, out: PathBuf) -> Result<PathBuf, String> {
     eprintln!("warning: {why}");
-    eprintln!("warning: no machine code embedded: a GPU will JIT-compile each kernel's PTX the first time a run loads it");
+    eprintln!(
+        "warning: no machine code embedded: a GPU will JIT-compile each kernel's PTX the first time a run loads it"
+    );
     Ok(out)
 }
 
@@ -182,10 +237,17 @@ fn check_arch(ptxas: &Path, ptx: &Path, out_dir: &Path, check: &str, verbose: bo
     check_arch_name(check)?;
     // The assemblies of the embedded architectures are kept: the host embeds
     // them so that no GPU of those families JIT-compiles the PTX at start-up.
-    let report = if EMBEDDED_ARCHS.contains(&check) { assemble(ptxas, ptx, check, &cubin_path(out_dir, check))? } else { ptxas_report(ptxas, ptx, check)? };
+    let report = if EMBEDDED_ARCHS.contains(&check) {
+        assemble(ptxas, ptx, check, &cubin_path(out_dir, check))?
+    } else {
+        ptxas_report(ptxas, ptx, check)?
+    };
     let spills: Vec<_> = report.iter().filter(|k| k.spill_stores + k.spill_loads > 0).collect();
     for k in report.iter().filter(|_| verbose) {
-        eprintln!("  {:<22} {:>3} registers, {:>4} B stack, spills {} B stores / {} B loads", k.name, k.registers, k.stack, k.spill_stores, k.spill_loads);
+        eprintln!(
+            "  {:<22} {:>3} registers, {:>4} B stack, spills {} B stores / {} B loads",
+            k.name, k.registers, k.stack, k.spill_stores, k.spill_loads
+        );
     }
     for k in &spills {
         let allowed = for_kernel(spill_allowances(check), &k.name).unwrap_or(0);
@@ -199,11 +261,18 @@ fn check_arch(ptxas: &Path, ptx: &Path, out_dir: &Path, check: &str, verbose: bo
 
     for k in &report {
         if let Some(budget) = for_kernel(REGISTER_BUDGET, &k.name).filter(|&b| k.registers > b) {
-            return Err(format!("{} uses {} registers on {check}, over its budget of {budget} (xtask/src/ptx.rs)", k.name, k.registers));
+            return Err(format!(
+                "{} uses {} registers on {check}, over its budget of {budget} (xtask/src/ptx.rs)",
+                k.name, k.registers
+            ));
         }
     }
     // One line an architecture; --verbose lists every kernel.
-    eprintln!("ptxas {check}: {} kernels assembled, each within its register budget and spill allowance ({} spill)", report.len(), spills.len());
+    eprintln!(
+        "ptxas {check}: {} kernels assembled, each within its register budget and spill allowance ({} spill)",
+        report.len(),
+        spills.len()
+    );
     Ok(())
 }
 
@@ -332,7 +401,13 @@ ptxas info    : Used 24 registers, used 1 barriers, 528 bytes cumulative stack s
     fn a_called_function_does_not_overwrite_the_kernel_s_spills() {
         let r = parse_report(SAMPLE);
         assert_eq!(r.len(), 2);
-        assert_eq!((r[0].name.as_str(), r[0].registers, r[0].stack, r[0].spill_stores, r[0].spill_loads), ("ts_sums_walk_u16", 64, 272, 2036, 2980));
-        assert_eq!((r[1].name.as_str(), r[1].registers, r[1].spill_stores, r[1].shared_static), ("aco_best", 24, 0, 16));
+        assert_eq!(
+            (r[0].name.as_str(), r[0].registers, r[0].stack, r[0].spill_stores, r[0].spill_loads),
+            ("ts_sums_walk_u16", 64, 272, 2036, 2980)
+        );
+        assert_eq!(
+            (r[1].name.as_str(), r[1].registers, r[1].spill_stores, r[1].shared_static),
+            ("aco_best", 24, 0, 16)
+        );
     }
 }

@@ -29,13 +29,8 @@ fn is_ident(c: char) -> bool {
 
 /// The identifiers of a piece of PTX, comments left out.
 fn identifiers(text: &str) -> impl Iterator<Item = &str> {
-    text.lines().flat_map(|line| {
-        line.split("//")
-            .next()
-            .unwrap_or("")
-            .split(|c: char| !is_ident(c))
-            .filter(|t| !t.is_empty())
-    })
+    text.lines()
+        .flat_map(|line| line.split("//").next().unwrap_or("").split(|c: char| !is_ident(c)).filter(|t| !t.is_empty()))
 }
 
 /// The symbol a top-level item declares: the first identifier after its directives (and,
@@ -46,9 +41,7 @@ fn symbol_of(head: &str) -> Option<String> {
         rest = rest.trim_start();
         if rest.starts_with('.') {
             // A directive (`.visible`, `.func`, `.align 16`, `.b8`…) and its number if any.
-            let end = rest
-                .find(|c: char| c.is_whitespace() || c == '(')
-                .unwrap_or(rest.len());
+            let end = rest.find(|c: char| c.is_whitespace() || c == '(').unwrap_or(rest.len());
             rest = &rest[end..];
             let t = rest.trim_start();
             if t.starts_with(|c: char| c.is_ascii_digit()) {
@@ -74,16 +67,8 @@ fn items(ptx: &str) -> Result<Vec<Item>, String> {
             if code.is_empty() {
                 continue; // comments and blank lines between items
             }
-            if [".version", ".target", ".address_size"]
-                .iter()
-                .any(|d| code.starts_with(d))
-            {
-                out.push(Item {
-                    text: line.to_string(),
-                    symbol: None,
-                    entry: false,
-                    host_visible: false,
-                });
+            if [".version", ".target", ".address_size"].iter().any(|d| code.starts_with(d)) {
+                out.push(Item { text: line.to_string(), symbol: None, entry: false, host_visible: false });
                 continue;
             }
         }
@@ -91,26 +76,13 @@ fn items(ptx: &str) -> Result<Vec<Item>, String> {
         depth += code.matches('{').count() as i32 - code.matches('}').count() as i32;
         let ends = depth == 0 && (code.ends_with(';') || code.ends_with('}'));
         if ends {
-            let head = cur
-                .lines()
-                .map(|l| l.split("//").next().unwrap_or(""))
-                .collect::<Vec<_>>()
-                .join(" ");
+            let head = cur.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join(" ");
             let symbol = symbol_of(&head).ok_or_else(|| {
-                format!(
-                    "PTX: cannot tell what this declares: {}",
-                    head.chars().take(80).collect::<String>()
-                )
+                format!("PTX: cannot tell what this declares: {}", head.chars().take(80).collect::<String>())
             })?;
             let entry = head.contains(".entry");
-            let host_visible =
-                head.trim_start().starts_with(".visible") && !entry && !head.contains(".func");
-            out.push(Item {
-                text: std::mem::take(&mut cur),
-                symbol: Some(symbol),
-                entry,
-                host_visible,
-            });
+            let host_visible = head.trim_start().starts_with(".visible") && !entry && !head.contains(".func");
+            out.push(Item { text: std::mem::take(&mut cur), symbol: Some(symbol), entry, host_visible });
         }
     }
     if !cur.trim().is_empty() {
@@ -186,10 +158,7 @@ pub fn split(ptx: &str) -> Result<Vec<Module>, String> {
     let mut modules: Vec<Module> = members
         .values()
         .map(|ks| {
-            let keep: BTreeSet<usize> = ks
-                .iter()
-                .flat_map(|&k| reached[k].iter().copied())
-                .collect();
+            let keep: BTreeSet<usize> = ks.iter().flat_map(|&k| reached[k].iter().copied()).collect();
             let mut text = String::new();
             for (i, it) in items.iter().enumerate() {
                 if it.symbol.is_none() || keep.contains(&i) {
@@ -204,11 +173,7 @@ pub fn split(ptx: &str) -> Result<Vec<Module>, String> {
             entries.sort();
             Module {
                 entries,
-                globals: keep
-                    .iter()
-                    .filter(|&&i| items[i].host_visible)
-                    .map(|&i| name(i))
-                    .collect(),
+                globals: keep.iter().filter(|&&i| items[i].host_visible).map(|&i| name(i)).collect(),
                 text,
             }
         })
@@ -221,11 +186,7 @@ pub fn split(ptx: &str) -> Result<Vec<Module>, String> {
 pub fn render(modules: &[Module]) -> String {
     let mut out = String::new();
     for m in modules {
-        out.push_str(&format!(
-            "{MARKER} entries={} globals={}\n",
-            m.entries.join(","),
-            m.globals.join(",")
-        ));
+        out.push_str(&format!("{MARKER} entries={} globals={}\n", m.entries.join(","), m.globals.join(",")));
         out.push_str(&m.text);
     }
     out
@@ -295,22 +256,13 @@ mod tests {
 
     #[test]
     fn symbols_are_read_after_directives_and_return_lists() {
-        assert_eq!(
-            symbol_of(".func  (.param .b32 func_retval0) f_name(").as_deref(),
-            Some("f_name")
-        );
-        assert_eq!(
-            symbol_of(".visible .const .align 16 .b8 QAP_CONST_A[65536];").as_deref(),
-            Some("QAP_CONST_A")
-        );
+        assert_eq!(symbol_of(".func  (.param .b32 func_retval0) f_name(").as_deref(), Some("f_name"));
+        assert_eq!(symbol_of(".visible .const .align 16 .b8 QAP_CONST_A[65536];").as_deref(), Some("QAP_CONST_A"));
         assert_eq!(
             symbol_of(".global .align 8 .u64 switch_$_table_$_x308[4] = {0};").as_deref(),
             Some("switch_$_table_$_x308")
         );
-        assert_eq!(
-            symbol_of(".visible .entry aco_best(").as_deref(),
-            Some("aco_best")
-        );
+        assert_eq!(symbol_of(".visible .entry aco_best(").as_deref(), Some("aco_best"));
     }
 
     #[test]

@@ -17,14 +17,9 @@ pub fn fetch_dir() -> PathBuf {
 /// `bin/ptxas` under one of the package folders of an `nvidia` namespace directory
 /// (the wheel puts it in nvidia/cu13/bin, older ones in nvidia/cuda_nvcc/bin).
 fn ptxas_in(nvidia: &Path) -> Option<PathBuf> {
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(nvidia)
-        .ok()?
-        .filter_map(|e| Some(e.ok()?.path()))
-        .collect();
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(nvidia).ok()?.filter_map(|e| Some(e.ok()?.path())).collect();
     dirs.sort();
-    dirs.into_iter()
-        .map(|d| d.join("bin/ptxas"))
-        .find(|p| p.is_file())
+    dirs.into_iter().map(|d| d.join("bin/ptxas")).find(|p| p.is_file())
 }
 
 /// ptxas from `$PTXAS`, the PATH, pip's nvidia-cuda-nvcc in the default Python, or an
@@ -33,22 +28,14 @@ pub fn find_ptxas() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("PTXAS") {
         return Some(PathBuf::from(p));
     }
-    if Command::new("ptxas")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-    {
+    if Command::new("ptxas").arg("--version").output().is_ok_and(|o| o.status.success()) {
         return Some(PathBuf::from("ptxas"));
     }
     let from_python = Command::new("python3")
         .args(["-c", "import nvidia; print('\\n'.join(nvidia.__path__))"])
         .output()
         .ok()
-        .and_then(|out| {
-            String::from_utf8_lossy(&out.stdout)
-                .lines()
-                .find_map(|d| ptxas_in(Path::new(d)))
-        });
+        .and_then(|out| String::from_utf8_lossy(&out.stdout).lines().find_map(|d| ptxas_in(Path::new(d))));
     if from_python.is_some() {
         return from_python;
     }
@@ -82,25 +69,12 @@ pub fn fetch_ptxas() -> Result<PathBuf, String> {
         .arg(&dir)
         .arg(PACKAGE)
         .output()
-        .map_err(|e| {
-            format!("ptxas not found, and python3 cannot be run to fetch it ({e}): {BY_HAND}")
-        })?;
+        .map_err(|e| format!("ptxas not found, and python3 cannot be run to fetch it ({e}): {BY_HAND}"))?;
     if !out.status.success() {
         let why = String::from_utf8_lossy(&out.stderr);
-        let last = why
-            .lines()
-            .rev()
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or("pip failed");
-        return Err(format!(
-            "ptxas not found, and pip could not fetch nvidia-cuda-nvcc ({}): {BY_HAND}",
-            last.trim()
-        ));
+        let last = why.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("pip failed");
+        return Err(format!("ptxas not found, and pip could not fetch nvidia-cuda-nvcc ({}): {BY_HAND}", last.trim()));
     }
-    ptxas_in(&dir.join("nvidia")).ok_or_else(|| {
-        format!(
-            "the nvidia-cuda-nvcc wheel in {} has no bin/ptxas: {BY_HAND}",
-            dir.display()
-        )
-    })
+    ptxas_in(&dir.join("nvidia"))
+        .ok_or_else(|| format!("the nvidia-cuda-nvcc wheel in {} has no bin/ptxas: {BY_HAND}", dir.display()))
 }

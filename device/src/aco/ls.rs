@@ -16,11 +16,14 @@
 use core::slice;
 
 use qapgpu_common::ls::{Candidate, TABU_FREE, Tenure, TenureLaw, authorized, move_class, stop_poll_interval};
-use qapgpu_common::narrow_tabu;
-use qapgpu_common::rng::Xoshiro128;
 use qapgpu_common::matrix::Matrix;
 use qapgpu_common::moves::{delta_full_in, delta_update, move_index, next_pair, touches, unpack_pair};
-use qapgpu_common::params::{AcoBest, AcoParams, TargetHit, LS_AB_SHARED, LS_DELTA_I32, LS_DELTA_SHARED, LS_MATA, LS_SUMS_BETA, LS_TABU, LS_TABU_SHARED, LS_TENURE_MIXED, LS_TENURE_PER_MOVE, LS_TENURE_UNIFORM};
+use qapgpu_common::narrow_tabu;
+use qapgpu_common::params::{
+    AcoBest, AcoParams, LS_AB_SHARED, LS_DELTA_I32, LS_DELTA_SHARED, LS_MATA, LS_SUMS_BETA, LS_TABU, LS_TABU_SHARED,
+    LS_TENURE_MIXED, LS_TENURE_PER_MOVE, LS_TENURE_UNIFORM, TargetHit,
+};
+use qapgpu_common::rng::Xoshiro128;
 
 use crate::block::{block_argmin, block_copy, block_copy_bytes};
 use crate::intrinsics::*;
@@ -36,7 +39,21 @@ pub(super) trait Search {
     /// 2-byte entries (`common::narrow_tabu`; only in the fast path's narrow kernels).
     /// `GPAIRS`: the moves' pairs are read from global memory (`p.first_pairs`), not from a
     /// shared table (only in the narrow kernels for plans without one, `LsLayout::pairs`).
-    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const FAST: bool, const PAD: usize, const NARROW: bool, const GPAIRS: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M, moves: u32);
+    unsafe fn search<
+        E: DevElem,
+        D: DevCost,
+        const WALK: bool,
+        const FAST: bool,
+        const PAD: usize,
+        const NARROW: bool,
+        const GPAIRS: bool,
+        M: DevMatrix<E>,
+    >(
+        p: &AcoParams,
+        a: &M,
+        b: &M,
+        moves: u32,
+    );
 }
 
 /// Seed 003's mappings (MATA and plain), as the module docs describe.
@@ -44,7 +61,21 @@ pub(super) struct Mata;
 
 impl Search for Mata {
     #[inline(always)]
-    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const FAST: bool, const PAD: usize, const NARROW: bool, const GPAIRS: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M, moves: u32) {
+    unsafe fn search<
+        E: DevElem,
+        D: DevCost,
+        const WALK: bool,
+        const FAST: bool,
+        const PAD: usize,
+        const NARROW: bool,
+        const GPAIRS: bool,
+        M: DevMatrix<E>,
+    >(
+        p: &AcoParams,
+        a: &M,
+        b: &M,
+        moves: u32,
+    ) {
         unsafe { search::<E, D, WALK, M>(p, a, b, moves) }
     }
 }
@@ -73,10 +104,18 @@ pub(super) unsafe fn run<S: Search, E: DevElem, const WALK: bool>(p: &AcoParams,
         }
         let at = |off: u32| View::<E, Shared>::shared(shared_base() + off as u64, n);
         let (a, b) = (at(p.layout.a), at(p.layout.b));
-        if narrow { unsafe { S::search::<E, i32, WALK, false, 0, false, false, _>(p, &a, &b, moves) } } else { unsafe { S::search::<E, i64, WALK, false, 0, false, false, _>(p, &a, &b, moves) } }
+        if narrow {
+            unsafe { S::search::<E, i32, WALK, false, 0, false, false, _>(p, &a, &b, moves) }
+        } else {
+            unsafe { S::search::<E, i64, WALK, false, 0, false, false, _>(p, &a, &b, moves) }
+        }
     } else {
         let (a, b) = (View::<E, _>::global(p.a, n), View::<E, _>::global(p.b, n));
-        if narrow { unsafe { S::search::<E, i32, WALK, false, 0, false, false, _>(p, &a, &b, moves) } } else { unsafe { S::search::<E, i64, WALK, false, 0, false, false, _>(p, &a, &b, moves) } }
+        if narrow {
+            unsafe { S::search::<E, i32, WALK, false, 0, false, false, _>(p, &a, &b, moves) }
+        } else {
+            unsafe { S::search::<E, i64, WALK, false, 0, false, false, _>(p, &a, &b, moves) }
+        }
     }
 }
 
@@ -125,7 +164,17 @@ pub(super) unsafe fn run_fast_narrow_padded<S: Search, E: DevElem, const WALK: b
 /// `run_fast` with the tables' rows n + `PAD` entries apart, tabu entries of 2 bytes where
 /// `NARROW`.
 #[inline(always)]
-unsafe fn run_fast_rows<S: Search, E: DevElem, const WALK: bool, const PAD: usize, const NARROW: bool, const GPAIRS: bool>(p: &AcoParams, moves: u32) {
+unsafe fn run_fast_rows<
+    S: Search,
+    E: DevElem,
+    const WALK: bool,
+    const PAD: usize,
+    const NARROW: bool,
+    const GPAIRS: bool,
+>(
+    p: &AcoParams,
+    moves: u32,
+) {
     if WALK && block_stop_requested(p.stop) {
         unsafe { leave_stopped(p) };
         return;
@@ -263,13 +312,20 @@ impl Unit {
         // `ts_rank_walks` took of it, with a fresh tabu memory; its best stays its own.
         let donor = if walk { donor_slot(p, blk) } else { None };
         let (start, cost, done) = match donor {
-            Some(d) => unsafe { ((p.elite_rows as *const u8).add(d * p.stride as usize), *(p.elite_costs as *const i64).add(d), 0) },
-            None => (cant as *const u8, unsafe { *(p.cant_costs as *const i64).add(blk) }, if walk { unsafe { *(p.walks as *const u32).add(blk) } } else { 0 }),
+            Some(d) => unsafe {
+                ((p.elite_rows as *const u8).add(d * p.stride as usize), *(p.elite_costs as *const i64).add(d), 0)
+            },
+            None => (
+                cant as *const u8,
+                unsafe { *(p.cant_costs as *const i64).add(blk) },
+                if walk { unsafe { *(p.walks as *const u32).add(blk) } } else { 0 },
+            ),
         };
         let ant_cost = unsafe { *(p.ant_costs as *const i64).add(blk) };
         let from_ant = walk && ant_cost <= cost;
         // The iteration the search starts at and its aspiration, as `split::drive` counts them.
-        let tabu_base = if NARROW { narrow_tabu::base(done as i32, if walk { p.aspiration as i32 } else { 0 }) } else { 0 };
+        let tabu_base =
+            if NARROW { narrow_tabu::base(done as i32, if walk { p.aspiration as i32 } else { 0 }) } else { 0 };
         unsafe {
             block_copy_bytes(perm, start, n);
             if tabu_search {
@@ -282,9 +338,18 @@ impl Unit {
                 for_each_entry::<PAD>(p.n, |i, at| {
                     if NARROW {
                         let until = if !walk || done == 0 { TABU_FREE } else { *kept.add(i) };
-                        st_shared_u16(shared_base() + p.layout.tabu as u64 + 2 * at as u64, narrow_tabu::encode(until, tabu_base) as u32);
+                        st_shared_u16(
+                            shared_base() + p.layout.tabu as u64 + 2 * at as u64,
+                            narrow_tabu::encode(until, tabu_base) as u32,
+                        );
                     } else {
-                        *tabu.add(at) = if !walk || done == 0 { TABU_FREE } else if tabu != kept as *mut i32 { *kept.add(i) } else { *tabu.add(at) };
+                        *tabu.add(at) = if !walk || done == 0 {
+                            TABU_FREE
+                        } else if tabu != kept as *mut i32 {
+                            *kept.add(i)
+                        } else {
+                            *tabu.add(at)
+                        };
                     }
                 });
             }
@@ -309,7 +374,16 @@ impl Unit {
     /// search's last write to `perm` and `best`.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    pub unsafe fn finish<const PAD: usize, const NARROW: bool>(&self, p: &AcoParams, cur: i64, best_cost: i64, iterations: u32, rng: &Xoshiro128, rng_owner: u32, hit: bool) {
+    pub unsafe fn finish<const PAD: usize, const NARROW: bool>(
+        &self,
+        p: &AcoParams,
+        cur: i64,
+        best_cost: i64,
+        iterations: u32,
+        rng: &Xoshiro128,
+        rng_owner: u32,
+        hit: bool,
+    ) {
         let (tid, blk, n) = (thread_idx_x(), self.blk, self.n);
         let (result, result_cost) = if self.tabu_search { (self.best, best_cost) } else { (self.perm, cur) };
         // The search that claimed the stop word on reaching the target (`hit`, thread 0's)
@@ -334,7 +408,9 @@ impl Unit {
             let kept = (p.tabu as *mut i32).add(blk * n * n);
             if self.walk && NARROW {
                 let window = shared_base() + p.layout.tabu as u64;
-                for_each_entry::<PAD>(p.n, |i, at| *kept.add(i) = narrow_tabu::decode(ld_shared_u16(window + 2 * at as u64) as u16, self.tabu_base));
+                for_each_entry::<PAD>(p.n, |i, at| {
+                    *kept.add(i) = narrow_tabu::decode(ld_shared_u16(window + 2 * at as u64) as u16, self.tabu_base)
+                });
             } else if self.walk && self.tabu != kept {
                 for_each_entry::<PAD>(p.n, |i, at| *kept.add(i) = *self.tabu.add(at));
             }
@@ -406,14 +482,25 @@ unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: Matrix<E>>(p: &Aco
         let mut pick = Candidate::NONE;
         let mut consider = |d: i64, u: u32, v: u32| {
             let c = if walk {
-                let until = unsafe { (*tabu.add(u as usize * n + perm[v as usize] as usize), *tabu.add(v as usize * n + perm[u as usize] as usize)) };
+                let until = unsafe {
+                    (
+                        *tabu.add(u as usize * n + perm[v as usize] as usize),
+                        *tabu.add(v as usize * n + perm[u as usize] as usize),
+                    )
+                };
                 Candidate::ranked(d, u, v, move_class(until.0, until.1, now, cur + d < best_cost, aspiration))
             } else {
                 // Seed 003's two classes (`move_class` with no aspiration), as they were
                 // written before the walks: the kernel keeps its registers.
                 let ok = !tabu_search
                     || cur + d < best_cost
-                    || unsafe { authorized(*tabu.add(u as usize * n + perm[v as usize] as usize), *tabu.add(v as usize * n + perm[u as usize] as usize), now) };
+                    || unsafe {
+                        authorized(
+                            *tabu.add(u as usize * n + perm[v as usize] as usize),
+                            *tabu.add(v as usize * n + perm[u as usize] as usize),
+                            now,
+                        )
+                    };
                 Candidate::new(d, u, v, ok)
             };
             if c.better(&pick) {

@@ -3,13 +3,13 @@
 //! kernels. Each applies one `qapgpu_common::aco` function per thread.
 use core::slice;
 
+use qapgpu_common::MAX_N;
 use qapgpu_common::aco::{Bounds, clamp, construct, lay_row};
 use qapgpu_common::cost::{cost, strided_cost};
 use qapgpu_common::ls::Candidate;
 use qapgpu_common::ops::random_permutation;
 use qapgpu_common::params::{AcoBest, AcoParams};
 use qapgpu_common::rng::Xoshiro128;
-use qapgpu_common::MAX_N;
 
 use crate::block::{block_argmin, block_copy_bytes, block_sum_i64};
 use crate::intrinsics::*;

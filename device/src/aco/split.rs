@@ -33,8 +33,8 @@ use core::marker::PhantomData;
 use qapgpu_common::layout::LS_SCRATCH_PER_WARP;
 use qapgpu_common::ls::{ASPIRED, Candidate, class_of_earlier, move_class};
 use qapgpu_common::mata::touching_move;
-use qapgpu_common::narrow_tabu;
 use qapgpu_common::moves::{delta_offset_in, delta_update_terms_in, facility_terms, move_index, touches, unpack_pair};
+use qapgpu_common::narrow_tabu;
 use qapgpu_common::params::AcoParams;
 
 use super::ls::{Search, Unit, run, tenure_rule};
@@ -49,7 +49,21 @@ struct Split;
 
 impl Search for Split {
     #[inline(always)]
-    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const FAST: bool, const PAD: usize, const NARROW: bool, const GPAIRS: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M, moves: u32) {
+    unsafe fn search<
+        E: DevElem,
+        D: DevCost,
+        const WALK: bool,
+        const FAST: bool,
+        const PAD: usize,
+        const NARROW: bool,
+        const GPAIRS: bool,
+        M: DevMatrix<E>,
+    >(
+        p: &AcoParams,
+        a: &M,
+        b: &M,
+        moves: u32,
+    ) {
         unsafe { search::<E, D, WALK, M>(p, a, b, moves) }
     }
 }
@@ -72,7 +86,15 @@ impl Tables {
     fn of(p: &AcoParams) -> Tables {
         let (lay, sb) = (&p.layout, shared_base());
         let at = |off: u32| sb + off as u64;
-        Tables { perm: at(lay.perm), best: at(lay.best), slots: at(lay.scratch), pairs: at(lay.pairs), terms: at(lay.terms), delta: at(lay.delta), sums: at(lay.sums) }
+        Tables {
+            perm: at(lay.perm),
+            best: at(lay.best),
+            slots: at(lay.scratch),
+            pairs: at(lay.pairs),
+            terms: at(lay.terms),
+            delta: at(lay.delta),
+            sums: at(lay.sums),
+        }
     }
 
     #[inline(always)]
@@ -89,13 +111,24 @@ impl Tables {
     /// without a shared one).
     #[inline(always)]
     pub unsafe fn pair_in<const GLOBAL: bool>(&self, k: u32, first_pairs: u64) -> (u32, u32) {
-        if GLOBAL { unpack_pair(unsafe { *(first_pairs as *const u16).add(k as usize) } as u32) } else { unsafe { self.pair(k) } }
+        if GLOBAL {
+            unpack_pair(unsafe { *(first_pairs as *const u16).add(k as usize) } as u32)
+        } else {
+            unsafe { self.pair(k) }
+        }
     }
 
     #[inline(always)]
     unsafe fn terms<D: DevCost>(&self, x: u32) -> [D; 4] {
         let at = self.terms + 4 * D::BYTES * x as u64;
-        unsafe { [D::ld_shared(at), D::ld_shared(at + D::BYTES), D::ld_shared(at + 2 * D::BYTES), D::ld_shared(at + 3 * D::BYTES)] }
+        unsafe {
+            [
+                D::ld_shared(at),
+                D::ld_shared(at + D::BYTES),
+                D::ld_shared(at + 2 * D::BYTES),
+                D::ld_shared(at + 3 * D::BYTES),
+            ]
+        }
     }
 
     #[inline(always)]
@@ -176,7 +209,16 @@ pub(super) struct Pending {
 /// out): `moves::delta_term_in` with the four A entries and two B rows walked by address.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-unsafe fn group_terms<E: DevElem, D: DevCost, M: DevMatrix<E>>(a: &M, b: &M, t: &Tables, n: u32, (u, v): (u32, u32), (pu, pv): (u32, u32), g: u32, lanes: u32) -> D {
+unsafe fn group_terms<E: DevElem, D: DevCost, M: DevMatrix<E>>(
+    a: &M,
+    b: &M,
+    t: &Tables,
+    n: u32,
+    (u, v): (u32, u32),
+    (pu, pv): (u32, u32),
+    g: u32,
+    lanes: u32,
+) -> D {
     let es = core::mem::size_of::<E>() as u64;
     let row = n as u64 * es;
     let (ab, bb) = (a.base(), b.base());
@@ -227,7 +269,12 @@ pub(super) trait Pricer<D: DevCost> {
     /// where the pricer has φ at hand, else None (the argmin computes them if it needs
     /// them). `last`: the move applied since the previous call (None at a search's start).
     /// Pitfall: every thread calls it (it may shuffle).
-    unsafe fn price(&self, t: &Tables, last: Option<Pending>, consider: &mut impl FnMut(D, u32, u32, Option<(u32, u32)>));
+    unsafe fn price(
+        &self,
+        t: &Tables,
+        last: Option<Pending>,
+        consider: &mut impl FnMut(D, u32, u32, Option<(u32, u32)>),
+    );
     /// Whether the walk's table outlives the launch (`AcoParams::tables`): the driver then
     /// applies the last move to it too, and calls `save`. The default keeps none.
     fn keeps(&self) -> bool {
@@ -254,7 +301,16 @@ impl<E: DevElem, D: DevCost, M: DevMatrix<E>> Pricer<D> for SplitPricer<'_, E, M
 
     #[inline(always)]
     unsafe fn facility(&self, t: &Tables, m: &Pending, x: u32, px: u32) {
-        let row: [D; 4] = facility_terms(self.a, self.b, m.r as usize, m.s as usize, x as usize, px as usize, m.ps as usize, m.pr as usize);
+        let row: [D; 4] = facility_terms(
+            self.a,
+            self.b,
+            m.r as usize,
+            m.s as usize,
+            x as usize,
+            px as usize,
+            m.ps as usize,
+            m.pr as usize,
+        );
         unsafe { t.set_terms(x, row) };
     }
 
@@ -262,7 +318,12 @@ impl<E: DevElem, D: DevCost, M: DevMatrix<E>> Pricer<D> for SplitPricer<'_, E, M
     unsafe fn update(&self, _: &Tables, _: &Pending) {}
 
     #[inline(always)]
-    unsafe fn price(&self, t: &Tables, last: Option<Pending>, consider: &mut impl FnMut(D, u32, u32, Option<(u32, u32)>)) {
+    unsafe fn price(
+        &self,
+        t: &Tables,
+        last: Option<Pending>,
+        consider: &mut impl FnMut(D, u32, u32, Option<(u32, u32)>),
+    ) {
         let (tid, threads) = (thread_idx_x(), block_dim_x());
         let (a, b, nu, lanes) = (self.a, self.b, self.n, self.lanes);
         let g = tid % lanes;
@@ -328,7 +389,19 @@ unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: DevMatrix<E>>(p: &
 /// nearly every move anyway, through a generic pointer and behind two tests (tai35b's
 /// walks: 36 of a move's 78 instructions). The winner is read from the slots one after
 /// another (`Tables::winner`).
-pub(super) unsafe fn drive<D: DevCost, const WALK: bool, const FAST: bool, const PAD: usize, const NARROW: bool, const GPAIRS: bool, P: Pricer<D>>(p: &AcoParams, pricer: &P, moves: u32) {
+pub(super) unsafe fn drive<
+    D: DevCost,
+    const WALK: bool,
+    const FAST: bool,
+    const PAD: usize,
+    const NARROW: bool,
+    const GPAIRS: bool,
+    P: Pricer<D>,
+>(
+    p: &AcoParams,
+    pricer: &P,
+    moves: u32,
+) {
     let (tid, threads) = (thread_idx_x(), block_dim_x());
     let nu = p.n;
     // The tabu matrix's rows (`LsLayout::row`): n, or n + 1 in the padded kernels.
@@ -369,7 +442,13 @@ pub(super) unsafe fn drive<D: DevCost, const WALK: bool, const FAST: bool, const
     let apply = |m: Pending, price: bool, rng: &mut qapgpu_common::rng::Xoshiro128| {
         let mut x = if (price && P::FACILITY) || m.improved { tid } else { nu };
         while x < nu {
-            let px = if x == m.r { m.ps } else if x == m.s { m.pr } else { unsafe { t.phi(x) } };
+            let px = if x == m.r {
+                m.ps
+            } else if x == m.s {
+                m.pr
+            } else {
+                unsafe { t.phi(x) }
+            };
             if price {
                 unsafe { pricer.facility(&t, &m, x, px) };
             }
@@ -427,9 +506,15 @@ pub(super) unsafe fn drive<D: DevCost, const WALK: bool, const FAST: bool, const
             if FAST {
                 let (iu, iv) = entries();
                 let until = if NARROW {
-                    unsafe { (ld_shared_u16(tabu_window + 2 * iu as u64) as i32).min(ld_shared_u16(tabu_window + 2 * iv as u64) as i32) }
+                    unsafe {
+                        (ld_shared_u16(tabu_window + 2 * iu as u64) as i32)
+                            .min(ld_shared_u16(tabu_window + 2 * iv as u64) as i32)
+                    }
                 } else {
-                    unsafe { (ld_shared_u32(tabu_window + 4 * iu as u64) as i32).min(ld_shared_u32(tabu_window + 4 * iv as u64) as i32) }
+                    unsafe {
+                        (ld_shared_u32(tabu_window + 4 * iu as u64) as i32)
+                            .min(ld_shared_u32(tabu_window + 4 * iv as u64) as i32)
+                    }
                 };
                 let c = D::key(class_of_earlier(until, now_held, d.at_most(ceiling), aspiration), d, u, v);
                 if D::less(&c, &pick) {

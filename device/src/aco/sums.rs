@@ -44,7 +44,10 @@ use qapgpu_common::moves::delta_offset_in;
 use qapgpu_common::params::{AcoParams, LS_SUMS_BETA, LS_SUMS_SIDE_B, LS_ZERO_DIAGONAL};
 use qapgpu_common::sums::{SUM_ROWS, Side, alpha, beta, delta_from_sums, location_factor, offset_of, sum_entries_by};
 
-use super::ls::{Search, donor_slot, for_each_entry, run, run_fast, run_fast_narrow, run_fast_narrow_global_pairs, run_fast_narrow_padded, run_fast_padded};
+use super::ls::{
+    Search, donor_slot, for_each_entry, run, run_fast, run_fast_narrow, run_fast_narrow_global_pairs,
+    run_fast_narrow_padded, run_fast_padded,
+};
 use super::split::{Pending, Pricer, Tables, drive, family_kernels};
 use crate::intrinsics::*;
 use crate::matrices::{DevCost, DevElem, DevMatrix};
@@ -56,13 +59,45 @@ impl Search for Sums {
     /// The side is a type parameter of the pricer, not a flag read per move: as a flag, both
     /// sides' loads were issued (one of them predicated off) for every table entry and move.
     #[inline(always)]
-    unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, const FAST: bool, const PAD: usize, const NARROW: bool, const GPAIRS: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M, moves: u32) {
+    unsafe fn search<
+        E: DevElem,
+        D: DevCost,
+        const WALK: bool,
+        const FAST: bool,
+        const PAD: usize,
+        const NARROW: bool,
+        const GPAIRS: bool,
+        M: DevMatrix<E>,
+    >(
+        p: &AcoParams,
+        a: &M,
+        b: &M,
+        moves: u32,
+    ) {
         if p.flags & LS_SUMS_SIDE_B != 0 {
-            unsafe { drive::<D, WALK, FAST, PAD, NARROW, GPAIRS, _>(p, &SumsPricer::<E, M, true, FAST, false, PAD, GPAIRS>::new::<D>(p, a, b, WALK), moves) }
+            unsafe {
+                drive::<D, WALK, FAST, PAD, NARROW, GPAIRS, _>(
+                    p,
+                    &SumsPricer::<E, M, true, FAST, false, PAD, GPAIRS>::new::<D>(p, a, b, WALK),
+                    moves,
+                )
+            }
         } else if FAST && p.flags & LS_SUMS_BETA != 0 {
-            unsafe { drive::<D, WALK, FAST, PAD, NARROW, GPAIRS, _>(p, &SumsPricer::<E, M, false, FAST, true, PAD, GPAIRS>::new::<D>(p, a, b, WALK), moves) }
+            unsafe {
+                drive::<D, WALK, FAST, PAD, NARROW, GPAIRS, _>(
+                    p,
+                    &SumsPricer::<E, M, false, FAST, true, PAD, GPAIRS>::new::<D>(p, a, b, WALK),
+                    moves,
+                )
+            }
         } else {
-            unsafe { drive::<D, WALK, FAST, PAD, NARROW, GPAIRS, _>(p, &SumsPricer::<E, M, false, FAST, false, PAD, GPAIRS>::new::<D>(p, a, b, WALK), moves) }
+            unsafe {
+                drive::<D, WALK, FAST, PAD, NARROW, GPAIRS, _>(
+                    p,
+                    &SumsPricer::<E, M, false, FAST, false, PAD, GPAIRS>::new::<D>(p, a, b, WALK),
+                    moves,
+                )
+            }
         }
     }
 }
@@ -72,7 +107,16 @@ impl Search for Sums {
 /// zero diagonals): the matrix `b` holds β = B + Bᵀ (`LS_SUMS_BETA`), one load for two.
 /// `PAD`: H's rows are n + `PAD` entries apart in shared memory (`LsLayout::row`; its copies
 /// in global memory have rows of n).
-struct SumsPricer<'m, E, M, const SIDE_B: bool, const FAST: bool, const BETA: bool, const PAD: usize, const GPAIRS: bool> {
+struct SumsPricer<
+    'm,
+    E,
+    M,
+    const SIDE_B: bool,
+    const FAST: bool,
+    const BETA: bool,
+    const PAD: usize,
+    const GPAIRS: bool,
+> {
     elem: PhantomData<E>,
     /// The global table of pairs (`AcoParams::first_pairs`), read where `GPAIRS`.
     first_pairs: u64,
@@ -97,7 +141,17 @@ struct SumsPricer<'m, E, M, const SIDE_B: bool, const FAST: bool, const BETA: bo
     ok_word: u64,
 }
 
-impl<'m, E: DevElem, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool, const BETA: bool, const PAD: usize, const GPAIRS: bool> SumsPricer<'m, E, M, SIDE_B, FAST, BETA, PAD, GPAIRS> {
+impl<
+    'm,
+    E: DevElem,
+    M: DevMatrix<E>,
+    const SIDE_B: bool,
+    const FAST: bool,
+    const BETA: bool,
+    const PAD: usize,
+    const GPAIRS: bool,
+> SumsPricer<'m, E, M, SIDE_B, FAST, BETA, PAD, GPAIRS>
+{
     const SIDE: Side = if SIDE_B { Side::B } else { Side::A };
     /// How β is read from `b`: as side B's (one entry) where B is the symmetric side or holds
     /// B + Bᵀ already (`BETA`), else as side A's (B + Bᵀ, two entries).
@@ -111,7 +165,9 @@ impl<'m, E: DevElem, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool, cons
         let kept = if !walk || p.tables == 0 { 0 } else { p.tables + D::BYTES * (blk * (p.n * p.n) as usize) as u64 };
         let ok_word = p.tables_ok + 4 * blk as u64;
         let (table, ok) = match donor_slot(p, blk) {
-            Some(d) if kept != 0 => (p.elite_tables + D::BYTES * (d * (p.n * p.n) as usize) as u64, p.elite_ok + 4 * d as u64),
+            Some(d) if kept != 0 => {
+                (p.elite_tables + D::BYTES * (d * (p.n * p.n) as usize) as u64, p.elite_ok + 4 * d as u64)
+            }
             _ => (kept, ok_word),
         };
         let start_table = if kept != 0 && unsafe { *(ok as *const u32) } != 0 { table } else { 0 };
@@ -145,7 +201,17 @@ impl<'m, E: DevElem, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool, cons
     }
 }
 
-impl<E: DevElem, D: DevCost, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool, const BETA: bool, const PAD: usize, const GPAIRS: bool> Pricer<D> for SumsPricer<'_, E, M, SIDE_B, FAST, BETA, PAD, GPAIRS> {
+impl<
+    E: DevElem,
+    D: DevCost,
+    M: DevMatrix<E>,
+    const SIDE_B: bool,
+    const FAST: bool,
+    const BETA: bool,
+    const PAD: usize,
+    const GPAIRS: bool,
+> Pricer<D> for SumsPricer<'_, E, M, SIDE_B, FAST, BETA, PAD, GPAIRS>
+{
     /// H from φ (`sums::sum_entries`, which the CPU twin's `sum_entry` is checked against):
     /// column `col` of the rows of this thread's group, `SUM_ROWS` rows a pass (one row a
     /// pass read φ and β three times as often).
@@ -167,7 +233,15 @@ impl<E: DevElem, D: DevCost, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bo
         let mut i = self.group as usize;
         while i < n {
             let count = (n - i).div_ceil(step).min(SUM_ROWS);
-            let h: [D; SUM_ROWS] = sum_entries_by(|k, x| alpha::<D, E, M>(self.a, Self::SIDE, k, x), |pk, l| beta::<D, E, M>(self.b, Self::BETA_SIDE, pk, l), phi, i, step, count, self.col as usize);
+            let h: [D; SUM_ROWS] = sum_entries_by(
+                |k, x| alpha::<D, E, M>(self.a, Self::SIDE, k, x),
+                |pk, l| beta::<D, E, M>(self.b, Self::BETA_SIDE, pk, l),
+                phi,
+                i,
+                step,
+                count,
+                self.col as usize,
+            );
             for (j, &e) in h.iter().enumerate() {
                 if j < count {
                     unsafe { D::st_shared(self.entry::<D>(t, (i + j * step) as u32, self.col), e) };
@@ -203,10 +277,16 @@ impl<E: DevElem, D: DevCost, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bo
             // and s, where α = A + Aᵀ.
             let mut at_r = base + (m.r * n + self.group) * es;
             let mut col_r = base + (self.group * n + m.r) * es;
-            let (to_s, to_col_s) = ((m.s * n).wrapping_sub(m.r * n).wrapping_mul(es), m.s.wrapping_sub(m.r).wrapping_mul(es));
+            let (to_s, to_col_s) =
+                ((m.s * n).wrapping_sub(m.r * n).wrapping_mul(es), m.s.wrapping_sub(m.r).wrapping_mul(es));
             let across = |at: u32, col: u32| {
                 let x = D::of(unsafe { a.load_window(at) }).sub(D::of(unsafe { a.load_window(at.wrapping_add(to_s)) }));
-                if SIDE_B { x.add(D::of(unsafe { a.load_window(col) })).sub(D::of(unsafe { a.load_window(col.wrapping_add(to_col_s)) })) } else { x }
+                if SIDE_B {
+                    x.add(D::of(unsafe { a.load_window(col) }))
+                        .sub(D::of(unsafe { a.load_window(col.wrapping_add(to_col_s)) }))
+                } else {
+                    x
+                }
             };
             let sums = t.sums as u32;
             // Row i < n is entry i·row + col < n·row (col < n ≤ row).
@@ -276,11 +356,24 @@ impl<E: DevElem, D: DevCost, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bo
     }
 }
 
-impl<E: DevElem, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool, const BETA: bool, const PAD: usize, const GPAIRS: bool> SumsPricer<'_, E, M, SIDE_B, FAST, BETA, PAD, GPAIRS> {
+impl<
+    E: DevElem,
+    M: DevMatrix<E>,
+    const SIDE_B: bool,
+    const FAST: bool,
+    const BETA: bool,
+    const PAD: usize,
+    const GPAIRS: bool,
+> SumsPricer<'_, E, M, SIDE_B, FAST, BETA, PAD, GPAIRS>
+{
     /// `Pricer::price`; on the fast path the zero-diagonal test is `ZERO_DIAGONAL`, else
     /// `self.zero_diagonal` read a move.
     #[inline(always)]
-    unsafe fn priced<D: DevCost, const ZERO_DIAGONAL: bool>(&self, t: &Tables, consider: &mut impl FnMut(D, u32, u32, Option<(u32, u32)>)) {
+    unsafe fn priced<D: DevCost, const ZERO_DIAGONAL: bool>(
+        &self,
+        t: &Tables,
+        consider: &mut impl FnMut(D, u32, u32, Option<(u32, u32)>),
+    ) {
         let (a, b, n) = (self.a, self.b, self.n);
         let h = |x: u32| unsafe { D::ld_shared(t.sums + D::BYTES * x as u64) };
         let el = |m: &M, x: u32| D::of(unsafe { m.load_index(x) });

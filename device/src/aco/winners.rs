@@ -52,10 +52,18 @@ unsafe fn copy_start(p: &AcoParams, src: Starts, from: usize, dst: Starts, to: u
     let stride = p.stride as usize;
     let tables = p.tables != 0;
     unsafe {
-        block_copy_bytes((dst.rows as *mut u8).add(to * stride), (src.rows as *const u8).add(from * stride), p.n as usize);
+        block_copy_bytes(
+            (dst.rows as *mut u8).add(to * stride),
+            (src.rows as *const u8).add(from * stride),
+            p.n as usize,
+        );
         if tables {
             let words = table_words(p);
-            block_copy_pipelined((dst.tables as *mut u32).add(to * words), (src.tables as *const u32).add(from * words), words);
+            block_copy_pipelined(
+                (dst.tables as *mut u32).add(to * words),
+                (src.tables as *const u32).add(from * words),
+                words,
+            );
         }
         if thread_idx_x() == 0 {
             *(dst.costs as *mut i64).add(to) = *(src.costs as *const i64).add(from);
@@ -99,7 +107,9 @@ pub unsafe extern "ptx-kernel" fn ts_rank_walks(p: *const AcoParams, elite: u32)
     let before = |j: usize, c: i64| u32::from(ranks_before(c, j, mine, k));
     let (mut own, mut j) = (0u32, tid);
     while j + 3 * threads < m {
-        let c = unsafe { (*costs.add(j), *costs.add(j + threads), *costs.add(j + 2 * threads), *costs.add(j + 3 * threads)) };
+        let c = unsafe {
+            (*costs.add(j), *costs.add(j + threads), *costs.add(j + 2 * threads), *costs.add(j + 3 * threads))
+        };
         own += before(j, c.0) + before(j + threads, c.1) + before(j + 2 * threads, c.2) + before(j + 3 * threads, c.3);
         j += 4 * threads;
     }

@@ -19,7 +19,9 @@ use qapgpu_common::cost::{swap_delta_base, swap_delta_term};
 use qapgpu_common::elem::Elem;
 use qapgpu_common::ls::Candidate;
 use qapgpu_common::matrix::Matrix;
-use qapgpu_common::moves::{delta_full, delta_update, move_count, move_index, move_pair, next_pair, pack_pair, touches};
+use qapgpu_common::moves::{
+    delta_full, delta_update, move_count, move_index, move_pair, next_pair, pack_pair, touches,
+};
 use qapgpu_common::params::{CGA_DELTA_SHARED, CGA_MOVE_MAPPING, CgaParams};
 
 use super::population;
@@ -70,7 +72,14 @@ unsafe fn apply(perm: *mut u8, r: u32, s: u32) {
 
 /// One pass with one thread per gene: Δ of every swap as a block-wide sum.
 #[inline(always)]
-unsafe fn gene_pass<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &CgaParams, perm: *mut u8, mut cost: i64, scratch: u64) -> i64 {
+unsafe fn gene_pass<E: Elem, A: Matrix<E>, B: Matrix<E>>(
+    a: &A,
+    b: &B,
+    p: &CgaParams,
+    perm: *mut u8,
+    mut cost: i64,
+    scratch: u64,
+) -> i64 {
     let (n, tid, step) = (p.n as usize, thread_idx_x() as usize, block_dim_x() as usize);
     let greedy = p.pass == Pass::Greedy as u32;
     let (mut best, mut pick) = (0i64, (0u32, 0u32));
@@ -106,7 +115,15 @@ unsafe fn gene_pass<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &CgaPa
 
 /// One pass with one thread per move.
 #[inline(always)]
-unsafe fn move_pass<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &CgaParams, perm: *mut u8, mut cost: i64, scratch: u64, delta: *mut i64) -> i64 {
+unsafe fn move_pass<E: Elem, A: Matrix<E>, B: Matrix<E>>(
+    a: &A,
+    b: &B,
+    p: &CgaParams,
+    perm: *mut u8,
+    mut cost: i64,
+    scratch: u64,
+    delta: *mut i64,
+) -> i64 {
     let (n, tid, step) = (p.n as usize, thread_idx_x(), block_dim_x());
     let moves = move_count(p.n);
     let view = || unsafe { slice::from_raw_parts(perm as *const u8, n) };

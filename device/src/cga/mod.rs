@@ -62,7 +62,9 @@ unsafe fn cross<E: DevElem>(p: &CgaParams) {
     }
     let costs_alt = unsafe { slice::from_raw_parts(p.costs_alt as *const i64, total) };
     let partner = match Topology::from_u32(p.topology) {
-        Topology::Random => Shuffle::new(total as u32, p.seed ^ RANDOM_PARTNER_SALT, p.generation as u64).apply(k as u32),
+        Topology::Random => {
+            Shuffle::new(total as u32, p.seed ^ RANDOM_PARTNER_SALT, p.generation as u64).apply(k as u32)
+        }
         t => best_neighbour(costs_alt, p.w, p.h, k as u32, t),
     } as usize;
     let mut rng = unsafe { load_rng(p.rng as *const u32, k, total) };

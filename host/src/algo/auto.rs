@@ -92,7 +92,10 @@ pub fn choose(inst: &Instance, gpu: bool) -> (&'static str, String) {
     let data = if d < LOW_DOMINANCE { "uniform" } else { "structured" };
     if d < LOW_DOMINANCE && n <= super::ts::UNIFORM_REGROUP_MAX_N {
         if gpu {
-            return ("ts", format!("n = {n}, max dominance {d:.0} %: uniform data, n ≤ {}", super::ts::UNIFORM_REGROUP_MAX_N));
+            return (
+                "ts",
+                format!("n = {n}, max dominance {d:.0} %: uniform data, n ≤ {}", super::ts::UNIFORM_REGROUP_MAX_N),
+            );
         }
         return ("aco-ts", format!("n = {n}, max dominance {d:.0} %: uniform data, on the CPU"));
     }

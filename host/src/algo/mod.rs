@@ -28,7 +28,8 @@ pub struct Family {
 }
 
 /// Every algorithm, in the order `--help` lists them.
-pub const FAMILIES: &[Family] = &[aco::TABU, aco::TWO_OPT, ga::INDEPENDENT, ga::ISLANDS, cga::CGA, ts::TS, memetic::MEMETIC];
+pub const FAMILIES: &[Family] =
+    &[aco::TABU, aco::TWO_OPT, ga::INDEPENDENT, ga::ISLANDS, cga::CGA, ts::TS, memetic::MEMETIC];
 
 /// `--algo auto` (and no `--algo`): the family `auto::choose` picks from the instance's
 /// measurable features.
@@ -73,7 +74,13 @@ pub fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<d
         opts
     };
     if inst.n < fam.min_n {
-        bail!("{}: n = {} is below {} for {} (--algo ga-independent takes n ≥ 2)", inst.name, inst.n, fam.min_n, fam.name);
+        bail!(
+            "{}: n = {} is below {} for {} (--algo ga-independent takes n ≥ 2)",
+            inst.name,
+            inst.n,
+            fam.min_n,
+            fam.name
+        );
     }
     if fam.name != ts::TS.name && opts.aco.regroup_every.is_some_and(|e| e > 0) {
         bail!("--regroup-every: only --algo ts regroups its walks, not {}", fam.name);
@@ -169,7 +176,8 @@ impl Backend {
     /// it is empty), each in its own context; a GPU that fails to open is reported through
     /// `note` and skipped while others open. One CPU backend when the engine is the CPU.
     pub fn open_all(opts: &Options, note: impl Fn(&str)) -> Result<Vec<Backend>> {
-        let first = Backend::open(&Options { gpu: opts.gpus.first().copied().unwrap_or(opts.gpu), ..opts.clone() }, &note);
+        let first =
+            Backend::open(&Options { gpu: opts.gpus.first().copied().unwrap_or(opts.gpu), ..opts.clone() }, &note);
         let Ok(Backend::Gpu(_)) = &first else { return first.map(|b| vec![b]) };
         let mut all = vec![first?];
         for &k in opts.gpus.iter().skip(1) {

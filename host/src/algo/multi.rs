@@ -58,7 +58,10 @@ pub fn worst_slot(costs: &[i64], cost: i64) -> Option<usize> {
 pub fn each_live<T: Send>(slots: &mut [Option<(String, T)>], step: impl Fn(&mut T) -> Result<()> + Sync) -> Result<()> {
     let results: Vec<Result<()>> = std::thread::scope(|s| {
         let handles: Vec<_> = slots.iter_mut().flatten().map(|(_, t)| s.spawn(|| step(t))).collect();
-        handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(anyhow::anyhow!("the device's thread panicked")))).collect()
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|_| Err(anyhow::anyhow!("the device's thread panicked"))))
+            .collect()
     });
     let mut results = results.into_iter();
     let mut last_error = None;
@@ -178,7 +181,10 @@ impl Solver for MultiSolver {
         info.device = format!("{} devices: {}", live.len(), names.join(" + "));
         info.blocks = live.iter().map(|d| d.solver.info().blocks).sum();
         info.layout = match self.migrate_every {
-            Some(k) => format!("{} per device, islands (seeds apart; each device's best to the next along a ring every {k} steps)", info.layout),
+            Some(k) => format!(
+                "{} per device, islands (seeds apart; each device's best to the next along a ring every {k} steps)",
+                info.layout
+            ),
             None => format!("{} per device, independent (seeds apart)", info.layout),
         };
         info
@@ -212,7 +218,8 @@ impl Solver for MultiSolver {
         })?;
         self.keep(found.into_inner().expect("no thread panics holding it"));
         self.steps += 1;
-        if self.found.is_none() && self.migrate_every.is_some_and(|k| self.steps % k as u64 == 0) && !self.word.is_set() {
+        if self.found.is_none() && self.migrate_every.is_some_and(|k| self.steps % k as u64 == 0) && !self.word.is_set()
+        {
             self.migrate()?;
         }
         let live = self.devices.iter().flatten().count();
@@ -261,7 +268,8 @@ pub fn local_share(gpus: &[usize], rank: usize, size: usize) -> Vec<usize> {
     if gpus.is_empty() || size <= 1 {
         return gpus.to_vec();
     }
-    let mine: Vec<usize> = gpus.iter().copied().enumerate().filter(|(i, _)| i % size == rank % size).map(|(_, g)| g).collect();
+    let mine: Vec<usize> =
+        gpus.iter().copied().enumerate().filter(|(i, _)| i % size == rank % size).map(|(_, g)| g).collect();
     if mine.is_empty() { vec![gpus[rank % gpus.len()]] } else { mine }
 }
 

@@ -8,11 +8,29 @@ use std::time::Duration;
 
 /// `gap`: the target in percent above the best-known value. Returns the table and the log
 /// of every run.
-pub fn protocol(backends: &[Backend], base: &Options, names: &[String], algos: &[String], n_runs: usize, limit: Duration, gap: f64) -> Result<(Table, RunLog)> {
+pub fn protocol(
+    backends: &[Backend],
+    base: &Options,
+    names: &[String],
+    algos: &[String],
+    n_runs: usize,
+    limit: Duration,
+    gap: f64,
+) -> Result<(Table, RunLog)> {
     for a in algos {
         crate::algo::check_name(a)?;
     }
-    let mut t = Table::new(&["instance", "target", "algorithm", "runs", "#reached", "T_avg (s)", "σ", "median (s)", "worst cost"]);
+    let mut t = Table::new(&[
+        "instance",
+        "target",
+        "algorithm",
+        "runs",
+        "#reached",
+        "T_avg (s)",
+        "σ",
+        "median (s)",
+        "worst cost",
+    ]);
     let (mut log, engine) = (RunLog::default(), engine_label(backends));
     for name in names {
         let (inst, known) = load(name)?;

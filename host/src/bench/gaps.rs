@@ -16,7 +16,8 @@ use std::time::Duration;
 /// measure: it is left out, and counted in a note on stderr.
 pub fn all_instances() -> Result<Vec<String>> {
     let dir = qaplib::qaplib_dir();
-    let listing = std::fs::read_dir(&dir).with_context(|| format!("bench gaps: cannot list the QAPLIB folder {}", dir.display()))?;
+    let listing = std::fs::read_dir(&dir)
+        .with_context(|| format!("bench gaps: cannot list the QAPLIB folder {}", dir.display()))?;
     let (mut found, mut unreadable, mut without) = (Vec::new(), Vec::new(), 0usize);
     for entry in listing {
         let p = entry.with_context(|| format!("bench gaps: cannot list the QAPLIB folder {}", dir.display()))?.path();
@@ -27,7 +28,8 @@ pub fn all_instances() -> Result<Vec<String>> {
             Err(e) => unreadable.push(e.to_string()),
             Ok(inst) if qaplib::best_known(&p, &inst).value().is_some() => {
                 // The file's name, or (not UTF-8) its path, which the tables then show.
-                let name = p.file_stem().and_then(|s| s.to_str()).map_or_else(|| qaplib::name_of(p.as_os_str()), String::from);
+                let name =
+                    p.file_stem().and_then(|s| s.to_str()).map_or_else(|| qaplib::name_of(p.as_os_str()), String::from);
                 found.push((inst.n, name));
             }
             Ok(_) => without += 1,
@@ -42,7 +44,10 @@ pub fn all_instances() -> Result<Vec<String>> {
         unreadable.join("; ")
     );
     if without > 0 {
-        eprintln!("note: bench gaps: {without} instance(s) of {} without a best-known value for their n (bks.csv or .sln) are left out", dir.display());
+        eprintln!(
+            "note: bench gaps: {without} instance(s) of {} without a best-known value for their n (bks.csv or .sln) are left out",
+            dir.display()
+        );
     }
     ensure!(!found.is_empty(), "bench gaps: no instance with a best-known value in {}", dir.display());
     found.sort();
@@ -54,7 +59,14 @@ fn gap(cost: i64, known: i64) -> f64 {
     crate::run::gap_percent(cost, Some(known)).unwrap_or(100.0 * cost as f64)
 }
 
-pub fn protocol(backends: &[Backend], base: &Options, names: &[String], algos: &[String], n_runs: usize, limit: Duration) -> Result<Table> {
+pub fn protocol(
+    backends: &[Backend],
+    base: &Options,
+    names: &[String],
+    algos: &[String],
+    n_runs: usize,
+    limit: Duration,
+) -> Result<Table> {
     for a in algos {
         crate::algo::check_name(a)?;
     }

@@ -28,7 +28,9 @@ pub fn load(name: &str) -> Result<(Instance, i64)> {
     for note in &found.notes {
         eprintln!("note: {note}");
     }
-    let known = found.value().with_context(|| format!("{name}: no best-known value for n = {} in bks.csv or a .sln", inst.n))?;
+    let known = found
+        .value()
+        .with_context(|| format!("{name}: no best-known value for n = {} in bks.csv or a .sln", inst.n))?;
     Ok((inst, known))
 }
 
@@ -76,7 +78,13 @@ pub fn median_mad(xs: &[f64]) -> (f64, f64) {
 
 /// A table cell: "–" for NaN, 3 decimals below 10, 2 above.
 pub fn fmt(x: f64) -> String {
-    if x.is_nan() { "–".into() } else if x < 10.0 { format!("{x:.3}") } else { format!("{x:.2}") }
+    if x.is_nan() {
+        "–".into()
+    } else if x < 10.0 {
+        format!("{x:.3}")
+    } else {
+        format!("{x:.2}")
+    }
 }
 
 /// Seconds: `fmt`, with a fourth decimal below 0.1 s, where the targets of issue 10 are
@@ -100,7 +108,8 @@ pub fn ratio(paper: Option<f64>, ours: f64) -> String {
 /// The device counts a multi-device protocol compares: 1, 2, 4, … up to `available`, and
 /// `available` itself.
 pub fn device_counts(available: usize) -> Vec<usize> {
-    let mut v: Vec<usize> = std::iter::successors(Some(1usize), |c| Some(c * 2)).take_while(|&c| c < available).collect();
+    let mut v: Vec<usize> =
+        std::iter::successors(Some(1usize), |c| Some(c * 2)).take_while(|&c| c < available).collect();
     v.push(available.max(1));
     v
 }
@@ -133,19 +142,38 @@ impl RunRecord {
 
 /// `runs` runs of `opts` (seeds `opts.seed`, `opts.seed + 1`, …), each limited to `limit`.
 /// Every permutation is re-costed on the host.
-pub fn runs(backend: &Backend, inst: &Instance, opts: &Options, runs: usize, limit: Duration) -> Result<Vec<RunRecord>> {
+pub fn runs(
+    backend: &Backend,
+    inst: &Instance,
+    opts: &Options,
+    runs: usize,
+    limit: Duration,
+) -> Result<Vec<RunRecord>> {
     runs_all(std::slice::from_ref(backend), inst, opts, runs, limit)
 }
 
 /// As `runs`, each run on every device of `backends` at once (`algo::multi`) when there
 /// are several.
-pub fn runs_all(backends: &[Backend], inst: &Instance, opts: &Options, runs: usize, limit: Duration) -> Result<Vec<RunRecord>> {
+pub fn runs_all(
+    backends: &[Backend],
+    inst: &Instance,
+    opts: &Options,
+    runs: usize,
+    limit: Duration,
+) -> Result<Vec<RunRecord>> {
     runs_traced(backends, inst, opts, runs, limit, false)
 }
 
 /// As `runs_all`; with `trace`, each record carries its convergence curve (the best cost
 /// read after every step: one extra small read per step).
-pub fn runs_traced(backends: &[Backend], inst: &Instance, opts: &Options, runs: usize, limit: Duration, trace: bool) -> Result<Vec<RunRecord>> {
+pub fn runs_traced(
+    backends: &[Backend],
+    inst: &Instance,
+    opts: &Options,
+    runs: usize,
+    limit: Duration,
+    trace: bool,
+) -> Result<Vec<RunRecord>> {
     let stop = AtomicBool::new(false);
     let mut out = Vec::with_capacity(runs);
     for r in 0..runs {
@@ -153,8 +181,13 @@ pub fn runs_traced(backends: &[Backend], inst: &Instance, opts: &Options, runs: 
         let mut solver = algo::build_on(backends, inst, &o)?;
         let limits = Limits { time_limit: o.time_limit, known: None };
         let mut curve = Trace::default();
-        let res = if trace { run::run(solver.as_mut(), &limits, &mut curve, &stop)? } else { run::run(solver.as_mut(), &limits, &mut Silent, &stop)? };
-        let cost = inst.checked_cost(&res.perm).map_err(|e| anyhow::anyhow!("{} returned {e}", solver.info().algorithm))?;
+        let res = if trace {
+            run::run(solver.as_mut(), &limits, &mut curve, &stop)?
+        } else {
+            run::run(solver.as_mut(), &limits, &mut Silent, &stop)?
+        };
+        let cost =
+            inst.checked_cost(&res.perm).map_err(|e| anyhow::anyhow!("{} returned {e}", solver.info().algorithm))?;
         ensure!(cost == res.cost, "{}: engine cost mismatch", inst.name);
         out.push(RunRecord {
             reached: res.time_to_target_s,
@@ -187,18 +220,44 @@ pub struct RunLog(Table);
 
 impl Default for RunLog {
     fn default() -> RunLog {
-        RunLog(Table::new(&["instance", "target", "algorithm", "engine", "seed", "time to target (s)", "elapsed (s)", "cost"]))
+        RunLog(Table::new(&[
+            "instance",
+            "target",
+            "algorithm",
+            "engine",
+            "seed",
+            "time to target (s)",
+            "elapsed (s)",
+            "cost",
+        ]))
     }
 }
 
 impl RunLog {
     /// The runs `recs` of `algorithm` on `engine`, whose seeds count up from `first_seed`
     /// (`runs_traced`).
-    pub fn add(&mut self, instance: &str, target: i64, algorithm: &str, engine: &str, first_seed: u64, recs: &[RunRecord]) {
+    pub fn add(
+        &mut self,
+        instance: &str,
+        target: i64,
+        algorithm: &str,
+        engine: &str,
+        first_seed: u64,
+        recs: &[RunRecord],
+    ) {
         for (i, r) in recs.iter().enumerate() {
             let seed = first_seed.wrapping_add(i as u64).to_string();
             let reached = r.reached.map_or(String::new(), |t| t.to_string());
-            self.0.rows.push(vec![instance.into(), target.to_string(), algorithm.into(), engine.into(), seed, reached, r.elapsed.to_string(), r.cost.to_string()]);
+            self.0.rows.push(vec![
+                instance.into(),
+                target.to_string(),
+                algorithm.into(),
+                engine.into(),
+                seed,
+                reached,
+                r.elapsed.to_string(),
+                r.cost.to_string(),
+            ]);
         }
     }
 
@@ -264,7 +323,13 @@ impl Table {
 
     /// Writes several tables: one Markdown file `<stem>.md` with each under its heading,
     /// and one CSV per table, `<stem>-<key>.csv`. Returns the Markdown.
-    pub fn write_all(dir: &Path, stem: &str, title: &str, context: &str, tables: &[(String, String, Table)]) -> Result<String> {
+    pub fn write_all(
+        dir: &Path,
+        stem: &str,
+        title: &str,
+        context: &str,
+        tables: &[(String, String, Table)],
+    ) -> Result<String> {
         std::fs::create_dir_all(dir).with_context(|| format!("{}: cannot create", dir.display()))?;
         let mut md = format!("### {title}\n\n{context}\n");
         for (key, heading, t) in tables {

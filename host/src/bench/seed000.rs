@@ -19,8 +19,27 @@ pub const PAPER: &[(&str, u32, u32, f64, f64)] = &[
 
 /// The protocol over `names` with `base_blocks` × each k; per-run limits are the paper's
 /// (15 s tai20b, 30 s tai25b, 120 s otherwise), capped by `cap`.
-pub fn protocol(backend: &Backend, base: &Options, names: &[String], base_blocks: u32, ks: &[u32], n_runs: usize, cap: Duration) -> Result<Table> {
-    let mut t = Table::new(&["instance", "total population", "runs", "#OPT", "T_avg (s)", "σ", "paper population", "paper #OPT", "paper T_avg", "paper/ours"]);
+pub fn protocol(
+    backend: &Backend,
+    base: &Options,
+    names: &[String],
+    base_blocks: u32,
+    ks: &[u32],
+    n_runs: usize,
+    cap: Duration,
+) -> Result<Table> {
+    let mut t = Table::new(&[
+        "instance",
+        "total population",
+        "runs",
+        "#OPT",
+        "T_avg (s)",
+        "σ",
+        "paper population",
+        "paper #OPT",
+        "paper T_avg",
+        "paper/ours",
+    ]);
     for name in names {
         let (inst, known) = load(name)?;
         let paper = PAPER.iter().find(|r| r.0 == name.as_str());

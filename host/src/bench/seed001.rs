@@ -30,7 +30,13 @@ pub fn acceptable(name: &str, known: i64) -> i64 {
 
 /// Times of `count` single-block runs: on the GPU all at once, one block per run, each
 /// stopping alone at the target; on the CPU one after another.
-fn single_block_times(backend: &Backend, inst: &Instance, opts: &Options, count: usize, limit: Duration) -> Result<Vec<Option<f64>>> {
+fn single_block_times(
+    backend: &Backend,
+    inst: &Instance,
+    opts: &Options,
+    count: usize,
+    limit: Duration,
+) -> Result<Vec<Option<f64>>> {
     match backend {
         Backend::Gpu(g) => {
             let mut cfg = GaConfig::from_options(Mode::Independent, opts);
@@ -52,20 +58,52 @@ fn single_block_times(backend: &Backend, inst: &Instance, opts: &Options, count:
 /// on one device and, with several `backends`, on 2, 4, … and all of them: the p blocks
 /// split evenly over the devices (the paper's p = 60 on two GTX 285s), M(p) for the total.
 #[allow(clippy::too_many_arguments)]
-pub fn protocol(backends: &[Backend], base: &Options, names: &[String], ps: &[u32], single_runs: usize, n_runs: usize, limit: Duration) -> Result<Table> {
+pub fn protocol(
+    backends: &[Backend],
+    base: &Options,
+    names: &[String],
+    ps: &[u32],
+    single_runs: usize,
+    n_runs: usize,
+    limit: Duration,
+) -> Result<Table> {
     let backend = &backends[0];
     let mut t = Table::new(&[
-        "instance", "p", "devices", "runs", "#OPT", "T_avg (s)", "σ", "gain_p", "M(p) (s)", "Δ_p", "paper T_p", "paper M(p)", "paper/ours",
+        "instance",
+        "p",
+        "devices",
+        "runs",
+        "#OPT",
+        "T_avg (s)",
+        "σ",
+        "gain_p",
+        "M(p) (s)",
+        "Δ_p",
+        "paper T_p",
+        "paper M(p)",
+        "paper/ours",
     ]);
     for name in names {
         let (inst, known) = load(name)?;
-        let opts = Options { algorithm: Some(ga::INDEPENDENT.name.into()), target: Some(acceptable(name, known)), ..base.clone() };
+        let opts = Options {
+            algorithm: Some(ga::INDEPENDENT.name.into()),
+            target: Some(acceptable(name, known)),
+            ..base.clone()
+        };
         let paper = PAPER.iter().find(|r| r.0 == name.as_str());
-        let t1 = if single_runs > 0 { single_block_times(backend, &inst, &opts, single_runs, limit)? } else { Vec::new() };
+        let t1 =
+            if single_runs > 0 { single_block_times(backend, &inst, &opts, single_runs, limit)? } else { Vec::new() };
         let ok1: Vec<f64> = t1.iter().flatten().copied().collect();
         let (m1, _) = mean_sd(&ok1);
         let fit = GammaFit::fit(&ok1);
-        let mut row = |p: String, devices: usize, n: usize, ok: &[f64], gain: f64, model: f64, paper_t: Option<f64>, paper_m: Option<f64>| {
+        let mut row = |p: String,
+                       devices: usize,
+                       n: usize,
+                       ok: &[f64],
+                       gain: f64,
+                       model: f64,
+                       paper_t: Option<f64>,
+                       paper_m: Option<f64>| {
             let (m, s) = mean_sd(ok);
             t.push(vec![
                 name.clone(),

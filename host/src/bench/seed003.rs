@@ -6,8 +6,8 @@
 //!   class (i), the best known for class (iv) up to n = 100, 0.2 % for tai150b); T_avg.
 use super::gamma::GammaFit;
 use super::{Table, device_counts, fmt, load, mean_sd, ratio, runs_all, within};
-use crate::algo::multi::Model;
 use crate::algo::aco::{self, Class, Layout};
+use crate::algo::multi::Model;
 use crate::algo::{Backend, Options};
 use anyhow::Result;
 use qapgpu_common::ls::LsKind;
@@ -94,7 +94,16 @@ impl Column {
 /// and seed 001's model M(p) fitted to the one-device times: the expected fastest of p
 /// independent one-device runs, what p devices would give with no overhead and no exchange.
 #[allow(clippy::too_many_arguments)]
-pub fn protocol(backends: &[Backend], base: &Options, fixed: bool, names: &[String], searches: &[LsKind], layouts: &[Layout], n_runs: usize, limit: Duration) -> Result<Table> {
+pub fn protocol(
+    backends: &[Backend],
+    base: &Options,
+    fixed: bool,
+    names: &[String],
+    searches: &[LsKind],
+    layouts: &[Layout],
+    n_runs: usize,
+    limit: Duration,
+) -> Result<Table> {
     let columns: Vec<Column> = match &backends[0] {
         Backend::Gpu(_) => layouts.iter().map(|&l| Column::Gpu(l)).collect(),
         Backend::Cpu { .. } => vec![Column::Cpu],
@@ -106,7 +115,20 @@ pub fn protocol(backends: &[Backend], base: &Options, fixed: bool, names: &[Stri
         }
     }
     let mut t = Table::new(&[
-        "instance", "LS", "engine", "devices", "runs", "#reached", "T_avg (s)", "σ", "avg error %", "move evals/s", "gain vs 1 device", "M(devices) (s)", "paper T_avg", "paper/ours",
+        "instance",
+        "LS",
+        "engine",
+        "devices",
+        "runs",
+        "#reached",
+        "T_avg (s)",
+        "σ",
+        "avg error %",
+        "move evals/s",
+        "gain vs 1 device",
+        "M(devices) (s)",
+        "paper T_avg",
+        "paper/ours",
     ]);
     for name in names {
         let (inst, known) = load(name)?;
@@ -135,14 +157,25 @@ pub fn protocol(backends: &[Backend], base: &Options, fixed: bool, names: &[Stri
                     if d.count == 1 {
                         (one_device, fit) = (m, GammaFit::fit(&times));
                     }
-                    let errors: Vec<f64> = recs.iter().map(|r| 100.0 * (r.cost - known) as f64 / known as f64).collect();
-                    let (evals, secs) = recs.iter().fold((0u64, 0f64), |(e, s), r| (e + r.evaluations, s + r.search_seconds));
+                    let errors: Vec<f64> =
+                        recs.iter().map(|r| 100.0 * (r.cost - known) as f64 / known as f64).collect();
+                    let (evals, secs) =
+                        recs.iter().fold((0u64, 0f64), |(e, s), r| (e + r.evaluations, s + r.search_seconds));
                     let paper = if d.count > 1 {
                         None // the seeds publish one GPU only
                     } else if fixed {
-                        PAPER_T5.iter().find(|r| r.0 == name.as_str()).filter(|_| ls == LsKind::Tabu).zip(col.index()).map(|(r, i)| [r.1, r.2, r.4][i])
+                        PAPER_T5
+                            .iter()
+                            .find(|r| r.0 == name.as_str())
+                            .filter(|_| ls == LsKind::Tabu)
+                            .zip(col.index())
+                            .map(|(r, i)| [r.1, r.2, r.4][i])
                     } else {
-                        PAPER_T6.iter().find(|r| r.0 == name.as_str()).zip(col.index()).map(|(r, i)| if ls == LsKind::Tabu { r.2 } else { r.3 }[i])
+                        PAPER_T6
+                            .iter()
+                            .find(|r| r.0 == name.as_str())
+                            .zip(col.index())
+                            .map(|(r, i)| if ls == LsKind::Tabu { r.2 } else { r.3 }[i])
                     };
                     let censored = !fixed && ok.len() < recs.len();
                     t.push(vec![

@@ -36,9 +36,18 @@ pub const T42: &[(&str, Row4)] = &[
 pub const T43: &[(&str, Row4)] = &[
     ("nug30", [(6236.0, 37.0), (6203.0, 30.0), (6217.0, 27.0), (6253.0, 25.0)]),
     ("scr20", [(111241.0, 890.0), (111158.0, 1000.0), (111742.0, 1421.0), (111478.0, 917.0)]),
-    ("tai35b", [(286109725.0, 1473358.0), (285418088.0, 1405123.0), (286117941.0, 1851034.0), (285214600.0, 1558527.0)]),
-    ("tai40b", [(654130538.0, 12522178.0), (655960058.0, 10171089.0), (663307321.0, 16281696.0), (661450966.0, 12210870.0)]),
-    ("tai60b", [(627301589.0, 8096733.0), (629065013.0, 7732720.0), (622263727.0, 8885398.0), (625016351.0, 5935946.0)]),
+    (
+        "tai35b",
+        [(286109725.0, 1473358.0), (285418088.0, 1405123.0), (286117941.0, 1851034.0), (285214600.0, 1558527.0)],
+    ),
+    (
+        "tai40b",
+        [(654130538.0, 12522178.0), (655960058.0, 10171089.0), (663307321.0, 16281696.0), (661450966.0, 12210870.0)],
+    ),
+    (
+        "tai60b",
+        [(627301589.0, 8096733.0), (629065013.0, 7732720.0), (622263727.0, 8885398.0), (625016351.0, 5935946.0)],
+    ),
     ("tho40", [(247264.0, 1613.0), (246402.0, 1380.0), (246003.0, 2705.0), (246070.0, 1774.0)]),
 ];
 /// Table 4.4: the same with greedy 2-opt.
@@ -55,8 +64,14 @@ pub const T45: &[(&str, Row4)] = &[
     ("nug30", [(6245.0, 24.0), (6195.0, 22.0), (6214.0, 17.0), (6260.0, 10.0)]),
     ("scr20", [(111174.0, 923.0), (110878.0, 848.0), (112163.0, 1310.0), (111298.0, 681.0)]),
     ("tai35b", [(285624601.0, 981047.0), (285165264.0, 620114.0), (285446919.0, 1246283.0), (285117037.0, 351396.0)]),
-    ("tai40b", [(658136188.0, 9267476.0), (659679797.0, 6701287.0), (661970688.0, 13176897.0), (666262567.0, 7899045.0)]),
-    ("tai60b", [(627874603.0, 5834722.0), (629065013.0, 7732720.0), (621929415.0, 8167650.0), (622898346.0, 3299634.0)]),
+    (
+        "tai40b",
+        [(658136188.0, 9267476.0), (659679797.0, 6701287.0), (661970688.0, 13176897.0), (666262567.0, 7899045.0)],
+    ),
+    (
+        "tai60b",
+        [(627874603.0, 5834722.0), (629065013.0, 7732720.0), (621929415.0, 8167650.0), (622898346.0, 3299634.0)],
+    ),
     ("tho40", [(247299.0, 879.0), (246359.0, 938.0), (246116.0, 2515.0), (245540.0, 632.0)]),
 ];
 /// Table 4.6: final cost, greedy 2-opt, median ± MAD.
@@ -69,8 +84,11 @@ pub const T46: &[(&str, Row4)] = &[
     ("tho40", [(241524.0, 370.0), (241130.0, 381.0), (241144.0, 439.0), (241019.0, 201.0)]),
 ];
 /// Table 4.7: the CPU variant, generations to the optimum, median ± MAD: 2-opt, greedy.
-pub const T47: &[(&str, [(f64, f64); 2])] =
-    &[("els19", [(19.5, 6.5), (7.0, 3.0)]), ("esc64a", [(10.5, 0.5), (1.0, 0.0)]), ("had20", [(58.0, 29.0), (6.5, 2.5)])];
+pub const T47: &[(&str, [(f64, f64); 2])] = &[
+    ("els19", [(19.5, 6.5), (7.0, 3.0)]),
+    ("esc64a", [(10.5, 0.5), (1.0, 0.0)]),
+    ("had20", [(58.0, 29.0), (6.5, 2.5)]),
+];
 /// Table 4.8: the CPU variant, final cost, mean ± sd: 2-opt, greedy.
 pub const T48: &[(&str, [(f64, f64); 2])] = &[
     ("nug30", [(6260.0, 56.0), (6128.0, 4.0)]),
@@ -145,10 +163,18 @@ struct Cell {
     reached: usize,
 }
 
-fn run_cell(backend: &Backend, base: &Options, (inst, known): (&Instance, i64), pass: Pass, topology: Topology, plan: &Plan) -> Result<Cell> {
+fn run_cell(
+    backend: &Backend,
+    base: &Options,
+    (inst, known): (&Instance, i64),
+    pass: Pass,
+    topology: Topology,
+    plan: &Plan,
+) -> Result<Cell> {
     let name = inst.name.as_str();
     let to_optimum = TO_OPTIMUM.contains(&name);
-    let mut opts = Options { algorithm: Some(cga::CGA.name.into()), target: to_optimum.then_some(known), ..base.clone() };
+    let mut opts =
+        Options { algorithm: Some(cga::CGA.name.into()), target: to_optimum.then_some(known), ..base.clone() };
     opts.cga.pass = pass;
     opts.cga.topology = topology;
     opts.cga.max_generations = Some(plan.generations);
@@ -156,7 +182,13 @@ fn run_cell(backend: &Backend, base: &Options, (inst, known): (&Instance, i64), 
     let reached = recs.iter().filter(|r| r.cost == known).count();
     let values = recs
         .iter()
-        .map(|r| if to_optimum { if r.cost == known { r.best_at.unwrap_or(0) as f64 } else { (plan.generations + 1) as f64 } } else { r.cost as f64 })
+        .map(|r| {
+            if to_optimum {
+                if r.cost == known { r.best_at.unwrap_or(0) as f64 } else { (plan.generations + 1) as f64 }
+            } else {
+                r.cost as f64
+            }
+        })
         .collect();
     Ok(Cell { runs: recs, values, reached })
 }
@@ -176,7 +208,15 @@ pub fn protocol(gpu: &Backend, base: &Options, plan: &Plan) -> Result<Vec<(Strin
     let cpu = Backend::Cpu { threads: 1 };
     let mut cells: BTreeMap<(String, u32, u32), Cell> = BTreeMap::new();
     let mut knowns = BTreeMap::new();
-    let mut wall = Table::new(&["instance", "local search", "topology", "engine", "runs", "mean wall time per run (s)", "#optimum"]);
+    let mut wall = Table::new(&[
+        "instance",
+        "local search",
+        "topology",
+        "engine",
+        "runs",
+        "mean wall time per run (s)",
+        "#optimum",
+    ]);
     for name in &plan.instances {
         let (inst, known) = load(name)?;
         knowns.insert(name.clone(), known);
@@ -216,7 +256,11 @@ pub fn protocol(gpu: &Backend, base: &Options, plan: &Plan) -> Result<Vec<(Strin
             for topo in &plan.topologies {
                 let c = get(name, pass, *topo);
                 let ours = c.map_or("–".into(), |c| {
-                    let censored = if !big && c.reached < c.values.len() { format!(" ({}/{} reached)", c.reached, c.values.len()) } else { String::new() };
+                    let censored = if !big && c.reached < c.values.len() {
+                        format!(" ({}/{} reached)", c.reached, c.values.len())
+                    } else {
+                        String::new()
+                    };
                     pm(stat(&c.values), big) + &censored
                 });
                 let idx = TOPOLOGIES.iter().position(|x| x == topo).unwrap_or(0);
@@ -229,12 +273,36 @@ pub fn protocol(gpu: &Backend, base: &Options, plan: &Plan) -> Result<Vec<(Strin
         t
     };
     for (key, heading, pass, set, paper, stat, big) in [
-        ("t4.1", "Table 4.1: generations to the optimum, 2-opt (median ± MAD)", Pass::TwoOpt, &TO_OPTIMUM[..], T41, median_mad as fn(&[f64]) -> (f64, f64), false),
-        ("t4.2", "Table 4.2: generations to the optimum, greedy 2-opt (median ± MAD)", Pass::Greedy, &TO_OPTIMUM[..], T42, median_mad, false),
+        (
+            "t4.1",
+            "Table 4.1: generations to the optimum, 2-opt (median ± MAD)",
+            Pass::TwoOpt,
+            &TO_OPTIMUM[..],
+            T41,
+            median_mad as fn(&[f64]) -> (f64, f64),
+            false,
+        ),
+        (
+            "t4.2",
+            "Table 4.2: generations to the optimum, greedy 2-opt (median ± MAD)",
+            Pass::Greedy,
+            &TO_OPTIMUM[..],
+            T42,
+            median_mad,
+            false,
+        ),
         ("t4.3", "Table 4.3: final cost, 2-opt (mean ± sd)", Pass::TwoOpt, &FINAL_COST[..], T43, mean_sd, true),
         ("t4.4", "Table 4.4: final cost, greedy 2-opt (mean ± sd)", Pass::Greedy, &FINAL_COST[..], T44, mean_sd, true),
         ("t4.5", "Table 4.5: final cost, 2-opt (median ± MAD)", Pass::TwoOpt, &FINAL_COST[..], T45, median_mad, true),
-        ("t4.6", "Table 4.6: final cost, greedy 2-opt (median ± MAD)", Pass::Greedy, &FINAL_COST[..], T46, median_mad, true),
+        (
+            "t4.6",
+            "Table 4.6: final cost, greedy 2-opt (median ± MAD)",
+            Pass::Greedy,
+            &FINAL_COST[..],
+            T46,
+            median_mad,
+            true,
+        ),
     ] {
         if plan.passes.contains(&pass) {
             out.push((key.to_string(), heading.to_string(), topo_table(pass, set, paper, stat, big)));
@@ -243,7 +311,14 @@ pub fn protocol(gpu: &Backend, base: &Options, plan: &Plan) -> Result<Vec<(Strin
     // Tables 4.7–4.9: the CPU variant.
     if plan.cpu_variant {
         for (key, heading, set, paper, stat, big) in [
-            ("t4.7", "Table 4.7: CPU variant, generations to the optimum (median ± MAD)", &TO_OPTIMUM[..], T47, median_mad as fn(&[f64]) -> (f64, f64), false),
+            (
+                "t4.7",
+                "Table 4.7: CPU variant, generations to the optimum (median ± MAD)",
+                &TO_OPTIMUM[..],
+                T47,
+                median_mad as fn(&[f64]) -> (f64, f64),
+                false,
+            ),
             ("t4.8", "Table 4.8: CPU variant, final cost (mean ± sd)", &FINAL_COST[..], T48, mean_sd, true),
             ("t4.9", "Table 4.9: CPU variant, final cost (median ± MAD)", &FINAL_COST[..], T49, median_mad, true),
         ] {
@@ -260,7 +335,14 @@ pub fn protocol(gpu: &Backend, base: &Options, plan: &Plan) -> Result<Vec<(Strin
         }
     }
     // Table 4.10: best found and the first generation that found it.
-    let mut t = Table::new(&["instance", "best known", "GPU best (generation)", "thesis PGAGrid", "CPU best (generation)", "thesis CPU"]);
+    let mut t = Table::new(&[
+        "instance",
+        "best known",
+        "GPU best (generation)",
+        "thesis PGAGrid",
+        "CPU best (generation)",
+        "thesis CPU",
+    ]);
     for name in &plan.instances {
         let best = |cpu_side: bool| -> String {
             let mut found: Option<(i64, u64)> = None;
@@ -329,7 +411,11 @@ pub fn protocol(gpu: &Backend, base: &Options, plan: &Plan) -> Result<Vec<(Strin
         }
     }
     out.push(("t4.14".into(), "Table 4.14: topology against topology (Wilcoxon signed-rank, α = 0.05)".into(), t14));
-    out.push(("t4.15".into(), "Table 4.15: greedy 2-opt against 2-opt, per topology (the \"local search\" column names the topology)".into(), t15));
+    out.push((
+        "t4.15".into(),
+        "Table 4.15: greedy 2-opt against 2-opt, per topology (the \"local search\" column names the topology)".into(),
+        t15,
+    ));
     if plan.cpu_variant {
         out.push(("t4.16".into(), "Table 4.16: each topology against the CPU variant".into(), t16));
     }

@@ -24,7 +24,14 @@ pub fn ttt_points(times: &[f64], runs: usize) -> Vec<(f64, f64)> {
     times.iter().enumerate().map(|(i, &t)| (t, (i as f64 + 0.5) / runs as f64)).collect()
 }
 
-const COLOURS: [RGBColor; 6] = [RGBColor(31, 119, 180), RGBColor(214, 39, 40), RGBColor(44, 160, 44), RGBColor(148, 103, 189), RGBColor(255, 127, 14), RGBColor(23, 190, 207)];
+const COLOURS: [RGBColor; 6] = [
+    RGBColor(31, 119, 180),
+    RGBColor(214, 39, 40),
+    RGBColor(44, 160, 44),
+    RGBColor(148, 103, 189),
+    RGBColor(255, 127, 14),
+    RGBColor(23, 190, 207),
+];
 
 /// A log-scale time axis that holds `times`: from at most 1 ms, a decade wide at least.
 fn time_axis(times: impl Iterator<Item = f64> + Clone) -> (f64, f64) {
@@ -37,7 +44,12 @@ type DrawResult = Result<(), Box<dyn std::error::Error>>;
 
 /// Draws one 720×440 SVG plot at `path` with `draw`, on a white page, under `title`, with
 /// `y_labels` pixels for the y axis's labels (the chart's axes and series are `draw`'s).
-fn svg(path: &Path, title: &str, y_labels: u32, draw: impl FnOnce(ChartBuilder<'_, '_, SVGBackend<'_>>) -> DrawResult) -> Result<()> {
+fn svg(
+    path: &Path,
+    title: &str,
+    y_labels: u32,
+    draw: impl FnOnce(ChartBuilder<'_, '_, SVGBackend<'_>>) -> DrawResult,
+) -> Result<()> {
     let root: Area = SVGBackend::new(path, (720, 440)).into_drawing_area();
     let page = || -> DrawResult {
         root.fill(&WHITE)?;
@@ -66,7 +78,12 @@ pub fn plot(path: &Path, title: &str, series: &[Series]) -> Result<()> {
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2)));
             chart.draw_series(pts.into_iter().map(|p| Circle::new(p, 3, colour.filled())))?;
         }
-        chart.configure_series_labels().position(SeriesLabelPosition::LowerRight).background_style(WHITE).border_style(BLACK).draw()?;
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::LowerRight)
+            .background_style(WHITE)
+            .border_style(BLACK)
+            .draw()?;
         Ok(())
     })
 }
@@ -107,11 +124,18 @@ pub fn plot_convergence(path: &Path, title: &str, known: i64, curves: &[Curves])
                 }
                 let series = chart.draw_series(LineSeries::new(pts, colour.mix(0.7).stroke_width(1)))?;
                 if r == 0 {
-                    series.label(c.label.clone()).legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2)));
+                    series
+                        .label(c.label.clone())
+                        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2)));
                 }
             }
         }
-        chart.configure_series_labels().position(SeriesLabelPosition::UpperRight).background_style(WHITE).border_style(BLACK).draw()?;
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .background_style(WHITE)
+            .border_style(BLACK)
+            .draw()?;
         Ok(())
     })
 }
@@ -120,18 +144,30 @@ pub fn plot_convergence(path: &Path, title: &str, known: i64, curves: &[Curves])
 /// target `gap` % above the best known. Returns the table; writes two SVGs per instance
 /// into `out`: the TTT plot and the convergence plot.
 #[allow(clippy::too_many_arguments)]
-pub fn protocol(backends: &[Backend], cpu: Option<&Backend>, base: &Options, names: &[String], algos: &[String], n_runs: usize, limit: Duration, gap: f64, out: &Path) -> Result<Table> {
+pub fn protocol(
+    backends: &[Backend],
+    cpu: Option<&Backend>,
+    base: &Options,
+    names: &[String],
+    algos: &[String],
+    n_runs: usize,
+    limit: Duration,
+    gap: f64,
+    out: &Path,
+) -> Result<Table> {
     for a in algos {
         crate::algo::check_name(a)?;
     }
     std::fs::create_dir_all(out).with_context(|| format!("{}: cannot create", out.display()))?;
     let engine = engine_label(backends);
     let mut log = RunLog::default();
-    let mut t = Table::new(&["instance", "target", "algorithm", "engine", "#reached", "mean (s)", "σ", "median (s)", "plot"]);
+    let mut t =
+        Table::new(&["instance", "target", "algorithm", "engine", "#reached", "mean (s)", "σ", "median (s)", "plot"]);
     for name in names {
         let (inst, known) = load(name)?;
         let target = within(known, gap);
-        let mut plan: Vec<(String, &[Backend], &str)> = algos.iter().map(|a| (a.clone(), backends, engine.as_str())).collect();
+        let mut plan: Vec<(String, &[Backend], &str)> =
+            algos.iter().map(|a| (a.clone(), backends, engine.as_str())).collect();
         if let Some(c) = cpu {
             plan.push(("ts".into(), std::slice::from_ref(c), "CPU"));
         }
@@ -144,13 +180,28 @@ pub fn protocol(backends: &[Backend], cpu: Option<&Backend>, base: &Options, nam
             let mut ok = RunRecord::successes(&recs);
             ok.sort_by(f64::total_cmp);
             let (m, s) = mean_sd(&ok);
-            t.push(vec![name.clone(), target.to_string(), algo.clone(), eng.into(), format!("{}/{}", ok.len(), recs.len()), fmt_secs(m), fmt_secs(s), fmt_secs(median(&ok)), svg.clone()]);
+            t.push(vec![
+                name.clone(),
+                target.to_string(),
+                algo.clone(),
+                eng.into(),
+                format!("{}/{}", ok.len(), recs.len()),
+                fmt_secs(m),
+                fmt_secs(s),
+                fmt_secs(median(&ok)),
+                svg.clone(),
+            ]);
             series.push(Series { label: format!("{algo} ({eng})"), times: ok, runs: recs.len() });
             curves.push(Curves { label: format!("{algo} ({eng})"), runs: recs.into_iter().map(|r| r.trace).collect() });
         }
         let what = if gap > 0.0 { format!("{gap} % above the best known") } else { "the best known".into() };
         plot(&out.join(&svg), &format!("{name}: time to {what}, {} runs", n_runs), &series)?;
-        plot_convergence(&out.join(format!("conv-{name}.svg")), &format!("{name}: best so far, {} runs each", n_runs), known, &curves)?;
+        plot_convergence(
+            &out.join(format!("conv-{name}.svg")),
+            &format!("{name}: best so far, {} runs each", n_runs),
+            known,
+            &curves,
+        )?;
     }
     log.write(out, "ttt")?;
     Ok(t)

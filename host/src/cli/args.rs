@@ -32,7 +32,9 @@ fn algorithms() -> PossibleValuesParser {
         crate::algo::auto::TS_ANY_N,
         crate::algo::ts::UNIFORM_REGROUP_MAX_N
     ));
-    PossibleValuesParser::new(std::iter::once(auto).chain(FAMILIES.iter().map(|f| PossibleValue::new(f.name).help(f.about))))
+    PossibleValuesParser::new(
+        std::iter::once(auto).chain(FAMILIES.iter().map(|f| PossibleValue::new(f.name).help(f.about))),
+    )
 }
 
 #[derive(Args, Clone)]
@@ -143,7 +145,13 @@ impl GaArgs {
             blocks: self.blocks,
             pm: self.pm.unwrap_or(0.1),
             b_rate: self.b_rate,
-            restarts: if self.no_restart { Some(false) } else if self.restart { Some(true) } else { None },
+            restarts: if self.no_restart {
+                Some(false)
+            } else if self.restart {
+                Some(true)
+            } else {
+                None
+            },
             restart_interval: self.restart_interval,
             migration_interval: self.migration_interval,
             count: self.count,
@@ -540,7 +548,15 @@ pub enum Protocol {
 impl Protocol {
     /// A paper's protocol, which sets its own ACO options (the others take `BenchArgs::aco`).
     pub fn is_papers(self) -> bool {
-        matches!(self, Protocol::Independent | Protocol::Islands | Protocol::AcoFixed | Protocol::AcoTarget | Protocol::Cellular002 | Protocol::Cellular004)
+        matches!(
+            self,
+            Protocol::Independent
+                | Protocol::Islands
+                | Protocol::AcoFixed
+                | Protocol::AcoTarget
+                | Protocol::Cellular002
+                | Protocol::Cellular004
+        )
     }
 }
 

@@ -20,7 +20,11 @@ pub fn bench(a: BenchArgs) -> Result<()> {
     // The papers' protocols set their own ACO options; the others run every run with these.
     let aco = a.aco.options();
     if a.protocol.is_papers() {
-        anyhow::ensure!(aco == AcoOptions::default(), "bench {}: a paper's protocol sets its own ACO options (--ants, --layout, --split-threads, …); they apply to compare, ttt, gaps and problems", a.protocol.to_possible_value().map_or_else(String::new, |v| v.get_name().to_string()));
+        anyhow::ensure!(
+            aco == AcoOptions::default(),
+            "bench {}: a paper's protocol sets its own ACO options (--ants, --layout, --split-threads, …); they apply to compare, ttt, gaps and problems",
+            a.protocol.to_possible_value().map_or_else(String::new, |v| v.get_name().to_string())
+        );
     } else {
         base.aco = aco;
     }
@@ -36,7 +40,9 @@ pub fn bench(a: BenchArgs) -> Result<()> {
             Protocol::Independent => seed001::PAPER.iter().map(|r| r.0).collect(),
             Protocol::Islands => seed000::PAPER.iter().map(|r| r.0).collect(),
             Protocol::AcoFixed | Protocol::AcoTarget => seed003::PAPER_T6.iter().map(|r| r.0).collect(),
-            Protocol::Cellular002 | Protocol::Cellular004 => seed004::TO_OPTIMUM.iter().chain(&seed004::FINAL_COST).copied().collect(),
+            Protocol::Cellular002 | Protocol::Cellular004 => {
+                seed004::TO_OPTIMUM.iter().chain(&seed004::FINAL_COST).copied().collect()
+            }
             Protocol::Compare => vec!["tai35b", "tai40b", "nug30"],
             Protocol::Problems => vec![],
             Protocol::Ttt => vec!["tai25b", "kra30a", "tai35b", "tai40b", "tai50b"],
@@ -46,12 +52,16 @@ pub fn bench(a: BenchArgs) -> Result<()> {
     };
     let limit = a.time_limit;
     let devices: Vec<String> = backends.iter().map(Backend::describe).collect();
-    let context = format!("device: {}; runs: {}; time limit per run: {} s", devices.join(" + "), a.runs, limit.as_secs_f64());
+    let context =
+        format!("device: {}; runs: {}; time limit per run: {} s", devices.join(" + "), a.runs, limit.as_secs_f64());
     if matches!(a.protocol, Protocol::Cellular002 | Protocol::Cellular004) {
         let seed002 = a.protocol == Protocol::Cellular002;
         let plan = seed004::Plan {
             instances: names,
-            topologies: if seed002 { vec![CgaTopology::N4, CgaTopology::N8] } else { a.topologies.clone() }.iter().map(|t| t.topology()).collect(),
+            topologies: if seed002 { vec![CgaTopology::N4, CgaTopology::N8] } else { a.topologies.clone() }
+                .iter()
+                .map(|t| t.topology())
+                .collect(),
             passes: if seed002 { vec![Pass::Greedy] } else { a.cga_ls.iter().map(|p| p.pass()).collect() },
             runs: a.runs,
             generations: a.generations,
@@ -62,7 +72,10 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         let (title, stem) = if seed002 {
             ("seed 002 protocol (cellular GA, 4n and 8n, greedy 2-opt; thesis values for the same cells)", "seed002")
         } else {
-            ("seed 004 protocol (PGAGrid: four topologies, 2-opt and greedy 2-opt, CPU variant, Wilcoxon tests)", "seed004")
+            (
+                "seed 004 protocol (PGAGrid: four topologies, 2-opt and greedy 2-opt, CPU variant, Wilcoxon tests)",
+                "seed004",
+            )
         };
         let context = format!("{context}; grid {}×{}, {} generations", a.grid.0, a.grid.1, a.generations);
         crate::output::stdout(format!("{}\n", Table::write_all(&a.out, stem, title, &context, &tables)?))?;
@@ -72,19 +85,35 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         Protocol::Independent => seed001::protocol(&backends, &base, &names, &a.blocks, a.single_runs, a.runs, limit)?,
         Protocol::Islands => seed000::protocol(&backend, &base, &names, a.base_blocks, &a.k, a.runs, limit)?,
         Protocol::AcoFixed | Protocol::AcoTarget => {
-            let searches: Vec<LsKind> = a
-                .ls
-                .iter()
-                .map(|s| match s {
-                    Search::Ts => LsKind::Tabu,
-                    Search::TwoOpt => LsKind::TwoOpt,
-                })
-                .collect();
-            seed003::protocol(&backends, &base, a.protocol == Protocol::AcoFixed, &names, &searches, &a.layouts, a.runs, limit)?
+            let searches: Vec<LsKind> =
+                a.ls.iter()
+                    .map(|s| match s {
+                        Search::Ts => LsKind::Tabu,
+                        Search::TwoOpt => LsKind::TwoOpt,
+                    })
+                    .collect();
+            seed003::protocol(
+                &backends,
+                &base,
+                a.protocol == Protocol::AcoFixed,
+                &names,
+                &searches,
+                &a.layouts,
+                a.runs,
+                limit,
+            )?
         }
         Protocol::Compare => {
             crate::algo::check_range("--gap", a.gap, 0.0, 100.0)?;
-            let (table, log) = compare::protocol(&backends, &base, &names, &algos(&a, &["aco-ts", "ga-islands", "ga-independent", "cga"]), a.runs, limit, a.gap)?;
+            let (table, log) = compare::protocol(
+                &backends,
+                &base,
+                &names,
+                &algos(&a, &["aco-ts", "ga-islands", "ga-independent", "cga"]),
+                a.runs,
+                limit,
+                a.gap,
+            )?;
             log.write(&a.out, "compare")?;
             table
         }
@@ -99,9 +128,21 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         Protocol::Ttt => {
             crate::algo::check_range("--gap", a.gap, 0.0, 100.0)?;
             let cpu = Backend::Cpu { threads: a.device.threads };
-            ttt::protocol(&backends, a.cpu_baseline.then_some(&cpu), &base, &names, &algos(&a, &["ts", "aco-ts"]), a.runs, limit, a.gap, &a.out)?
+            ttt::protocol(
+                &backends,
+                a.cpu_baseline.then_some(&cpu),
+                &base,
+                &names,
+                &algos(&a, &["ts", "aco-ts"]),
+                a.runs,
+                limit,
+                a.gap,
+                &a.out,
+            )?
         }
-        Protocol::Gaps => crate::bench::gaps::protocol(&backends, &base, &names, &algos(&a, &["auto", "aco-ts"]), a.runs, limit)?,
+        Protocol::Gaps => {
+            crate::bench::gaps::protocol(&backends, &base, &names, &algos(&a, &["auto", "aco-ts"]), a.runs, limit)?
+        }
         Protocol::Cellular002 | Protocol::Cellular004 => unreachable!("handled above"),
     };
     let (title, stem) = match a.protocol {
@@ -112,7 +153,9 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         Protocol::Compare => ("time to the best-known value, algorithm against algorithm", "compare"),
         Protocol::Gaps => ("final gap to the best known within the time limit, every instance", "gaps"),
         Protocol::Ttt => ("time to target, with time-to-target plots (ttt-INSTANCE.svg)", "ttt"),
-        Protocol::Problems => ("other problems posed as QAPs: runs reaching the known optimum or a valid answer, checked", "problems"),
+        Protocol::Problems => {
+            ("other problems posed as QAPs: runs reaching the known optimum or a valid answer, checked", "problems")
+        }
         Protocol::Cellular002 | Protocol::Cellular004 => unreachable!("handled above"),
     };
     crate::output::stdout(format!("{}\n", table.write(&a.out, stem, title, &context)?))?;

@@ -6,9 +6,9 @@ mod bench;
 mod problem;
 mod solve;
 
+use crate::output::{StdoutClosed, stderr_line};
 use args::{BenchArgs, DeviceArgs, PoseArgs, SolveArgs};
 use clap::error::ErrorKind;
-use crate::output::{StdoutClosed, stderr_line};
 use clap::{Parser, Subcommand};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -44,7 +44,14 @@ static INTERRUPT: AtomicBool = AtomicBool::new(false);
 pub fn main() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
-        Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand) => {
+        Err(e)
+            if matches!(
+                e.kind(),
+                ErrorKind::DisplayHelp
+                    | ErrorKind::DisplayVersion
+                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            ) =>
+        {
             let _ = e.print();
             return 0;
         }
@@ -54,7 +61,9 @@ pub fn main() -> i32 {
             let text = e.to_string();
             let first = text.lines().next().unwrap_or("error: bad arguments");
             match e.get(clap::error::ContextKind::ValidValue) {
-                Some(clap::error::ContextValue::Strings(values)) => stderr_line(format_args!("{first} (possible values: {})", values.join(", "))),
+                Some(clap::error::ContextValue::Strings(values)) => {
+                    stderr_line(format_args!("{first} (possible values: {})", values.join(", ")))
+                }
                 _ => stderr_line(format_args!("{first}")),
             }
             return 2;

@@ -1,7 +1,7 @@
 //! `qapgpu pose` and `qapgpu solve --problem`: another problem posed as a QAP, solved with
 //! any family and engine, its answer decoded and checked in the problem's own terms.
-use super::args::{PoseArgs, ProblemArgs, SolveArgs};
 use super::INTERRUPT;
+use super::args::{PoseArgs, ProblemArgs, SolveArgs};
 use super::solve::Outputs;
 use crate::io::qaplib;
 use crate::output::{self, Output, stderr_line};
@@ -24,13 +24,21 @@ fn spec(kind: Kind, file: Option<PathBuf>, k: Option<usize>, open_tour: bool) ->
 
 pub fn pose(a: PoseArgs) -> Result<()> {
     let spec = spec(a.problem, a.file, a.k, a.open_tour)?;
-    let out = a.output.as_deref().map(|p| Output::check("--output", p, &spec.file.as_deref().into_iter().collect::<Vec<_>>())).transpose()?;
+    let out = a
+        .output
+        .as_deref()
+        .map(|p| Output::check("--output", p, &spec.file.as_deref().into_iter().collect::<Vec<_>>()))
+        .transpose()?;
     let posed = problems::pose(a.problem, &spec).with_context(|| a.problem.name())?;
     let text = qaplib::format_dat(posed.qap());
     let Some(out) = out else { return output::stdout(text) };
     out.write(text.as_bytes())?;
     if let Some(t) = posed.target() {
-        stderr_line(format_args!("{}: n = {}, a permutation of cost {t} is a solution", out.path.display(), posed.qap().n));
+        stderr_line(format_args!(
+            "{}: n = {}, a permutation of cost {t} is a solution",
+            out.path.display(),
+            posed.qap().n
+        ));
     }
     Ok(())
 }
@@ -47,7 +55,14 @@ fn report(a: &SolveArgs, sol: Option<&Solution>, answer: &Answer) -> String {
 
 /// Writes the outputs and prints the report; an answer that is not valid (a board with
 /// attacking pieces, a broken tour) is then an error, after the best found was shown.
-fn finish(a: &SolveArgs, kind: Kind, outputs: &Outputs, sol: Option<&Solution>, trace_csv: Option<&str>, answer: &Answer) -> Result<()> {
+fn finish(
+    a: &SolveArgs,
+    kind: Kind,
+    outputs: &Outputs,
+    sol: Option<&Solution>,
+    trace_csv: Option<&str>,
+    answer: &Answer,
+) -> Result<()> {
     outputs.finish(sol, trace_csv, &report(a, sol, answer))?;
     if let Some(why) = &answer.defect {
         bail!("{}: the best answer found is not valid: {why}", kind.name());
@@ -58,7 +73,9 @@ fn finish(a: &SolveArgs, kind: Kind, outputs: &Outputs, sol: Option<&Solution>, 
 pub fn solve(a: SolveArgs, kind: Kind) -> Result<()> {
     let ProblemArgs { k, open_tour, clique_search, .. } = a.problem.clone();
     if a.target_gap.is_some() {
-        bail!("--target-gap: not with --problem (give --target or --known in the problem's terms: a tour length, a cut)");
+        bail!(
+            "--target-gap: not with --problem (give --target or --known in the problem's terms: a tour length, a cut)"
+        );
     }
     let spec = spec(kind, a.instance.as_ref().map(PathBuf::from), k, open_tour)?;
     if a.trace.is_some() && kind == Kind::Clique && k.is_none() {
@@ -97,7 +114,12 @@ pub fn solve(a: SolveArgs, kind: Kind) -> Result<()> {
             let opts = a.options(seed, target, target);
             let sol = crate::api::solve_on_all(&backends, problem.qap(), &opts, &mut obs, &INTERRUPT)?;
             if !quiet {
-                stderr_line(format_args!("clique k = {}: {} in {:.3} s", problem.k, if sol.time_to_target_s.is_some() { "found" } else { "not found" }, sol.elapsed_s));
+                stderr_line(format_args!(
+                    "clique k = {}: {} in {:.3} s",
+                    problem.k,
+                    if sol.time_to_target_s.is_some() { "found" } else { "not found" },
+                    sol.elapsed_s
+                ));
             }
             let reached = sol.time_to_target_s.is_some();
             let perm = sol.perm();

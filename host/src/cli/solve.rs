@@ -69,7 +69,10 @@ pub fn solve(a: SolveArgs) -> Result<()> {
         }
         let cluster = crate::cluster::Cluster::init()?;
         let backends = open(&opts, a.quiet || a.json || cluster.rank() != 0)?;
-        let sol = crate::solution::Solution { best_known_source: known_source, ..cluster.solve(backends, &inst, &opts, &INTERRUPT)? };
+        let sol = crate::solution::Solution {
+            best_known_source: known_source,
+            ..cluster.solve(backends, &inst, &opts, &INTERRUPT)?
+        };
         return if cluster.rank() == 0 { outputs.finish(Some(&sol), None, &report(&a, &sol)?) } else { Ok(()) };
     }
     let quiet = a.quiet || a.json;
@@ -77,7 +80,10 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     let (mut line, mut silent) = (ProgressLine::new(), Silent);
     let shown: &mut dyn Observer = if quiet { &mut silent } else { &mut line };
     let mut obs = Traced { inner: shown, trace: outputs.trace.as_ref().map(|_| Trace::default()) };
-    let sol = crate::solution::Solution { best_known_source: known_source, ..crate::api::solve_on_all(&backends, &inst, &opts, &mut obs, &INTERRUPT)? };
+    let sol = crate::solution::Solution {
+        best_known_source: known_source,
+        ..crate::api::solve_on_all(&backends, &inst, &opts, &mut obs, &INTERRUPT)?
+    };
     let csv = obs.trace.map(|t| t.csv(known));
     if !quiet {
         line.finish();
@@ -101,7 +107,9 @@ impl Outputs {
     /// the file the run reads, which no output may overwrite.
     pub fn check(a: &SolveArgs, input: Option<&Path>) -> Result<Outputs> {
         let inputs: Vec<&Path> = input.into_iter().collect();
-        let check = |option, path: &Option<std::path::PathBuf>| path.as_deref().map(|p| Output::check(option, p, &inputs)).transpose();
+        let check = |option, path: &Option<std::path::PathBuf>| {
+            path.as_deref().map(|p| Output::check(option, p, &inputs)).transpose()
+        };
         let outputs = Outputs { sln: check("--write-sln", &a.write_sln)?, trace: check("--trace", &a.trace)? };
         check_distinct(&[&outputs.sln, &outputs.trace].into_iter().flatten().collect::<Vec<_>>())?;
         Ok(outputs)
@@ -115,14 +123,19 @@ impl Outputs {
         if let Some(o) = &self.sln {
             failed.push(match sol {
                 Some(s) => o.write(qaplib::format_sln(s.cost, &s.perm()).as_bytes()),
-                None => Err(anyhow::anyhow!("{} {}: no QAP was solved (a graph without edges), so no solution was written", o.option, o.path.display())),
+                None => Err(anyhow::anyhow!(
+                    "{} {}: no QAP was solved (a graph without edges), so no solution was written",
+                    o.option,
+                    o.path.display()
+                )),
             });
         }
         if let (Some(o), Some(csv)) = (&self.trace, trace_csv) {
             failed.push(o.write(csv.as_bytes()));
         }
         // A closed stdout (`--write-sln /dev/stdout | head`) is the report's quiet exit below.
-        let failed: Vec<anyhow::Error> = failed.into_iter().filter_map(Result::err).filter(|e| !e.is::<output::StdoutClosed>()).collect();
+        let failed: Vec<anyhow::Error> =
+            failed.into_iter().filter_map(Result::err).filter(|e| !e.is::<output::StdoutClosed>()).collect();
         let printed = output::stdout(report);
         if failed.is_empty() {
             return printed;
@@ -133,7 +146,9 @@ impl Outputs {
 
 /// The run's seed: `--seed`, else from the clock (the report prints it).
 pub(super) fn seed_of(a: &SolveArgs) -> u64 {
-    a.seed.unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64))
+    a.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
+    })
 }
 
 /// Checks `opts`, opens its devices (saying why there is no GPU, or why one is skipped,

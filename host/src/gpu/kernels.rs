@@ -29,21 +29,13 @@ pub fn parts(text: &str) -> Option<Vec<PtxPart<'_>>> {
     let mut rest = text;
     while let Some(body) = rest.strip_prefix(MARKER) {
         let (head, after) = body.split_once('\n').unwrap_or((body, ""));
-        let end = after
-            .find(&format!("\n{MARKER}"))
-            .map_or(after.len(), |k| k + 1);
+        let end = after.find(&format!("\n{MARKER}")).map_or(after.len(), |k| k + 1);
         let list = |key: &str| -> Vec<&str> {
             head.split_whitespace()
                 .find_map(|f| f.strip_prefix(key))
-                .map_or(Vec::new(), |v| {
-                    v.split(',').filter(|s| !s.is_empty()).collect()
-                })
+                .map_or(Vec::new(), |v| v.split(',').filter(|s| !s.is_empty()).collect())
         };
-        out.push(PtxPart {
-            entries: list("entries="),
-            globals: list("globals="),
-            text: &after[..end],
-        });
+        out.push(PtxPart { entries: list("entries="), globals: list("globals="), text: &after[..end] });
         rest = &after[end..];
     }
     Some(out)
@@ -60,10 +52,7 @@ enum Source {
     /// One module, loaded at start-up: machine code, or a PTX file given whole.
     Whole(Arc<CudaModule>),
     /// Split PTX, each part loaded (JIT-compiled) on first use.
-    Split {
-        parts: Vec<PtxPart<'static>>,
-        loaded: Vec<OnceLock<Arc<CudaModule>>>,
-    },
+    Split { parts: Vec<PtxPart<'static>>, loaded: Vec<OnceLock<Arc<CudaModule>>> },
 }
 
 /// The kernels of one CUDA context (`Gpu::module`).
@@ -75,21 +64,13 @@ pub struct Kernels {
 
 impl Kernels {
     pub fn whole(ctx: Arc<CudaContext>, module: Arc<CudaModule>) -> Kernels {
-        Kernels {
-            ctx,
-            source: Source::Whole(module),
-            jit: Arc::default(),
-        }
+        Kernels { ctx, source: Source::Whole(module), jit: Arc::default() }
     }
 
     /// Kernels from split PTX, compiled as they are asked for.
     pub fn split(ctx: Arc<CudaContext>, parts: Vec<PtxPart<'static>>) -> Kernels {
         let loaded = parts.iter().map(|_| OnceLock::new()).collect();
-        Kernels {
-            ctx,
-            source: Source::Split { parts, loaded },
-            jit: Arc::default(),
-        }
+        Kernels { ctx, source: Source::Split { parts, loaded }, jit: Arc::default() }
     }
 
     /// Whether the kernels come from split PTX, compiled as they are asked for.
@@ -110,13 +91,7 @@ impl Kernels {
         };
         let k = parts
             .iter()
-            .position(|p| {
-                if is_global {
-                    p.globals.contains(&name)
-                } else {
-                    p.entries.contains(&name)
-                }
-            })
+            .position(|p| if is_global { p.globals.contains(&name) } else { p.entries.contains(&name) })
             .ok_or_else(|| anyhow!("kernel {name} missing from the PTX"))?;
         if let Some(m) = loaded[k].get() {
             return Ok(m);
@@ -135,17 +110,11 @@ impl Kernels {
     }
 
     pub fn load_function(&self, name: &str) -> Result<CudaFunction> {
-        self.module_of(name, false)?
-            .load_function(name)
-            .with_context(|| format!("kernel {name} missing from the PTX"))
+        self.module_of(name, false)?.load_function(name).with_context(|| format!("kernel {name} missing from the PTX"))
     }
 
     /// The device variable `name` (a `.visible` global the host writes).
-    pub fn get_global<'a>(
-        &'a self,
-        name: &str,
-        stream: &'a Arc<CudaStream>,
-    ) -> Result<CudaViewMut<'a, u8>> {
+    pub fn get_global<'a>(&'a self, name: &str, stream: &'a Arc<CudaStream>) -> Result<CudaViewMut<'a, u8>> {
         self.module_of(name, true)?
             .get_global(name, stream)
             .with_context(|| format!("variable {name} missing from the PTX"))
@@ -161,15 +130,9 @@ mod tests {
         let text = "//@qapgpu-module entries=a globals=\n.version 7.0\n.visible .entry a()\n{\n}\n//@qapgpu-module entries=b,c globals=G\n.version 7.0\n.visible .const .b8 G[4];\n";
         let p = parts(text).unwrap();
         assert_eq!(p.len(), 2);
-        assert_eq!(
-            (p[0].entries.as_slice(), p[0].globals.len()),
-            (&["a"][..], 0)
-        );
+        assert_eq!((p[0].entries.as_slice(), p[0].globals.len()), (&["a"][..], 0));
         assert_eq!(p[0].text, ".version 7.0\n.visible .entry a()\n{\n}\n");
-        assert_eq!(
-            (p[1].entries.as_slice(), p[1].globals.as_slice()),
-            (&["b", "c"][..], &["G"][..])
-        );
+        assert_eq!((p[1].entries.as_slice(), p[1].globals.as_slice()), (&["b", "c"][..], &["G"][..]));
         assert!(p[1].text.ends_with("G[4];\n"));
         assert_eq!(parts(".version 7.0\n"), None);
         assert_eq!(parts("").map(|p| p.len()), None);

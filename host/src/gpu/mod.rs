@@ -4,8 +4,8 @@
 use crate::io::Instance;
 use crate::run::stop::{DeviceMirror, StopWord};
 use anyhow::{Context, Result, bail};
-use cudarc::driver::sys::CUdevice_attribute as Attr;
 use cudarc::driver::sys;
+use cudarc::driver::sys::CUdevice_attribute as Attr;
 use cudarc::driver::{CudaContext, CudaSlice, CudaStream, DevicePtr, PinnedHostSlice};
 use cudarc::nvrtc::Ptx;
 use qapgpu_common::elem::{Elem, ElemWidth};
@@ -44,8 +44,16 @@ pub fn embedded_code() -> String {
         return "kernels: none embedded (run `cargo xtask build-ptx` before building)\n".into();
     }
     let modules = parts(EMBEDDED_PTX).map_or(1, |p| p.len());
-    let cubins: Vec<String> = EMBEDDED_CUBINS.iter().filter(|(_, c)| !c.is_empty()).map(|(a, c)| format!("sm_{a} ({:.1} MB)", c.len() as f64 / 1e6)).collect();
-    let code = if cubins.is_empty() { "no machine code (every kernel is JIT-compiled on first use)".to_string() } else { format!("machine code for {}", cubins.join(", ")) };
+    let cubins: Vec<String> = EMBEDDED_CUBINS
+        .iter()
+        .filter(|(_, c)| !c.is_empty())
+        .map(|(a, c)| format!("sm_{a} ({:.1} MB)", c.len() as f64 / 1e6))
+        .collect();
+    let code = if cubins.is_empty() {
+        "no machine code (every kernel is JIT-compiled on first use)".to_string()
+    } else {
+        format!("machine code for {}", cubins.join(", "))
+    };
     format!("kernels: PTX {:.1} MB ({modules} modules), {code}\n", EMBEDDED_PTX.len() as f64 / 1e6)
 }
 
@@ -84,8 +92,18 @@ impl Startup {
 
     pub fn describe(&self) -> String {
         let jit = self.jit_log();
-        let jit = if jit.modules > 0 { format!(", JIT {:.3} s for {} kernel modules", jit.seconds, jit.modules) } else { String::new() };
-        format!("{:.3} s (CUDA context {:.3} s, module {:.3} s: {}{jit})", self.seconds(), self.context_s, self.module_s, self.code)
+        let jit = if jit.modules > 0 {
+            format!(", JIT {:.3} s for {} kernel modules", jit.seconds, jit.modules)
+        } else {
+            String::new()
+        };
+        format!(
+            "{:.3} s (CUDA context {:.3} s, module {:.3} s: {}{jit})",
+            self.seconds(),
+            self.context_s,
+            self.module_s,
+            self.code
+        )
     }
 }
 
@@ -101,7 +119,9 @@ pub fn device_count() -> usize {
 /// Why the GPU engine cannot run here, or None when it can.
 pub fn unavailable_reason(ptx: Option<&Path>) -> Option<String> {
     if ptx.is_none() && EMBEDDED_PTX.is_empty() {
-        return Some("no PTX embedded in this binary (run `cargo xtask build-ptx` before building, or pass --ptx)".into());
+        return Some(
+            "no PTX embedded in this binary (run `cargo xtask build-ptx` before building, or pass --ptx)".into(),
+        );
     }
     // SAFETY: only probes whether the driver library can be loaded.
     if !unsafe { cudarc::driver::sys::is_culib_present() } {
@@ -181,7 +201,8 @@ impl Gpu {
         let how = |k: &Kernels| if k.split_ptx() { " kernel by kernel" } else { "" };
         let (module, code) = match (ptx, cubin_to_load(arch)) {
             (Some(p), _) => {
-                let src = crate::io::input::read_text(p, PTX_BYTES).map_err(|e| anyhow::anyhow!("{}: cannot read PTX: {e}", p.display()))?;
+                let src = crate::io::input::read_text(p, PTX_BYTES)
+                    .map_err(|e| anyhow::anyhow!("{}: cannot read PTX: {e}", p.display()))?;
                 // The text lives as long as the process, as the embedded one does.
                 let k = ptx_kernels(&ctx, Box::leak(src.into_boxed_str()))?;
                 let code = format!("{}, JIT-compiled for sm_{arch}{}", p.display(), how(&k));
@@ -192,7 +213,8 @@ impl Gpu {
                 // A driver that refuses the cubin still takes the PTX.
                 Err(_) => {
                     let k = ptx_kernels(&ctx, EMBEDDED_PTX)?;
-                    let code = format!("PTX, JIT-compiled for sm_{arch}{} (the driver refused sm_{a} machine code)", how(&k));
+                    let code =
+                        format!("PTX, JIT-compiled for sm_{arch}{} (the driver refused sm_{a} machine code)", how(&k));
                     (k, code)
                 }
             },
@@ -233,7 +255,12 @@ impl Gpu {
     pub fn ensure_free(&self, bytes: u128, what: &str) -> Result<()> {
         let (free, _total) = self.ctx.mem_get_info().context("querying free GPU memory")?;
         if bytes > free as u128 {
-            bail!("{what} needs {} of GPU memory, more than the {} free on {}", crate::memory::human(bytes), crate::memory::human(free as u128), self.name);
+            bail!(
+                "{what} needs {} of GPU memory, more than the {} free on {}",
+                crate::memory::human(bytes),
+                crate::memory::human(free as u128),
+                self.name
+            );
         }
         Ok(())
     }
@@ -263,7 +290,8 @@ impl<T: Copy> HostMapped<T> {
         gpu.ctx.bind_to_thread().context("binding the CUDA context")?;
         // SAFETY: the allocation has the size of T and is written before any read.
         unsafe {
-            let host = cudarc::driver::result::malloc_host(std::mem::size_of::<T>(), sys::CU_MEMHOSTALLOC_DEVICEMAP).context("allocating mapped host memory")? as *mut T;
+            let host = cudarc::driver::result::malloc_host(std::mem::size_of::<T>(), sys::CU_MEMHOSTALLOC_DEVICEMAP)
+                .context("allocating mapped host memory")? as *mut T;
             host.write(value);
             let mut device = 0;
             if let Err(e) = sys::cuMemHostGetDevicePointer_v2(&mut device, host.cast(), 0).result() {
@@ -335,7 +363,12 @@ impl DeviceMirror for DeviceStop {
         // run loop's next check between launches.
         unsafe {
             let _ = ctx.bind_to_thread();
-            let _ = sys::cuMemcpyHtoDAsync_v2(self.device, src.add(value.min(1) as usize).cast(), 4, self.stream.cu_stream());
+            let _ = sys::cuMemcpyHtoDAsync_v2(
+                self.device,
+                src.add(value.min(1) as usize).cast(),
+                4,
+                self.stream.cu_stream(),
+            );
         }
         if wait {
             let _ = self.stream.synchronize();
@@ -350,7 +383,9 @@ impl DeviceMirror for DeviceStop {
 fn element_bytes<E: Elem + TryFrom<i64>>(values: &[i64]) -> Vec<u8> {
     let typed: Vec<E> = crate::io::instance::in_width(values);
     // SAFETY: E is u16/u32/i32, plain data.
-    let mut v = unsafe { std::slice::from_raw_parts(typed.as_ptr() as *const u8, std::mem::size_of_val(typed.as_slice())) }.to_vec();
+    let mut v =
+        unsafe { std::slice::from_raw_parts(typed.as_ptr() as *const u8, std::mem::size_of_val(typed.as_slice())) }
+            .to_vec();
     v.resize(v.len().div_ceil(16) * 16, 0); // kernels copy whole words
     v
 }
@@ -370,7 +405,6 @@ pub fn device_matrices(inst: &Instance) -> (Vec<u8>, Vec<u8>) {
     (device_matrix(inst.width, &inst.a), device_matrix(inst.width, &inst.b))
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -380,7 +414,10 @@ mod tests {
         let code: &[u8] = &[1];
         let table = [(75, code), (80, code), (90, code), (100, code), (120, code)];
         let pick = |arch| cubin_among(&table, arch).map(|(a, _)| a);
-        assert_eq!([pick(75), pick(80), pick(86), pick(89), pick(90)], [Some(75), Some(80), Some(80), Some(80), Some(90)]);
+        assert_eq!(
+            [pick(75), pick(80), pick(86), pick(89), pick(90)],
+            [Some(75), Some(80), Some(80), Some(80), Some(90)]
+        );
         assert_eq!([pick(100), pick(103), pick(120), pick(121)], [Some(100), Some(100), Some(120), Some(120)]);
         // Older than the oldest, or a major version without machine code: the PTX is JIT-compiled.
         assert_eq!([pick(70), pick(110), pick(130)], [None, None, None]);
@@ -401,7 +438,15 @@ mod tests {
 
 /// Writes member `k` of a population kept as rows of `stride` bytes (`rows`) and their costs
 /// (`costs`): its first `perm.len()` genes and its cost. Used to put an immigrant in.
-pub fn put_row(stream: &Arc<CudaStream>, rows: &mut CudaSlice<u8>, costs: &mut CudaSlice<i64>, stride: usize, k: usize, perm: &[u8], cost: i64) -> Result<()> {
+pub fn put_row(
+    stream: &Arc<CudaStream>,
+    rows: &mut CudaSlice<u8>,
+    costs: &mut CudaSlice<i64>,
+    stride: usize,
+    k: usize,
+    perm: &[u8],
+    cost: i64,
+) -> Result<()> {
     stream.memcpy_htod(perm, &mut rows.slice_mut(k * stride..k * stride + perm.len()))?;
     stream.memcpy_htod(&[cost], &mut costs.slice_mut(k..k + 1))?;
     stream.synchronize()?;

@@ -28,7 +28,9 @@ impl std::fmt::Display for Fault {
         match self {
             Fault::Refused(m) => f.write_str(m),
             Fault::TooLong { size: Some(size), max } => write!(f, "{size} bytes is more than the {max} bytes allowed"),
-            Fault::TooLong { size: None, max } => write!(f, "longer than the {max} bytes allowed (refused after reading that much)"),
+            Fault::TooLong { size: None, max } => {
+                write!(f, "longer than the {max} bytes allowed (refused after reading that much)")
+            }
         }
     }
 }
@@ -59,7 +61,9 @@ impl Input {
 
     /// Appends at most `max` more bytes to `buf`; true where the input ended before them.
     pub fn read_up_to(&mut self, buf: &mut Vec<u8>, max: u64) -> Result<bool, Fault> {
-        let got = (&mut self.file).take(max).read_to_end(buf).map_err(|e| Fault::Refused(format!("cannot read: {e}")))? as u64;
+        let got =
+            (&mut self.file).take(max).read_to_end(buf).map_err(|e| Fault::Refused(format!("cannot read: {e}")))?
+                as u64;
         self.read += got;
         Ok(got < max)
     }
@@ -73,7 +77,8 @@ impl Input {
         }
         if let Some(size) = self.len {
             // The file's own length, no more than the bound (a file in /proc says 0).
-            buf.try_reserve(size.saturating_sub(self.read) as usize).map_err(|_| Fault::Refused(format!("{size} bytes do not fit in memory")))?;
+            buf.try_reserve(size.saturating_sub(self.read) as usize)
+                .map_err(|_| Fault::Refused(format!("{size} bytes do not fit in memory")))?;
         }
         let left = max.saturating_sub(self.read);
         let ended = self.read_up_to(buf, left + 1)?;
@@ -143,7 +148,11 @@ fn anonymous_pipe(path: &Path) -> bool {
         if target.as_os_str().as_encoded_bytes().starts_with(b"pipe:[") {
             return true;
         }
-        at = if target.is_absolute() { target } else { at.parent().map_or_else(PathBuf::new, Path::to_path_buf).join(target) };
+        at = if target.is_absolute() {
+            target
+        } else {
+            at.parent().map_or_else(PathBuf::new, Path::to_path_buf).join(target)
+        };
     }
     false
 }

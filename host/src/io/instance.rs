@@ -58,11 +58,17 @@ impl Instance {
     pub fn new(name: impl Into<String>, n: usize, a: Vec<i64>, b: Vec<i64>) -> Result<Instance, InstanceError> {
         let name = name.into();
         if !(2..=qapgpu_common::MAX_N).contains(&n) {
-            return Err(error(ErrorKind::BadSize, format!("n = {n} is outside 2..={} (a gene is one byte)", qapgpu_common::MAX_N)));
+            return Err(error(
+                ErrorKind::BadSize,
+                format!("n = {n} is outside 2..={} (a gene is one byte)", qapgpu_common::MAX_N),
+            ));
         }
         for (m, v) in [("A", &a), ("B", &b)] {
             if v.len() != n * n {
-                return Err(error(ErrorKind::TokenCount, format!("matrix {m} has {} entries, n² = {} expected", v.len(), n * n)));
+                return Err(error(
+                    ErrorKind::TokenCount,
+                    format!("matrix {m} has {} entries, n² = {} expected", v.len(), n * n),
+                ));
             }
         }
         let (lo, hi) = a.iter().chain(&b).fold((i64::MAX, i64::MIN), |(l, h), &v| (l.min(v), h.max(v)));
@@ -76,7 +82,9 @@ impl Instance {
         if !fits_i64(n, max_abs(&a), max_abs(&b)) {
             return Err(error(
                 ErrorKind::Overflow,
-                format!("max(2n², 16(n+1))·max|A|·max|B| ≥ 2⁶³ for n = {n}: costs or move costs could overflow 64 bits"),
+                format!(
+                    "max(2n², 16(n+1))·max|A|·max|B| ≥ 2⁶³ for n = {n}: costs or move costs could overflow 64 bits"
+                ),
             ));
         }
         Ok(Instance { name, n, a, b, width })
@@ -86,7 +94,11 @@ impl Instance {
     /// not a panic, where it is not one.
     pub fn checked_cost(&self, p: &[u8]) -> Result<i64, InstanceError> {
         if p.len() != self.n || !qapgpu_common::ops::is_permutation(p) {
-            let what = if p.is_empty() { "no permutation".to_string() } else { format!("{} values that are not a permutation", p.len()) };
+            let what = if p.is_empty() {
+                "no permutation".to_string()
+            } else {
+                format!("{} values that are not a permutation", p.len())
+            };
             return Err(error(ErrorKind::NotAPermutation, format!("{what} for {} (n = {})", self.name, self.n)));
         }
         Ok(self.cost(p))

@@ -1,8 +1,8 @@
 //! QAPLIB `.dat` / `.sln` readers and writer. Every error names the file and what is wrong;
 //! n is checked from the first number before the rest is read, and no more is read than
 //! 1 + 2n² numbers can take.
-pub use super::instance::ErrorKind;
 use super::input::{Fault, Input, read_text};
+pub use super::instance::ErrorKind;
 use super::instance::Instance;
 use std::ffi::OsStr;
 use std::fmt;
@@ -97,13 +97,18 @@ fn read_capped(path: &Path, numbers: impl Fn(u64) -> u64) -> Result<Vec<u8>, Qap
     let n = check_n(path, n)? as u64;
     let cap = numbers(n) * BYTES_PER_NUMBER + HEAD_BYTES;
     input.read_rest(&mut bytes, cap).map_err(|f| match f {
-        Fault::TooLong { size: Some(size), .. } => {
-            err(path, ErrorKind::TooLarge, format!("{size} bytes is more than {} numbers for n = {n} can take ({cap} bytes)", numbers(n)))
-        }
+        Fault::TooLong { size: Some(size), .. } => err(
+            path,
+            ErrorKind::TooLarge,
+            format!("{size} bytes is more than {} numbers for n = {n} can take ({cap} bytes)", numbers(n)),
+        ),
         Fault::TooLong { size: None, .. } => err(
             path,
             ErrorKind::TooLarge,
-            format!("longer than the {cap} bytes that {} numbers for n = {n} can take (refused after reading that much)", numbers(n)),
+            format!(
+                "longer than the {cap} bytes that {} numbers for n = {n} can take (refused after reading that much)",
+                numbers(n)
+            ),
         ),
         refused => fault(path, refused),
     })?;
@@ -143,7 +148,11 @@ pub fn parse_dat(path: &Path, text: &str) -> Result<Instance, QapError> {
     let want = 1 + 2 * n * n;
     let (nums, found) = integers(path, text, want)?;
     if found != want {
-        return Err(err(path, ErrorKind::TokenCount, format!("expected 1 + 2·n² = {want} numbers for n = {n}, found {found}")));
+        return Err(err(
+            path,
+            ErrorKind::TokenCount,
+            format!("expected 1 + 2·n² = {want} numbers for n = {n}, found {found}"),
+        ));
     }
     let (a, b) = nums[1..].split_at(n * n);
     for (name, m) in [("A", a), ("B", b)] {
@@ -163,7 +172,11 @@ pub fn read_dat(path: &Path) -> Result<Instance, QapError> {
     let bytes = read_capped(path, |n| 1 + 2 * n * n).map_err(|e| match path.parent() {
         // A name looked up in the QAPLIB folder that is not there: say where to point.
         Some(dir) if !path.exists() && dir == qaplib_dir() => QapError {
-            message: format!("{}; the name was looked up in {}: set QAPLIB_DIR to the folder of the whole QAPLIB, or give a path", e.message, dir.display()),
+            message: format!(
+                "{}; the name was looked up in {}: set QAPLIB_DIR to the folder of the whole QAPLIB, or give a path",
+                e.message,
+                dir.display()
+            ),
             ..e
         },
         _ => e,
@@ -190,7 +203,11 @@ pub fn parse_sln(path: &Path, text: &str) -> Result<SlnFile, QapError> {
     let n = first_n(path, text, "empty file: expected n, the cost, then n positions")?;
     let (nums, found) = integers(path, text, n + 2)?;
     if found != n + 2 {
-        return Err(err(path, ErrorKind::TokenCount, format!("expected 2 + n = {} numbers for n = {n}, found {found}", n + 2)));
+        return Err(err(
+            path,
+            ErrorKind::TokenCount,
+            format!("expected 2 + n = {} numbers for n = {n}, found {found}", n + 2),
+        ));
     }
     let perm: Vec<u8> = nums[2..]
         .iter()
@@ -198,7 +215,11 @@ pub fn parse_sln(path: &Path, text: &str) -> Result<SlnFile, QapError> {
         .collect::<Result<_, _>>()
         .map_err(|v| err(path, ErrorKind::OutOfRange, format!("position {v} is outside 1..={n}")))?;
     if !qapgpu_common::ops::is_permutation(&perm) {
-        return Err(err(path, ErrorKind::NotAPermutation, "the positions are not a permutation of 1..=n (a value repeats)"));
+        return Err(err(
+            path,
+            ErrorKind::NotAPermutation,
+            "the positions are not a permutation of 1..=n (a value repeats)",
+        ));
     }
     Ok(SlnFile { n, cost: nums[1], perm })
 }
@@ -217,13 +238,16 @@ pub fn format_sln(cost: i64, perm: &[u8]) -> String {
 /// orders them: `Instance::a` first).
 pub fn format_dat(inst: &Instance) -> String {
     let n = inst.n;
-    let rows = |m: &[i64]| -> String { m.chunks(n).map(|r| r.iter().map(i64::to_string).collect::<Vec<_>>().join(" ") + "\n").collect() };
+    let rows = |m: &[i64]| -> String {
+        m.chunks(n).map(|r| r.iter().map(i64::to_string).collect::<Vec<_>>().join(" ") + "\n").collect()
+    };
     format!("{n}\n\n{}\n{}", rows(&inst.a), rows(&inst.b))
 }
 
 /// Writes `inst` as a `.dat` file, whole or not at all (`output::replace`).
 pub fn write_dat(path: &Path, inst: &Instance) -> Result<(), QapError> {
-    crate::output::replace(path, format_dat(inst).as_bytes()).map_err(|e| err(path, ErrorKind::Io, format!("cannot write: {e}")))
+    crate::output::replace(path, format_dat(inst).as_bytes())
+        .map_err(|e| err(path, ErrorKind::Io, format!("cannot write: {e}")))
 }
 
 /// The instances shipped in the repository (`data/qaplib`): those the tests load and the
@@ -269,7 +293,10 @@ pub fn name_of(given: &OsStr) -> String {
         return name.clone();
     }
     let lossy = given.to_string_lossy().into_owned();
-    let name = (1..).map(|k| if k == 1 { lossy.clone() } else { format!("{lossy} ({k})") }).find(|c| named.iter().all(|(n, _)| n != c)).unwrap_or(lossy);
+    let name = (1..)
+        .map(|k| if k == 1 { lossy.clone() } else { format!("{lossy} ({k})") })
+        .find(|c| named.iter().all(|(n, _)| n != c))
+        .unwrap_or(lossy);
     named.push((name.clone(), PathBuf::from(given)));
     name
 }
@@ -278,7 +305,12 @@ pub fn name_of(given: &OsStr) -> String {
 /// name is taken, UTF-8 or not (and a name `name_of` gave is its path again).
 pub fn resolve(instance: impl AsRef<OsStr>) -> PathBuf {
     let instance = instance.as_ref();
-    let named = NAMED.lock().unwrap_or_else(|p| p.into_inner()).iter().find(|(n, _)| instance == OsStr::new(n)).map(|(_, p)| p.clone());
+    let named = NAMED
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .iter()
+        .find(|(n, _)| instance == OsStr::new(n))
+        .map(|(_, p)| p.clone());
     if let Some(p) = named {
         return p;
     }
@@ -367,7 +399,12 @@ pub fn best_known(dat: &Path, inst: &Instance) -> Lookup {
     if sln.exists() {
         match read_sln(&sln) {
             Ok(s) if s.n == n => lookup.found = Some(BestKnown { value: s.cost, source: sln }),
-            Ok(s) => lookup.notes.push(format!("{}: n = {}, but the instance has n = {n}: its cost {} is not used as the best known", sln.display(), s.n, s.cost)),
+            Ok(s) => lookup.notes.push(format!(
+                "{}: n = {}, but the instance has n = {n}: its cost {} is not used as the best known",
+                sln.display(),
+                s.n,
+                s.cost
+            )),
             Err(e) => lookup.notes.push(format!("{e} (not used as the best known)")),
         }
     }
@@ -407,7 +444,11 @@ mod tests {
         assert_eq!(best_known(&nug12, &inst).value(), Some(578));
         let tai40a = bundled.join("tai40a.dat");
         let found = best_known(&tai40a, &read_dat(&tai40a).unwrap()).found.unwrap();
-        assert_eq!((found.value, found.source), (3139370, bundled.join("bks.csv")), "from bks.csv: there is no tai40a.sln");
+        assert_eq!(
+            (found.value, found.source),
+            (3139370, bundled.join("bks.csv")),
+            "from bks.csv: there is no tai40a.sln"
+        );
         let shared = std::env::temp_dir();
         assert_eq!(first_dir(None, [PathBuf::from("/nonexistent"), shared.clone()]), shared);
         assert_eq!(first_dir(Some("/set/by/user".into()), [shared.clone(), shared]), Path::new("/set/by/user"));

@@ -17,7 +17,10 @@ pub const MAX_SIDE: usize = 16;
 
 fn check_side(k: usize) -> Result<(), ProblemError> {
     if !(MIN_SIDE..=MAX_SIDE).contains(&k) {
-        return Err(option_error("--k", format!("board side {k} is outside {MIN_SIDE}..={MAX_SIDE} (k² squares, at most 256)")));
+        return Err(option_error(
+            "--k",
+            format!("board side {k} is outside {MIN_SIDE}..={MAX_SIDE} (k² squares, at most 256)"),
+        ));
     }
     Ok(())
 }
@@ -29,7 +32,9 @@ fn is_knight_move(k: usize, s: usize, t: usize) -> bool {
 
 /// The board as text, `mark(square)` in each cell, rows from the top.
 fn draw(k: usize, width: usize, mark: impl Fn(usize) -> String) -> String {
-    (0..k).map(|r| (0..k).map(|c| format!("{:>width$}", mark(r * k + c))).collect::<Vec<_>>().join(" ") + "\n").collect()
+    (0..k)
+        .map(|r| (0..k).map(|c| format!("{:>width$}", mark(r * k + c))).collect::<Vec<_>>().join(" ") + "\n")
+        .collect()
 }
 
 #[derive(Debug)]
@@ -66,7 +71,12 @@ pub fn check_knight_tour(k: usize, closed: bool, tour: &[usize]) -> Result<i64, 
     for i in 0..steps {
         let (s, t) = (tour[i], tour[(i + 1) % n]);
         if !is_knight_move(k, s, t) {
-            return Err(format!("step {} from {} to {} is not a knight move", i + 1, square_name(k, s), square_name(k, t)));
+            return Err(format!(
+                "step {} from {} to {} is not a knight move",
+                i + 1,
+                square_name(k, s),
+                square_name(k, t)
+            ));
         }
     }
     Ok(n as i64)

@@ -19,7 +19,10 @@ impl Gpp {
     pub fn new(graph: Graph, parts: usize) -> Result<Gpp, ProblemError> {
         let n = graph.n;
         if parts < 2 || parts > n || n % parts != 0 {
-            return Err(option_error("--k", format!("{n} vertices do not split into {parts} equal parts (k ≥ 2 must divide n)")));
+            return Err(option_error(
+                "--k",
+                format!("{n} vertices do not split into {parts} equal parts (k ≥ 2 must divide n)"),
+            ));
         }
         let size = n / parts;
         let f = matrix(n, |i, j| if i != j && i / size == j / size { -1 } else { 0 });
@@ -68,12 +71,21 @@ impl Posed for Gpp {
                 part[v as usize] = slot / size;
             }
         }
-        let parts: Vec<Vec<usize>> = (0..self.parts).map(|p| (0..self.graph.n).filter(|&v| part[v] == p).map(|v| v + 1).collect()).collect();
+        let parts: Vec<Vec<usize>> =
+            (0..self.parts).map(|p| (0..self.graph.n).filter(|&v| part[v] == p).map(|v| v + 1).collect()).collect();
         let drawing: String = parts
             .iter()
             .enumerate()
-            .map(|(p, vs)| format!("{:<16} {}\n", format!("part {}", p + 1), vs.iter().map(usize::to_string).collect::<Vec<_>>().join(" ")))
+            .map(|(p, vs)| {
+                format!(
+                    "{:<16} {}\n",
+                    format!("part {}", p + 1),
+                    vs.iter().map(usize::to_string).collect::<Vec<_>>().join(" ")
+                )
+            })
             .collect();
-        Answer::checked("gpp", "cut", check_partition(&self.graph, self.parts, &part), i64::MAX).with("parts", &parts).drawn(drawing)
+        Answer::checked("gpp", "cut", check_partition(&self.graph, self.parts, &part), i64::MAX)
+            .with("parts", &parts)
+            .drawn(drawing)
     }
 }

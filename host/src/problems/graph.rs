@@ -63,7 +63,9 @@ pub fn parse(path: &Path, text: &str) -> Result<Graph, ProblemError> {
         let vertex = |t: &str| -> Result<usize, ProblemError> {
             let v: i64 = t.parse().map_err(|_| bad(format!("`{}` is not a vertex number", shorten(t))))?;
             if v < 1 || v > MAX_VERTICES as i64 {
-                return Err(bad(format!("vertex {v} is outside 1..={MAX_VERTICES} (vertices are numbered from 1; a QAP takes at most {MAX_VERTICES})")));
+                return Err(bad(format!(
+                    "vertex {v} is outside 1..={MAX_VERTICES} (vertices are numbered from 1; a QAP takes at most {MAX_VERTICES})"
+                )));
             }
             Ok(v as usize)
         };
@@ -77,7 +79,9 @@ pub fn parse(path: &Path, text: &str) -> Result<Graph, ProblemError> {
                     if tokens.len() != 4 || !matches!(tokens[1], "edge" | "col" | "clq") {
                         return Err(bad("expected `p edge N M`".into()));
                     }
-                    let v: i64 = tokens[2].parse().map_err(|_| bad(format!("`{}` is not a vertex count", shorten(tokens[2]))))?;
+                    let v: i64 = tokens[2]
+                        .parse()
+                        .map_err(|_| bad(format!("`{}` is not a vertex count", shorten(tokens[2]))))?;
                     if v < 1 || v > MAX_VERTICES as i64 {
                         return Err(bad(format!("{v} vertices: a QAP takes 1..={MAX_VERTICES}")));
                     }

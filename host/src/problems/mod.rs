@@ -146,7 +146,12 @@ pub struct Answer {
 impl Answer {
     /// From a checker's verdict: `Ok(value)` or `Err(defect)`; `fallback` is the value
     /// reported when the answer is invalid.
-    pub fn checked(problem: &'static str, measure: &'static str, verdict: Result<i64, String>, fallback: i64) -> Answer {
+    pub fn checked(
+        problem: &'static str,
+        measure: &'static str,
+        verdict: Result<i64, String>,
+        fallback: i64,
+    ) -> Answer {
         let (valid, defect, value) = match verdict {
             Ok(v) => (true, None, v),
             Err(d) => (false, Some(d), fallback),
@@ -170,7 +175,10 @@ impl Answer {
             None => "valid (checked against the problem's data)".to_string(),
             Some(d) => format!("NOT valid: {d}"),
         };
-        let mut s = format!("{:<16} {}\n{:<16} {verdict}\n{:<16} {}\n", "problem", self.problem, "answer", self.measure, self.value);
+        let mut s = format!(
+            "{:<16} {}\n{:<16} {verdict}\n{:<16} {}\n",
+            "problem", self.problem, "answer", self.measure, self.value
+        );
         if !self.drawing.is_empty() {
             s += &self.drawing;
             if !self.drawing.ends_with('\n') {
@@ -215,7 +223,8 @@ pub struct Spec {
 /// the largest k).
 pub fn pose(kind: Kind, spec: &Spec) -> Result<Box<dyn Posed>, ProblemError> {
     let file = || spec.file.as_deref().ok_or_else(|| option_error(kind.name(), "needs a FILE"));
-    let board = || spec.k.ok_or_else(|| option_error("--k", format!("{} needs the board side --k (2..=16)", kind.name())));
+    let board =
+        || spec.k.ok_or_else(|| option_error("--k", format!("{} needs the board side --k (2..=16)", kind.name())));
     Ok(match kind {
         Kind::Tsp => Box::new(tsp::Tsp::new(tsplib::read(file()?)?)?),
         Kind::Lap => Box::new(lap::Lap::new(graph::read(file()?)?)?),

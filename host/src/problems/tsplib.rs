@@ -67,13 +67,22 @@ pub fn parse(path: &Path, text: &str) -> Result<TspData, ProblemError> {
             "DIMENSION" => {
                 let d: i64 = value.parse().map_err(|_| bad(format!("DIMENSION `{value}` is not a number")))?;
                 if d < MIN_CITIES as i64 || d > MAX_CITIES as i64 {
-                    return Err(bad(format!("DIMENSION {d} is outside {MIN_CITIES}..={MAX_CITIES} (a QAP takes at most {MAX_CITIES} cities)")));
+                    return Err(bad(format!(
+                        "DIMENSION {d} is outside {MIN_CITIES}..={MAX_CITIES} (a QAP takes at most {MAX_CITIES} cities)"
+                    )));
                 }
                 // TSPLIB gives DIMENSION once, before the sections, which are read for it:
                 // another would drop cities or ask for some that were never given.
                 if let Some(m) = n {
-                    let conflict = if m == d as usize { "repeats".to_string() } else { format!("contradicts the DIMENSION {m} given before") };
-                    return Err(bad(format!("line {}: DIMENSION {d} {conflict} (TSPLIB gives it once, before the sections)", k + 1)));
+                    let conflict = if m == d as usize {
+                        "repeats".to_string()
+                    } else {
+                        format!("contradicts the DIMENSION {m} given before")
+                    };
+                    return Err(bad(format!(
+                        "line {}: DIMENSION {d} {conflict} (TSPLIB gives it once, before the sections)",
+                        k + 1
+                    )));
                 }
                 n = Some(d as usize);
             }
@@ -84,7 +93,11 @@ pub fn parse(path: &Path, text: &str) -> Result<TspData, ProblemError> {
                     "ATT" => Weights::Att,
                     "GEO" => Weights::Geo,
                     "EXPLICIT" => Weights::Explicit,
-                    other => return Err(bad(format!("EDGE_WEIGHT_TYPE {other} is not supported (EUC_2D, CEIL_2D, ATT, GEO, EXPLICIT)"))),
+                    other => {
+                        return Err(bad(format!(
+                            "EDGE_WEIGHT_TYPE {other} is not supported (EUC_2D, CEIL_2D, ATT, GEO, EXPLICIT)"
+                        )));
+                    }
                 })
             }
             "EDGE_WEIGHT_FORMAT" => format = Some(value.to_ascii_uppercase()),
@@ -92,7 +105,8 @@ pub fn parse(path: &Path, text: &str) -> Result<TspData, ProblemError> {
                 let n = n.ok_or_else(|| bad("NODE_COORD_SECTION before DIMENSION".into()))?;
                 let mut c = vec![(f64::NAN, f64::NAN); n];
                 for _ in 0..n {
-                    let (k, l) = lines.next().ok_or_else(|| bad(format!("NODE_COORD_SECTION ends before its {n} cities")))?;
+                    let (k, l) =
+                        lines.next().ok_or_else(|| bad(format!("NODE_COORD_SECTION ends before its {n} cities")))?;
                     let t: Vec<&str> = l.split_whitespace().collect();
                     let at = |m: String| bad(format!("line {}: {m}", k + 1));
                     if t.len() != 3 {
@@ -102,7 +116,12 @@ pub fn parse(path: &Path, text: &str) -> Result<TspData, ProblemError> {
                     if !(1..=n).contains(&i) {
                         return Err(at(format!("city {i} is outside 1..={n}")));
                     }
-                    let num = |s: &str| s.parse::<f64>().ok().filter(|v| v.is_finite() && v.abs() <= 1e9).ok_or_else(|| at(format!("`{s}` is not a coordinate (a finite number up to 10⁹)")));
+                    let num = |s: &str| {
+                        s.parse::<f64>()
+                            .ok()
+                            .filter(|v| v.is_finite() && v.abs() <= 1e9)
+                            .ok_or_else(|| at(format!("`{s}` is not a coordinate (a finite number up to 10⁹)")))
+                    };
                     if !c[i - 1].0.is_nan() {
                         return Err(at(format!("city {i} appears twice")));
                     }
@@ -116,12 +135,23 @@ pub fn parse(path: &Path, text: &str) -> Result<TspData, ProblemError> {
                 let count = explicit_count(&fmt, n).ok_or_else(|| bad(format!("EDGE_WEIGHT_FORMAT {fmt} is not supported (FULL_MATRIX, UPPER_ROW, LOWER_ROW, UPPER_DIAG_ROW, LOWER_DIAG_ROW and the _COL forms)")))?;
                 let mut nums = Vec::with_capacity(count);
                 while nums.len() < count {
-                    let (k, l) = lines.next().ok_or_else(|| bad(format!("EDGE_WEIGHT_SECTION ends after {} of its {count} numbers", nums.len())))?;
+                    let (k, l) = lines.next().ok_or_else(|| {
+                        bad(format!("EDGE_WEIGHT_SECTION ends after {} of its {count} numbers", nums.len()))
+                    })?;
                     for t in l.split_whitespace() {
                         if nums.len() == count {
-                            return Err(bad(format!("line {}: more numbers than the {count} of a {fmt} of {n} cities", k + 1)));
+                            return Err(bad(format!(
+                                "line {}: more numbers than the {count} of a {fmt} of {n} cities",
+                                k + 1
+                            )));
                         }
-                        let v: i64 = t.parse().map_err(|_| bad(format!("line {}: `{}` is not an integer distance", k + 1, t.chars().take(20).collect::<String>())))?;
+                        let v: i64 = t.parse().map_err(|_| {
+                            bad(format!(
+                                "line {}: `{}` is not an integer distance",
+                                k + 1,
+                                t.chars().take(20).collect::<String>()
+                            ))
+                        })?;
                         if v.unsigned_abs() > i32::MAX as u64 {
                             return Err(bad(format!("line {}: distance {v} does not fit in 32 bits", k + 1)));
                         }
@@ -136,7 +166,13 @@ pub fn parse(path: &Path, text: &str) -> Result<TspData, ProblemError> {
                 }
             }
             "EOF" => break,
-            other => return Err(bad(format!("line {}: unknown keyword `{}`", k + 1, other.chars().take(30).collect::<String>()))),
+            other => {
+                return Err(bad(format!(
+                    "line {}: unknown keyword `{}`",
+                    k + 1,
+                    other.chars().take(30).collect::<String>()
+                )));
+            }
         }
     }
     let n = n.ok_or_else(|| bad("no DIMENSION".into()))?;
@@ -246,7 +282,10 @@ fn distance(w: Weights, a: (f64, f64), b: (f64, f64)) -> i64 {
 
 /// A TSPLIB file of cities at integer coordinates, EUC_2D (what `generate` writes).
 pub fn format_euc2d(name: &str, comment: &str, cities: &[(i64, i64)]) -> String {
-    let mut s = format!("NAME : {name}\nCOMMENT : {comment}\nTYPE : TSP\nDIMENSION : {}\nEDGE_WEIGHT_TYPE : EUC_2D\nNODE_COORD_SECTION\n", cities.len());
+    let mut s = format!(
+        "NAME : {name}\nCOMMENT : {comment}\nTYPE : TSP\nDIMENSION : {}\nEDGE_WEIGHT_TYPE : EUC_2D\nNODE_COORD_SECTION\n",
+        cities.len()
+    );
     for (i, (x, y)) in cities.iter().enumerate() {
         s += &format!("{} {x} {y}\n", i + 1);
     }

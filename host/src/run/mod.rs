@@ -98,7 +98,12 @@ const PROGRESS_EVERY_S: f64 = 0.25;
 /// creation, module loading, the engine's buffers, clearing the stop word and starting the
 /// watchdog thread come before and are not counted (the time limit counts from before the
 /// watchdog, so it is never late).
-pub fn run(solver: &mut dyn Solver, limits: &Limits, obs: &mut dyn Observer, interrupt: &AtomicBool) -> Result<Outcome> {
+pub fn run(
+    solver: &mut dyn Solver,
+    limits: &Limits,
+    obs: &mut dyn Observer,
+    interrupt: &AtomicBool,
+) -> Result<Outcome> {
     let word = solver.stop_word();
     word.clear();
     let deadline = limits.time_limit.and_then(|t| Instant::now().checked_add(t));
@@ -116,7 +121,8 @@ pub fn run(solver: &mut dyn Solver, limits: &Limits, obs: &mut dyn Observer, int
             if let Some(f) = solver.found()? {
                 return Ok(Some((start.elapsed().as_secs_f64(), f)));
             }
-            if word.is_set() || deadline.is_some_and(|d| Instant::now() >= d) || solver.advance()? == Advance::Exhausted {
+            if word.is_set() || deadline.is_some_and(|d| Instant::now() >= d) || solver.advance()? == Advance::Exhausted
+            {
                 return Ok(None);
             }
             let elapsed = start.elapsed().as_secs_f64();
@@ -141,7 +147,14 @@ pub fn run(solver: &mut dyn Solver, limits: &Limits, obs: &mut dyn Observer, int
         None => solver.best()?,
     };
     let counters = solver.counters()?;
-    obs.progress(&Progress { elapsed_s, iterations: counters.iterations, best: cost, known: limits.known, restarts: counters.restarts, unit: counters.unit });
+    obs.progress(&Progress {
+        elapsed_s,
+        iterations: counters.iterations,
+        best: cost,
+        known: limits.known,
+        restarts: counters.restarts,
+        unit: counters.unit,
+    });
     // Ctrl-C during the run, even when the work it cut short had reached the target.
     let interrupted = interrupt.load(Ordering::Relaxed);
     Ok(Outcome { cost, perm, time_to_target_s: found.map(|f| f.0), elapsed_s, counters, interrupted })

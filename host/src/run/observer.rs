@@ -141,7 +141,10 @@ impl Observer for ProgressLine {
         let gap = p.gap_percent().map_or(String::new(), |g| format!(" (gap {g:.3}%)"));
         let rate = p.iterations as f64 / p.elapsed_s.max(1e-9);
         let restarts = if p.restarts > 0 { format!(" | restarts {}", p.restarts) } else { String::new() };
-        let line = format!("[{:>7.2}s] best {}{gap} | {} {} ({rate:.3e}/s){restarts}", p.elapsed_s, p.best, p.iterations, p.unit);
+        let line = format!(
+            "[{:>7.2}s] best {}{gap} | {} {} ({rate:.3e}/s){restarts}",
+            p.elapsed_s, p.best, p.iterations, p.unit
+        );
         let mut err = std::io::stderr().lock();
         let _ = if self.tty { write!(err, "\r{line}\x1b[K") } else { writeln!(err, "{line}") };
     }

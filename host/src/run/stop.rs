@@ -60,7 +60,12 @@ const TICK: Duration = Duration::from_millis(2);
 
 /// Runs `body` while a watchdog thread sets `word` once `deadline` passes or `interrupt`
 /// is raised. The watchdog ends with `body`.
-pub fn with_watchdog<R>(word: &StopWord, deadline: Option<Instant>, interrupt: &AtomicBool, body: impl FnOnce() -> R) -> R {
+pub fn with_watchdog<R>(
+    word: &StopWord,
+    deadline: Option<Instant>,
+    interrupt: &AtomicBool,
+    body: impl FnOnce() -> R,
+) -> R {
     let done = AtomicBool::new(false);
     std::thread::scope(|s| {
         s.spawn(|| {

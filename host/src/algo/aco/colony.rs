@@ -26,7 +26,9 @@ pub fn build(backends: &[Backend], inst: &Instance, opts: &Options) -> Result<Bo
     let ls = match resolve(inst, opts, backends.iter().any(Backend::is_gpu))?.name {
         "aco-ts" => LsKind::Tabu,
         "aco-2opt" => LsKind::TwoOpt,
-        other => bail!("--multi master-slave splits one ant colony over the devices: it takes --algo aco-ts or aco-2opt, not {other}"),
+        other => bail!(
+            "--multi master-slave splits one ant colony over the devices: it takes --algo aco-ts or aco-2opt, not {other}"
+        ),
     };
     let cfg = AcoConfig::from_options(ls, inst, opts);
     let shares = split(cfg.ants, backends.len());
@@ -117,7 +119,12 @@ impl Solver for Colony {
         let shares: Vec<String> = live.iter().map(|e| e.config().ants.to_string()).collect();
         let names: Vec<String> = live.iter().map(|e| e.site().device.clone()).collect();
         let ls = match self.cfg.ls {
-            LsKind::Tabu => format!("tabu search, IT_TS = {}, T_list = {}, {}", self.cfg.ls_iterations, self.cfg.tabu_list_size, self.cfg.tenure_rule()),
+            LsKind::Tabu => format!(
+                "tabu search, IT_TS = {}, T_list = {}, {}",
+                self.cfg.ls_iterations,
+                self.cfg.tabu_list_size,
+                self.cfg.tenure_rule()
+            ),
             LsKind::TwoOpt => format!("2-opt, IT_2OPT = {}", self.cfg.ls_iterations),
         };
         SolverInfo {

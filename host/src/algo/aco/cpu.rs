@@ -54,8 +54,14 @@ impl AcoCpu {
         // Ants, c-ants, their costs and RNGs; per worker a Δ table and a tabu matrix.
         let per_worker = 8 * qapgpu_common::moves::move_count(n as u32) as u128 + 4 * (n * n) as u128;
         let walk_tabu = if cfg.walk { m * n * n } else { 0 };
-        let bytes = m as u128 * (2 * n as u128 + 2 * 8 + 4 + 16) + pool.current_num_threads() as u128 * per_worker + 4 * walk_tabu as u128;
-        crate::memory::ensure_host(bytes, &format!("a colony of {m} ants on {}", inst.name), if cfg.walk { "--ants (walks)" } else { "--ants" })?;
+        let bytes = m as u128 * (2 * n as u128 + 2 * 8 + 4 + 16)
+            + pool.current_num_threads() as u128 * per_worker
+            + 4 * walk_tabu as u128;
+        crate::memory::ensure_host(
+            bytes,
+            &format!("a colony of {m} ants on {}", inst.name),
+            if cfg.walk { "--ants (walks)" } else { "--ants" },
+        )?;
         Ok(AcoCpu {
             cfg: cfg.clone(),
             n,
@@ -148,7 +154,19 @@ fn improve<E: Elem>(
         LsKind::Tabu => {
             let mut tabu = vec![0i32; n * n];
             let mut best = vec![0u8; n];
-            let r = tabu_search(a, b, p, *c, cfg.target, cfg.ls_iterations, cfg.tenure().of_unit(unit), rng, Scratch { delta: &mut delta, tabu: &mut tabu }, &mut best, || stop.is_set());
+            let r = tabu_search(
+                a,
+                b,
+                p,
+                *c,
+                cfg.target,
+                cfg.ls_iterations,
+                cfg.tenure().of_unit(unit),
+                rng,
+                Scratch { delta: &mut delta, tabu: &mut tabu },
+                &mut best,
+                || stop.is_set(),
+            );
             p.copy_from_slice(&best);
             r
         }
@@ -196,7 +214,18 @@ fn walk_one<E: Elem>(a: &Dense<E>, b: &Dense<E>, cfg: &AcoConfig, stop: &StopWor
     let mut delta = vec![0i64; move_count(w.p.len() as u32) as usize];
     let state = WalkState { p: w.p, cost: *w.cost, done: *w.done, best: &mut best, best_cost };
     let scratch = Scratch { delta: &mut delta, tabu: w.tabu };
-    let (cur, r) = tabu_walk(a, b, state, cfg.target, cfg.ls_iterations, cfg.tenure().of_unit(w.unit), cfg.aspiration as i32, w.rng, scratch, || stop.is_set());
+    let (cur, r) = tabu_walk(
+        a,
+        b,
+        state,
+        cfg.target,
+        cfg.ls_iterations,
+        cfg.tenure().of_unit(w.unit),
+        cfg.aspiration as i32,
+        w.rng,
+        scratch,
+        || stop.is_set(),
+    );
     *w.cost = cur;
     *w.iters = r.iterations;
     *w.done = w.done.wrapping_add(r.iterations);
@@ -278,7 +307,9 @@ impl AcoEngine for AcoCpu {
         if cfg.walk {
             self.walk_all(&cfg, &stop);
         } else {
-            self.per_ant(|k, m, p, c, rng, ant, ant_cost, it| with_mats!(m, |a, b| improve(a, b, &cfg, &stop, k, p, c, rng, ant, ant_cost, it)));
+            self.per_ant(|k, m, p, c, rng, ant, ant_cost, it| {
+                with_mats!(m, |a, b| improve(a, b, &cfg, &stop, k, p, c, rng, ant, ant_cost, it))
+            });
         }
         self.stats.seconds += t0.elapsed().as_secs_f64();
         let iters: u64 = self.ls_iters.iter().map(|&i| i as u64).sum();

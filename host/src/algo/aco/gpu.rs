@@ -15,7 +15,10 @@ use qapgpu_common::layout::{LS_SCRATCH_PER_WARP, LsLayout, Placement, blocks_per
 use qapgpu_common::ls::{LsKind, TenureLaw};
 use qapgpu_common::mata::{Mapping, Shape};
 use qapgpu_common::narrow_tabu;
-use qapgpu_common::params::{AcoBest, AcoParams, TargetHit, LS_SUMS_BETA, LS_SUMS_SIDE_B, LS_TENURE_MIXED, LS_TENURE_PER_MOVE, LS_TENURE_UNIFORM, LS_ZERO_DIAGONAL};
+use qapgpu_common::params::{
+    AcoBest, AcoParams, LS_SUMS_BETA, LS_SUMS_SIDE_B, LS_TENURE_MIXED, LS_TENURE_PER_MOVE, LS_TENURE_UNIFORM,
+    LS_ZERO_DIAGONAL, TargetHit,
+};
 use qapgpu_common::sums::Side;
 use std::time::Instant;
 
@@ -128,9 +131,15 @@ impl AcoGpu {
         anyhow::ensure!(cfg.ants >= 1, "the colony needs at least one ant");
         let w = inst.width.name();
         let sums_side = inst.sums_side();
-        anyhow::ensure!(cfg.layout != Layout::Sums || sums_side.is_some(), "{}: --layout sums needs A or B symmetric, and neither is; use --layout split", inst.name);
+        anyhow::ensure!(
+            cfg.layout != Layout::Sums || sums_side.is_some(),
+            "{}: --layout sums needs A or B symmetric, and neither is; use --layout split",
+            inst.name
+        );
         let (search, walk) = ls_kernels(cfg.layout);
-        let load = |name: String| gpu.module.load_function(&name).with_context(|| format!("kernel {name} missing from the PTX"));
+        let load = |name: String| {
+            gpu.module.load_function(&name).with_context(|| format!("kernel {name} missing from the PTX"))
+        };
         let mut k = Kernels {
             init: load(format!("aco_init_{w}"))?,
             construct: load(format!("aco_construct_{w}"))?,
@@ -158,14 +167,24 @@ impl AcoGpu {
                 _ => "",
             };
             let rows = if layout.row == layout.n { "" } else { PADDED };
-            (k.local_search, k.walk) = (load(format!("{FAST_SEARCH}{entries}{rows}_{w}"))?, load(format!("{FAST_WALK}{entries}{rows}_{w}"))?);
+            (k.local_search, k.walk) =
+                (load(format!("{FAST_SEARCH}{entries}{rows}_{w}"))?, load(format!("{FAST_WALK}{entries}{rows}_{w}"))?);
         }
         let ls_kernel = if cfg.walk { &k.walk } else { &k.local_search };
         let shape = layout.shape;
         anyhow::ensure!(!cfg.walk || cfg.ls == LsKind::Tabu, "walks are tabu searches");
-        anyhow::ensure!(layout.runnable(), "{}: the {} layout needs its tables ({} bytes) in shared memory, more than this GPU gives a block; use --layout mata", inst.name, cfg.layout.name(), layout.delta.bytes + layout.sums.bytes);
+        anyhow::ensure!(
+            layout.runnable(),
+            "{}: the {} layout needs its tables ({} bytes) in shared memory, more than this GPU gives a block; use --layout mata",
+            inst.name,
+            cfg.layout.name(),
+            layout.delta.bytes + layout.sums.bytes
+        );
         for f in [&k.local_search, &k.walk] {
-            f.set_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, layout.dynamic_shared as i32)?;
+            f.set_attribute(
+                CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                layout.dynamic_shared as i32,
+            )?;
         }
         let wave = resident_blocks(&gpu, ls_kernel, &layout, registers);
         if cfg.one_wave {
@@ -182,14 +201,25 @@ impl AcoGpu {
         let first: Vec<u16> = (0..shape.ts).map(|t| shape.first_pair(t) as u16).collect();
         let global_delta = (m * layout.global_delta_bytes() as usize).max(1);
         // A walk keeps its tabu matrix in global memory between launches.
-        let global_tabu = if cfg.walk || (layout.tabu_search && layout.tabu_placement != Placement::Shared) { m * n * n } else { 1 };
+        let global_tabu =
+            if cfg.walk || (layout.tabu_search && layout.tabu_placement != Placement::Shared) { m * n * n } else { 1 };
         // Sums walks keep their tables H between launches: a launch starts from n² loads, not
         // n³ multiply-adds, and a regrouped walk takes its donor's.
-        let kept_tables = if cfg.walk && shape.mapping == Mapping::Sums { m * n * n * layout.delta_width.bytes() as usize } else { 0 };
+        let kept_tables = if cfg.walk && shape.mapping == Mapping::Sums {
+            m * n * n * layout.delta_width.bytes() as usize
+        } else {
+            0
+        };
         // Walks also keep a copy of each elite walk's start, table included.
         let elite_copies = if cfg.walk { m as u128 * (stride as u128 + 8 + 8) + kept_tables as u128 } else { 0 };
-        let bytes = m as u128 * (2 * stride as u128 + 2 * 8 + 4 + 16) + global_delta as u128 + 4 * global_tabu as u128 + 4 * (n * n) as u128 + kept_tables as u128 + elite_copies;
-        gpu.ensure_free(bytes, &format!("a colony of {m} ants on {}", inst.name)).map_err(|e| anyhow!("{e}; lower --ants"))?;
+        let bytes = m as u128 * (2 * stride as u128 + 2 * 8 + 4 + 16)
+            + global_delta as u128
+            + 4 * global_tabu as u128
+            + 4 * (n * n) as u128
+            + kept_tables as u128
+            + elite_copies;
+        gpu.ensure_free(bytes, &format!("a colony of {m} ants on {}", inst.name))
+            .map_err(|e| anyhow!("{e}; lower --ants"))?;
         let site = Site::gpu(&gpu)?;
         let hit = HostMapped::new(&gpu, TargetHit { flag: 0, _pad: 0, cost: i64::MAX, perm: [0; MAX_N] }).ok();
         let buf = Buffers {
@@ -278,7 +308,27 @@ impl AcoGpu {
             layout: layout.shared(),
         };
         let (wave, tabu_per_ant) = ((wave & !1).max(2), global_tabu == m * n * n);
-        let mut engine = AcoGpu { gpu, cfg, n, layout, k, buf, params, uploaded: None, last_best: None, searching_since: None, stats: LsStats::default(), site, hit, unsettled: false, wave, tabu_per_ant, walks_clean: true, donors_pending: false, starts: 0 };
+        let mut engine = AcoGpu {
+            gpu,
+            cfg,
+            n,
+            layout,
+            k,
+            buf,
+            params,
+            uploaded: None,
+            last_best: None,
+            searching_since: None,
+            stats: LsStats::default(),
+            site,
+            hit,
+            unsettled: false,
+            wave,
+            tabu_per_ant,
+            walks_clean: true,
+            donors_pending: false,
+            starts: 0,
+        };
         // Now rather than in the first launch, which a run's clock times.
         engine.upload_params()?;
         engine.gpu.stream.synchronize()?;
@@ -318,7 +368,9 @@ impl AcoGpu {
             match unsafe { cudarc::driver::sys::cuStreamQuery(stream) } {
                 // Hot for the first millisecond, where a hit's latency matters; then the
                 // core is given up between polls.
-                cudarc::driver::sys::CUresult::CUDA_ERROR_NOT_READY if waiting.elapsed() < SPIN => std::hint::spin_loop(),
+                cudarc::driver::sys::CUresult::CUDA_ERROR_NOT_READY if waiting.elapsed() < SPIN => {
+                    std::hint::spin_loop()
+                }
                 cudarc::driver::sys::CUresult::CUDA_ERROR_NOT_READY => std::thread::yield_now(),
                 r => return r.result().context("ACO kernel failed"),
             }
@@ -406,7 +458,10 @@ impl AcoGpu {
                 return None;
             }
             std::sync::atomic::fence(std::sync::atomic::Ordering::Acquire);
-            Some((std::ptr::read_volatile(std::ptr::addr_of!((*h).cost)), std::ptr::read_volatile(std::ptr::addr_of!((*h).perm))))
+            Some((
+                std::ptr::read_volatile(std::ptr::addr_of!((*h).cost)),
+                std::ptr::read_volatile(std::ptr::addr_of!((*h).perm)),
+            ))
         }
     }
 
@@ -434,7 +489,12 @@ impl AcoGpu {
         self.launch_args(which, cfg, Some(word))
     }
 
-    fn launch_args(&mut self, which: fn(&Kernels) -> &CudaFunction, cfg: LaunchConfig, word: Option<u32>) -> Result<()> {
+    fn launch_args(
+        &mut self,
+        which: fn(&Kernels) -> &CudaFunction,
+        cfg: LaunchConfig,
+        word: Option<u32>,
+    ) -> Result<()> {
         self.upload_params()?;
         let mut launch = self.gpu.stream.launch_builder(which(&self.k));
         launch.arg(&self.buf.params);
@@ -490,7 +550,11 @@ pub fn settle_layout(gpu: &Gpu, inst: &Instance, cfg: &mut AcoConfig, chosen: bo
     let plan = |cfg: &AcoConfig| planned(gpu, inst, cfg);
     let ab_shared = |p: &LsLayout| p.ab_placement == Placement::Shared;
     // MATA's plan keeps A and B in shared memory where `plan_ab` (the layout's) does not.
-    let mata_keeps_ab = |cfg: &AcoConfig, plan_ab: bool| -> Result<bool> { Ok(!chosen && !plan_ab && plan(&AcoConfig { layout: Layout::Mata, ..cfg.clone() })?.as_ref().is_some_and(ab_shared)) };
+    let mata_keeps_ab = |cfg: &AcoConfig, plan_ab: bool| -> Result<bool> {
+        Ok(!chosen
+            && !plan_ab
+            && plan(&AcoConfig { layout: Layout::Mata, ..cfg.clone() })?.as_ref().is_some_and(ab_shared))
+    };
     if cfg.layout == Layout::Sums {
         let sums = if inst.sums_side().is_some() { plan(cfg)?.filter(LsLayout::runnable) } else { None };
         match sums {
@@ -522,7 +586,8 @@ pub fn runs_fast_path(gpu: &Gpu, inst: &Instance, cfg: &AcoConfig) -> Result<boo
 /// (None: no block shape fits the kernel).
 fn planned(gpu: &Gpu, inst: &Instance, cfg: &AcoConfig) -> Result<Option<LsLayout>> {
     let (search, walk) = ls_kernels(cfg.layout);
-    let kernel = gpu.module.load_function(&format!("{}_{}", if cfg.walk { walk } else { search }, inst.width.name()))?;
+    let kernel =
+        gpu.module.load_function(&format!("{}_{}", if cfg.walk { walk } else { search }, inst.width.name()))?;
     Ok(plan_on(gpu, inst, cfg, &kernel)?.0.ok())
 }
 
@@ -561,7 +626,11 @@ pub fn ls_shape(cfg: &AcoConfig, n: u32, max_threads: u32) -> Result<Shape> {
     let shape = Shape::fit(n, cfg.ns, cfg.layout.mapping(), max_threads).map_err(|e| anyhow!("{e}"))?;
     Ok(match (cfg.layout, cfg.split_threads) {
         (Layout::Split | Layout::Sums, Some(t)) => {
-            anyhow::ensure!((1..=max_threads).contains(&t), "--split-threads {t}: the {} kernel runs 1 to {max_threads} threads per block", cfg.layout.name());
+            anyhow::ensure!(
+                (1..=max_threads).contains(&t),
+                "--split-threads {t}: the {} kernel runs 1 to {max_threads} threads per block",
+                cfg.layout.name()
+            );
             Shape::split_family(n, t, cfg.layout.mapping())
         }
         _ => shape,
@@ -584,7 +653,11 @@ pub fn ls_layout(gpu: &Gpu, inst: &Instance, cfg: &AcoConfig, shape: Shape, regi
 /// long-term aspiration.
 pub fn narrow_tabu_fits(cfg: &AcoConfig) -> bool {
     let longest = cfg.tenure().longest();
-    if cfg.walk { narrow_tabu::fits(cfg.aspiration, narrow_tabu::LAUNCH_MAX, longest) } else { narrow_tabu::fits(0, cfg.ls_iterations, longest) }
+    if cfg.walk {
+        narrow_tabu::fits(cfg.aspiration, narrow_tabu::LAUNCH_MAX, longest)
+    } else {
+        narrow_tabu::fits(0, cfg.ls_iterations, longest)
+    }
 }
 
 fn where_(p: Placement) -> &'static str {
@@ -615,7 +688,11 @@ impl AcoEngine for AcoGpu {
     }
     fn memory(&self) -> String {
         let l = &self.layout;
-        let costs = if l.shape.mapping == Mapping::Sums { format!("table H {} in shared memory", l.delta_width.name()) } else { format!("Δ {} in {} memory", l.delta_width.name(), where_(l.delta_placement)) };
+        let costs = if l.shape.mapping == Mapping::Sums {
+            format!("table H {} in shared memory", l.delta_width.name())
+        } else {
+            format!("Δ {} in {} memory", l.delta_width.name(), where_(l.delta_placement))
+        };
         let mut s = format!("; {costs}, A and B in {} memory", where_(l.ab_placement));
         if l.tabu_search {
             s += &format!(", tabu matrix in {} memory", where_(l.tabu_placement));
@@ -627,7 +704,11 @@ impl AcoEngine for AcoGpu {
             s += ", moves' pairs in global memory";
         }
         if l.fast_path() {
-            s += if l.row == l.n { " (the fast path's kernels)" } else { " (the fast path's kernels; H and the tabu matrix in rows of n + 1)" };
+            s += if l.row == l.n {
+                " (the fast path's kernels)"
+            } else {
+                " (the fast path's kernels; H and the tabu matrix in rows of n + 1)"
+            };
         }
         s
     }
@@ -693,7 +774,11 @@ impl AcoEngine for AcoGpu {
     }
 
     fn update_best(&mut self) -> Result<i64> {
-        let c = LaunchConfig { grid_dim: (1, 1, 1), block_dim: (BEST_THREADS, 1, 1), shared_mem_bytes: BEST_THREADS / 32 * LS_SCRATCH_PER_WARP };
+        let c = LaunchConfig {
+            grid_dim: (1, 1, 1),
+            block_dim: (BEST_THREADS, 1, 1),
+            shared_mem_bytes: BEST_THREADS / 32 * LS_SCRATCH_PER_WARP,
+        };
         self.launch(|k| &k.best, c)?;
         // A hit left in mapped memory ends the wait at once, before the launch, the best
         // kernel and a copy have (`TargetHit`).
@@ -724,7 +809,8 @@ impl AcoEngine for AcoGpu {
             self.launch(|k| &k.tau_init, cell)?;
         }
         self.launch(|k| &k.evaporate, cell)?;
-        let rows = LaunchConfig { grid_dim: ((self.n as u32).div_ceil(64), 1, 1), block_dim: (64, 1, 1), shared_mem_bytes: 0 };
+        let rows =
+            LaunchConfig { grid_dim: ((self.n as u32).div_ceil(64), 1, 1), block_dim: (64, 1, 1), shared_mem_bytes: 0 };
         self.launch(|k| &k.lay, rows)?;
         self.launch(|k| &k.clamp, cell)
     }

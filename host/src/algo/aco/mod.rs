@@ -8,14 +8,14 @@ pub mod gpu;
 use super::{Backend, Family, Options, check_range};
 use crate::io::Instance;
 use crate::run::stop::StopWord;
-use crate::site::Site;
 use crate::run::{Advance, Counters, Solver, SolverInfo};
+use crate::site::Site;
 use anyhow::{Result, bail};
-use std::sync::Arc;
 use qapgpu_common::aco::Bounds;
 use qapgpu_common::ga::probability_threshold;
 use qapgpu_common::ls::{LsKind, NO_TARGET, Tenure, TenureLaw, uniform_tenure_range};
 use qapgpu_common::mata::{Mapping, default_ns};
+use std::sync::Arc;
 
 pub const TABU: Family = Family {
     name: "aco-ts",
@@ -286,7 +286,10 @@ impl AcoConfig {
             }
             TenureLaw::Mixed => {
                 let (lo, hi) = uniform_tenure_range(self.tenure().of_unit(1).list_size);
-                format!("tenure T·r³ with T = {} in even walks, uniform in [{lo}, {hi}] in odd ones", self.tabu_list_size)
+                format!(
+                    "tenure T·r³ with T = {} in even walks, uniform in [{lo}, {hi}] in odd ones",
+                    self.tabu_list_size
+                )
             }
         };
         format!("{law}, {}", if self.tenure_per_move { "one draw per move" } else { "one draw per entry" })
@@ -496,11 +499,20 @@ impl Solver for AcoSolver {
     fn info(&self) -> SolverInfo {
         let cfg = self.engine.config();
         let ls = match cfg.ls {
-            LsKind::Tabu => format!("tabu search, IT_TS = {}, T_list = {}, {}", cfg.ls_iterations, cfg.tabu_list_size, cfg.tenure_rule()),
+            LsKind::Tabu => format!(
+                "tabu search, IT_TS = {}, T_list = {}, {}",
+                cfg.ls_iterations,
+                cfg.tabu_list_size,
+                cfg.tenure_rule()
+            ),
             LsKind::TwoOpt => format!("2-opt, IT_2OPT = {}", cfg.ls_iterations),
         };
         let threads = self.engine.threads_per_block();
-        let mapping = if threads > 1 { format!(", {} layout, {threads} threads per ant{}", cfg.layout.name(), self.engine.memory()) } else { String::new() };
+        let mapping = if threads > 1 {
+            format!(", {} layout, {threads} threads per ant{}", cfg.layout.name(), self.engine.memory())
+        } else {
+            String::new()
+        };
         SolverInfo {
             algorithm: cfg.algo_name(),
             engine: self.engine.site().engine,
@@ -540,7 +552,14 @@ impl Solver for AcoSolver {
 
     fn counters(&mut self) -> Result<Counters> {
         let st = self.engine.ls_stats()?;
-        Ok(Counters { iterations: self.iterations, unit: "cAS iterations", restarts: 0, evaluations: st.evaluations, search_seconds: st.seconds, best_at: None })
+        Ok(Counters {
+            iterations: self.iterations,
+            unit: "cAS iterations",
+            restarts: 0,
+            evaluations: st.evaluations,
+            search_seconds: st.seconds,
+            best_at: None,
+        })
     }
 
     fn immigrate(&mut self, cost: i64, perm: &[u8]) -> Result<bool> {

@@ -8,7 +8,9 @@ use crate::run::stop::StopWord;
 use crate::site::Site;
 use crate::with_mats;
 use anyhow::Result;
-use qapgpu_common::cga::{RANDOM_PARTNER_SALT, Topology, argmin, best_neighbour, crossover_cut, exchange, local_search, mox, transpose};
+use qapgpu_common::cga::{
+    RANDOM_PARTNER_SALT, Topology, argmin, best_neighbour, crossover_cut, exchange, local_search, mox, transpose,
+};
 use qapgpu_common::cost::cost;
 use qapgpu_common::ops::random_permutation;
 use qapgpu_common::rng::Xoshiro128;
@@ -34,7 +36,11 @@ impl CgaCpu {
     pub fn new(inst: &Instance, cfg: &CgaConfig, threads: usize) -> Result<CgaCpu> {
         anyhow::ensure!(inst.n >= 3, "{}: the cellular GA needs n ≥ 3", inst.name);
         let (n, total) = (inst.n, cfg.population());
-        crate::memory::ensure_host(total as u128 * (2 * n as u128 + 2 * 8 + 16), &format!("a grid of {total} individuals on {}", inst.name), "--grid")?;
+        crate::memory::ensure_host(
+            total as u128 * (2 * n as u128 + 2 * 8 + 16),
+            &format!("a grid of {total} individuals on {}", inst.name),
+            "--grid",
+        )?;
         let pool = crate::algo::cpu_pool(threads)?;
         let site = Site::cpu(pool.current_num_threads());
         Ok(CgaCpu {
@@ -67,7 +73,16 @@ impl CgaCpu {
 
 /// Mutation, transposition (unless `elite`) and one pass of individual `row`.
 #[allow(clippy::too_many_arguments)]
-fn improve(m: &AnyDense, cfg: &CgaConfig, stop: &StopWord, elite: bool, row: &mut [u8], c: &mut i64, rng: &mut Xoshiro128, th: (u32, u32, u32)) {
+fn improve(
+    m: &AnyDense,
+    cfg: &CgaConfig,
+    stop: &StopWord,
+    elite: bool,
+    row: &mut [u8],
+    c: &mut i64,
+    rng: &mut Xoshiro128,
+    th: (u32, u32, u32),
+) {
     // After a stop nothing changes: a mutated row's new cost is O(n²), and a 256 × 256 grid
     // of n = 256 takes a second to cost again on a few cores.
     if stop.is_set() {
@@ -165,7 +180,8 @@ impl CgaEngine for CgaCpu {
         // Mutation, transposition, local search.
         let (elite, stop, any) = (self.elite as usize, self.site.stop.clone(), self.mats.dense(n));
         let work = self.pop.par_chunks_mut(n).zip(self.costs.par_iter_mut()).zip(self.rngs.par_iter_mut()).enumerate();
-        self.pool.install(|| work.for_each(|(k, ((row, c), rng))| improve(&any, &cfg, &stop, k == elite, row, c, rng, th)));
+        self.pool
+            .install(|| work.for_each(|(k, ((row, c), rng))| improve(&any, &cfg, &stop, k == elite, row, c, rng, th)));
         self.record(g);
         Ok(())
     }

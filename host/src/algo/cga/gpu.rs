@@ -48,7 +48,9 @@ impl CgaGpu {
     pub fn new(gpu: Gpu, inst: &Instance, cfg: &CgaConfig) -> Result<CgaGpu> {
         let (n, total) = (inst.n, cfg.population());
         let w = inst.width.name();
-        let load = |name: String| gpu.module.load_function(&name).with_context(|| format!("kernel {name} missing from the PTX"));
+        let load = |name: String| {
+            gpu.module.load_function(&name).with_context(|| format!("kernel {name} missing from the PTX"))
+        };
         let k = Kernels {
             init: load(format!("cga_init_{w}"))?,
             tournament: load("cga_tournament".into())?,
@@ -57,12 +59,19 @@ impl CgaGpu {
             local_search: load(format!("cga_local_search_{w}"))?,
         };
         let layout = CgaLayout::new(n as u32, cfg.mapping == LsMapping::Move, &gpu.limits);
-        k.local_search
-            .set_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, layout.dynamic_shared as i32)?;
+        k.local_search.set_attribute(
+            CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            layout.dynamic_shared as i32,
+        )?;
         let stride = n.div_ceil(16) * 16;
-        let global_delta = if layout.move_mapping && layout.delta_placement == Placement::Global { total * move_count(n as u32) as usize } else { 1 };
+        let global_delta = if layout.move_mapping && layout.delta_placement == Placement::Global {
+            total * move_count(n as u32) as usize
+        } else {
+            1
+        };
         let bytes = total as u128 * (2 * stride as u128 + 2 * 8 + 16) + 8 * global_delta as u128;
-        gpu.ensure_free(bytes, &format!("a grid of {total} individuals on {}", inst.name)).map_err(|e| anyhow::anyhow!("{e}; lower --grid"))?;
+        gpu.ensure_free(bytes, &format!("a grid of {total} individuals on {}", inst.name))
+            .map_err(|e| anyhow::anyhow!("{e}; lower --grid"))?;
         let site = Site::gpu(&gpu)?;
         let s = &gpu.stream;
         let (a_bytes, b_bytes) = device_matrices(inst);
@@ -179,7 +188,15 @@ impl CgaEngine for CgaGpu {
     }
 
     fn put_member(&mut self, k: usize, chromosome: &[u8], cost: i64) -> Result<()> {
-        crate::gpu::put_row(&self.gpu.stream, &mut self.buf.pop, &mut self.buf.costs, self.params.stride as usize, k, chromosome, cost)
+        crate::gpu::put_row(
+            &self.gpu.stream,
+            &mut self.buf.pop,
+            &mut self.buf.costs,
+            self.params.stride as usize,
+            k,
+            chromosome,
+            cost,
+        )
     }
 
     fn snapshot(&mut self) -> Result<CgaSnapshot> {

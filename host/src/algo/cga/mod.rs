@@ -71,7 +71,17 @@ pub struct CgaOptions {
 
 impl Default for CgaOptions {
     fn default() -> Self {
-        CgaOptions { pass: Pass::Greedy, topology: Topology::N8, grid: (8, 8), pc: 0.6, pm: None, pt: 0.4, mapping: LsMapping::Auto, passes: 1, max_generations: None }
+        CgaOptions {
+            pass: Pass::Greedy,
+            topology: Topology::N8,
+            grid: (8, 8),
+            pc: 0.6,
+            pm: None,
+            pt: 0.4,
+            mapping: LsMapping::Auto,
+            passes: 1,
+            max_generations: None,
+        }
     }
 }
 
@@ -115,7 +125,19 @@ pub struct CgaConfig {
 impl CgaConfig {
     /// The thesis's settings (§4.2): 8×8 grid, p_c = 0.6, p_m = 0.01, p_t = 0.4.
     pub fn paper(pass: Pass, topology: Topology) -> CgaConfig {
-        CgaConfig { pass, topology, w: 8, h: 8, pc: 0.6, pm: 0.01, pt: 0.4, mapping: LsMapping::Auto.resolve(pass), passes: 1, seed: 1, max_generations: Some(100) }
+        CgaConfig {
+            pass,
+            topology,
+            w: 8,
+            h: 8,
+            pc: 0.6,
+            pm: 0.01,
+            pt: 0.4,
+            mapping: LsMapping::Auto.resolve(pass),
+            passes: 1,
+            seed: 1,
+            max_generations: Some(100),
+        }
     }
 
     pub fn from_options(o: &Options) -> CgaConfig {
@@ -161,7 +183,10 @@ impl CgaConfig {
             1 => String::new(),
             k => format!(", {k} passes per generation"),
         };
-        format!("{}×{} grid, {topo}, p_c = {}, p_m = {}, p_t = {}; {pass}{passes}", self.w, self.h, self.pc, self.pm, self.pt)
+        format!(
+            "{}×{} grid, {topo}, p_c = {}, p_m = {}, p_t = {}; {pass}{passes}",
+            self.w, self.h, self.pc, self.pm, self.pt
+        )
     }
 }
 
@@ -245,7 +270,11 @@ impl CgaSolver {
 impl Solver for CgaSolver {
     fn info(&self) -> SolverInfo {
         let threads = self.engine.threads_per_block();
-        let mapping = if threads > 1 { format!(", {:?} mapping, {threads} threads per individual", self.cfg.mapping).to_lowercase() } else { String::new() };
+        let mapping = if threads > 1 {
+            format!(", {:?} mapping, {threads} threads per individual", self.cfg.mapping).to_lowercase()
+        } else {
+            String::new()
+        };
         SolverInfo {
             algorithm: CGA.name,
             engine: self.engine.site().engine,

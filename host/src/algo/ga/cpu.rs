@@ -129,7 +129,8 @@ impl CpuEngine {
         let pool = crate::algo::cpu_pool(threads)?;
         let site = Site::cpu(pool.current_num_threads());
         let mut cfg = cfg.clone();
-        let lower = if cfg.blocks == 0 { "--threads (4 subpopulations a thread) or --subpop" } else { "--blocks or --subpop" };
+        let lower =
+            if cfg.blocks == 0 { "--threads (4 subpopulations a thread) or --subpop" } else { "--blocks or --subpop" };
         if cfg.blocks == 0 {
             cfg.blocks = 4 * crate::algo::cpu_threads(threads) as u32;
         }
@@ -137,8 +138,13 @@ impl CpuEngine {
         // Parents and children with their costs and RNG states, and islands' copy of every
         // row and cost for a migration.
         let total = cfg.blocks as u128 * cfg.subpop as u128;
-        let per_individual = 2 * inst.n as u128 + 2 * 8 + 16 + if cfg.mode == super::Mode::Islands { inst.n as u128 + 8 } else { 0 };
-        crate::memory::ensure_host(total * per_individual + 2 * (inst.n * inst.n * 4) as u128, &format!("a population of {} × {} on {}", cfg.blocks, cfg.subpop, inst.name), lower)?;
+        let per_individual =
+            2 * inst.n as u128 + 2 * 8 + 16 + if cfg.mode == super::Mode::Islands { inst.n as u128 + 8 } else { 0 };
+        crate::memory::ensure_host(
+            total * per_individual + 2 * (inst.n * inst.n * 4) as u128,
+            &format!("a population of {} × {} on {}", cfg.blocks, cfg.subpop, inst.name),
+            lower,
+        )?;
         Ok(CpuEngine {
             n: inst.n,
             mats: Mats::of(inst),
@@ -308,7 +314,12 @@ impl GaEngine for CpuEngine {
         let mut best = match self.subpops.iter().min_by_key(|s| s.best_cost) {
             Some(s) if s.best_cost != i64::MAX => (s.best_cost, s.best_perm.clone()),
             // No generation ended yet (a stop during the first): the best individual drawn.
-            _ => self.subpops.iter().flat_map(|s| s.costs.iter().enumerate().map(move |(i, &c)| (c, s, i))).min_by_key(|x| x.0).map_or((i64::MAX, Vec::new()), |(c, s, i)| (c, s.row(i, n).to_vec())),
+            _ => self
+                .subpops
+                .iter()
+                .flat_map(|s| s.costs.iter().enumerate().map(move |(i, &c)| (c, s, i)))
+                .min_by_key(|x| x.0)
+                .map_or((i64::MAX, Vec::new()), |(c, s, i)| (c, s.row(i, n).to_vec())),
         };
         if let Some(f) = self.found()? {
             if f.0 < best.0 {

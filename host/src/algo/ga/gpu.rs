@@ -49,8 +49,11 @@ impl GpuEngine {
         let n = inst.n;
         let layout = GaLayout::new(n as u32, cfg.subpop, inst.width, &gpu.limits).map_err(|e| anyhow!("{e}"))?;
         let w = inst.width.name();
-        let load = |name: String| gpu.module.load_function(&name).with_context(|| format!("kernel {name} missing from the PTX"));
-        let (f_init, f_gens, f_migrate) = (load(format!("ga_init_{w}"))?, load(format!("ga_generations_{w}"))?, load("ga_migrate".into())?);
+        let load = |name: String| {
+            gpu.module.load_function(&name).with_context(|| format!("kernel {name} missing from the PTX"))
+        };
+        let (f_init, f_gens, f_migrate) =
+            (load(format!("ga_init_{w}"))?, load(format!("ga_generations_{w}"))?, load("ga_migrate".into())?);
         f_gens.set_attribute(
             CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
             layout.dynamic_shared as i32,
@@ -58,14 +61,19 @@ impl GpuEngine {
         let blocks = if cfg.blocks > 0 {
             cfg.blocks
         } else {
-            let per_sm = f_gens.occupancy_max_active_blocks_per_multiprocessor(cfg.subpop, layout.dynamic_shared as usize, None)?;
+            let per_sm = f_gens.occupancy_max_active_blocks_per_multiprocessor(
+                cfg.subpop,
+                layout.dynamic_shared as usize,
+                None,
+            )?;
             per_sm.max(1) * gpu.sms
         };
         let total = blocks as usize * cfg.subpop as usize;
         let stride = layout.stride as usize;
         // Two populations, their costs, RNG states and per-block bests.
         let bytes = total as u128 * (2 * stride as u128 + 2 * 8 + 16) + blocks as u128 * (stride as u128 + 8 + 4 + 8);
-        gpu.ensure_free(bytes, &format!("a population of {blocks} × {} on {}", cfg.subpop, inst.name)).map_err(|e| anyhow!("{e}; lower --blocks or --subpop"))?;
+        gpu.ensure_free(bytes, &format!("a population of {blocks} × {} on {}", cfg.subpop, inst.name))
+            .map_err(|e| anyhow!("{e}; lower --blocks or --subpop"))?;
         let site = Site::gpu(&gpu)?;
         let s = &gpu.stream;
         let (a_bytes, b_bytes) = device_matrices(inst);
@@ -218,7 +226,15 @@ impl GaEngine for GpuEngine {
     }
 
     fn put_member(&mut self, k: usize, perm: &[u8], cost: i64) -> Result<()> {
-        crate::gpu::put_row(&self.gpu.stream, &mut self.buf.pop, &mut self.buf.costs, self.layout.stride as usize, k, perm, cost)
+        crate::gpu::put_row(
+            &self.gpu.stream,
+            &mut self.buf.pop,
+            &mut self.buf.costs,
+            self.layout.stride as usize,
+            k,
+            perm,
+            cost,
+        )
     }
 
     fn restarts(&mut self) -> Result<u64> {

@@ -7,8 +7,8 @@ pub mod gpu;
 use super::{Backend, Family, Options, check_range};
 use crate::io::Instance;
 use crate::run::stop::StopWord;
-use crate::site::Site;
 use crate::run::{Advance, Counters, Solver, SolverInfo};
+use crate::site::Site;
 use anyhow::{Result, bail};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -63,7 +63,16 @@ pub struct GaOptions {
 
 impl Default for GaOptions {
     fn default() -> Self {
-        GaOptions { subpop: 128, blocks: 0, pm: 0.1, b_rate: 0.6, restarts: None, restart_interval: 50, migration_interval: 500, count: CountMethod::Reduce }
+        GaOptions {
+            subpop: 128,
+            blocks: 0,
+            pm: 0.1,
+            b_rate: 0.6,
+            restarts: None,
+            restart_interval: 50,
+            migration_interval: 500,
+            count: CountMethod::Reduce,
+        }
     }
 }
 
@@ -83,7 +92,11 @@ impl GaOptions {
         check_range("--restart-interval", self.restart_interval as f64, 1.0, 1e6)?;
         check_range("--migration-interval", self.migration_interval as f64, 1.0, 1e9)?;
         if self.migration_interval % self.restart_interval != 0 {
-            bail!("--migration-interval = {}: must be a multiple of --restart-interval ({})", self.migration_interval, self.restart_interval);
+            bail!(
+                "--migration-interval = {}: must be a multiple of --restart-interval ({})",
+                self.migration_interval,
+                self.restart_interval
+            );
         }
         Ok(())
     }
@@ -263,7 +276,10 @@ impl Solver for GaSolver {
         self.engine.advance(gens)?;
         let dt = t0.elapsed().as_secs_f64();
         self.generations += gens as u64;
-        if c.mode == Mode::Islands && self.generations % c.migration_interval as u64 == 0 && !self.engine.site().stop.is_set() {
+        if c.mode == Mode::Islands
+            && self.generations % c.migration_interval as u64 == 0
+            && !self.engine.site().stop.is_set()
+        {
             self.engine.migrate(self.epoch)?;
             self.epoch += 1;
         }
@@ -285,7 +301,12 @@ impl Solver for GaSolver {
     }
 
     fn counters(&mut self) -> Result<Counters> {
-        Ok(Counters { iterations: self.generations, unit: "generations", restarts: self.engine.restarts()?, ..Counters::default() })
+        Ok(Counters {
+            iterations: self.generations,
+            unit: "generations",
+            restarts: self.engine.restarts()?,
+            ..Counters::default()
+        })
     }
 
     /// The immigrant replaces the population's worst individual.

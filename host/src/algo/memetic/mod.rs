@@ -72,7 +72,10 @@ impl MemeticSolver {
         let mut units = Vec::with_capacity(worst.len());
         for w in worst {
             let mut pick = || {
-                let (x, y) = (parents[self.rng.below(parents.len() as u32) as usize], parents[self.rng.below(parents.len() as u32) as usize]);
+                let (x, y) = (
+                    parents[self.rng.below(parents.len() as u32) as usize],
+                    parents[self.rng.below(parents.len() as u32) as usize],
+                );
                 if costs[x] <= costs[y] { x } else { y }
             };
             let (a, b) = (pick(), pick());
@@ -89,7 +92,10 @@ impl Solver for MemeticSolver {
     fn info(&self) -> SolverInfo {
         let mut info = self.ts.info();
         info.algorithm = MEMETIC.name;
-        info.layout = format!("{}; every {BREED_EVERY} launches the worst quarter restart from UX children of tournament parents", info.layout);
+        info.layout = format!(
+            "{}; every {BREED_EVERY} launches the worst quarter restart from UX children of tournament parents",
+            info.layout
+        );
         info
     }
 

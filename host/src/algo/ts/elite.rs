@@ -23,7 +23,14 @@ fn distance_at_least(a: &[u8], b: &[u8], cap: usize) -> bool {
 /// the m solutions, `stride` bytes apart. Returns the ranking as `ts_rank_walks` writes it
 /// (`aco::ranking`: the elite first, then the others by cost) and the elite's size (at
 /// least 1).
-pub fn diverse_winners(rows: &[u8], stride: usize, n: usize, costs: &[i64], elite: usize, min_distance: usize) -> (Vec<u32>, u32) {
+pub fn diverse_winners(
+    rows: &[u8],
+    stride: usize,
+    n: usize,
+    costs: &[i64],
+    elite: usize,
+    min_distance: usize,
+) -> (Vec<u32>, u32) {
     let m = costs.len();
     let row = |k: usize| &rows[k * stride..k * stride + n];
     let mut order: Vec<usize> = (0..m).collect();

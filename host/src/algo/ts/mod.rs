@@ -166,12 +166,23 @@ fn rounds_by_default(n: usize, gpu: bool) -> bool {
 /// `uniform` data for n above that
 /// up to `UNIFORM_REGROUP_MAX_N`, else none. The CPU runs a walk a core, too few to regroup
 /// onto a share of them by default.
-pub fn default_regroup(every: Option<u32>, rounds: Option<u32>, n: usize, gpu: bool, uniform: bool) -> Option<(u32, u32)> {
+pub fn default_regroup(
+    every: Option<u32>,
+    rounds: Option<u32>,
+    n: usize,
+    gpu: bool,
+    uniform: bool,
+) -> Option<(u32, u32)> {
     match every {
         Some(0) => None,
         Some(every) => Some((every, rounds.unwrap_or(REGROUP_ROUNDS))),
-        None if rounds_by_default(n, gpu) => Some((DEFAULT_REGROUP_EVERY, rounds.unwrap_or(if uniform { DEFAULT_REGROUP_ROUNDS } else { STRUCTURED_REGROUP_ROUNDS }))),
-        None if gpu && uniform && (DEFAULT_REGROUP_MAX_N + 1..=UNIFORM_REGROUP_MAX_N).contains(&n) => Some((uniform_regroup_every(n), rounds.unwrap_or(0))),
+        None if rounds_by_default(n, gpu) => Some((
+            DEFAULT_REGROUP_EVERY,
+            rounds.unwrap_or(if uniform { DEFAULT_REGROUP_ROUNDS } else { STRUCTURED_REGROUP_ROUNDS }),
+        )),
+        None if gpu && uniform && (DEFAULT_REGROUP_MAX_N + 1..=UNIFORM_REGROUP_MAX_N).contains(&n) => {
+            Some((uniform_regroup_every(n), rounds.unwrap_or(0)))
+        }
         None => None,
     }
 }
@@ -238,7 +249,9 @@ pub const UNIFORM_REGROUP_DISTANCE: f64 = 0.5;
 pub fn regroup_distance(share: Option<f64>, n: usize, gpu: bool, uniform: bool) -> Option<usize> {
     let share = match share {
         Some(s) => s,
-        None if gpu && uniform && (UNIFORM_REGROUP_SMALL_N + 1..=UNIFORM_REGROUP_MAX_N).contains(&n) => UNIFORM_REGROUP_DISTANCE,
+        None if gpu && uniform && (UNIFORM_REGROUP_SMALL_N + 1..=UNIFORM_REGROUP_MAX_N).contains(&n) => {
+            UNIFORM_REGROUP_DISTANCE
+        }
         None => return None,
     };
     (share > 0.0).then(|| ((share * n as f64).ceil() as usize).max(1))
@@ -274,7 +287,13 @@ impl Regroup {
         let every = every.clamp(1, launch.max(1));
         let elite = ((keep * walks as f64).ceil() as u32).max(1);
         let rounds = if rounds == 0 { u32::MAX } else { rounds };
-        Regroup { every, launch, segments: launch.div_ceil(every).min(MAX_SEGMENTS), rounds, elite: (elite < walks).then_some(elite) }
+        Regroup {
+            every,
+            launch,
+            segments: launch.div_ceil(every).min(MAX_SEGMENTS),
+            rounds,
+            elite: (elite < walks).then_some(elite),
+        }
     }
 }
 
@@ -291,7 +310,14 @@ fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn S
     let restart_after = restart_after(x.restart_after);
     let restart_cycle = restart_cycle(x.restart_cycle, inst.n, gpu, uniform);
     let min_distance = regroup_distance(x.regroup_distance, inst.n, gpu, uniform);
-    Ok(Box::new(TsSolver { regroup, restart_after, restart_cycle, min_distance, n: inst.n, ..TsSolver::new(engine, opts.target) }))
+    Ok(Box::new(TsSolver {
+        regroup,
+        restart_after,
+        restart_cycle,
+        min_distance,
+        n: inst.n,
+        ..TsSolver::new(engine, opts.target)
+    }))
 }
 
 /// The walks of `opts` on `backend`: Ro-TS settings, the GPU filled (one walk per CPU
@@ -329,7 +355,11 @@ pub fn walk_engine(backend: &Backend, inst: &Instance, opts: &Options) -> Result
 /// most `STRUCTURED_WALK_THREADS` on structured data up to n = `STRUCTURED_WALK_MAX_N`.
 pub fn walk_threads(inst: &Instance) -> u32 {
     let quarter = walk_split_threads(inst.n as u32, MAX_THREADS);
-    if inst.n <= STRUCTURED_WALK_MAX_N && auto::max_dominance(inst) >= auto::LOW_DOMINANCE { quarter.min(STRUCTURED_WALK_THREADS) } else { quarter }
+    if inst.n <= STRUCTURED_WALK_MAX_N && auto::max_dominance(inst) >= auto::LOW_DOMINANCE {
+        quarter.min(STRUCTURED_WALK_THREADS)
+    } else {
+        quarter
+    }
 }
 
 /// The driver: random starts, then one launch of every walk per `advance`.
@@ -362,7 +392,22 @@ pub struct TsSolver {
 impl TsSolver {
     pub fn new(engine: Box<dyn AcoEngine>, target: Option<i64>) -> TsSolver {
         let launch = engine.config().ls_iterations;
-        TsSolver { engine, target, regroup: None, rounds_left: 0, restart_after: None, restart_cycle: None, cycle_moves: 0, cycle_restarts: 0, launch, min_distance: None, n: 0, best: i64::MAX, stalled: 0, restarts: 0 }
+        TsSolver {
+            engine,
+            target,
+            regroup: None,
+            rounds_left: 0,
+            restart_after: None,
+            restart_cycle: None,
+            cycle_moves: 0,
+            cycle_restarts: 0,
+            launch,
+            min_distance: None,
+            n: 0,
+            best: i64::MAX,
+            stalled: 0,
+            restarts: 0,
+        }
     }
 
     /// Every walk from a random solution with a fresh tabu memory, the regroupings from
@@ -379,7 +424,9 @@ impl TsSolver {
     /// The current cycle's moves: the first cycle's, doubled at every restart (None: the
     /// walks do not restart in cycles, or no longer, after `MAX_CYCLE_RESTARTS`).
     fn cycle(&self) -> Option<u64> {
-        self.restart_cycle.filter(|_| self.cycle_restarts < MAX_CYCLE_RESTARTS).map(|m| m.saturating_mul(1 << self.cycle_restarts))
+        self.restart_cycle
+            .filter(|_| self.cycle_restarts < MAX_CYCLE_RESTARTS)
+            .map(|m| m.saturating_mul(1 << self.cycle_restarts))
     }
 
     /// Whether the walks have made their cycle's moves (a cycle holds at least the
@@ -404,11 +451,21 @@ impl Solver for TsSolver {
     fn info(&self) -> SolverInfo {
         let cfg = self.engine.config();
         let threads = self.engine.threads_per_block();
-        let mapping = if threads > 1 { format!(", {} layout, {threads} threads per walk{}", cfg.layout.name(), self.engine.memory()) } else { String::new() };
+        let mapping = if threads > 1 {
+            format!(", {} layout, {threads} threads per walk{}", cfg.layout.name(), self.engine.memory())
+        } else {
+            String::new()
+        };
         let mut regroup = match self.regroup {
             Some(Regroup { elite: Some(elite), every, rounds, launch, .. }) => {
-                let rounds = if rounds == u32::MAX { "all along".to_string() } else { format!("{rounds} times, then {launch} moves per launch") };
-                format!(", walks outside the best {elite} by current cost restarting from theirs every {every} moves {rounds}")
+                let rounds = if rounds == u32::MAX {
+                    "all along".to_string()
+                } else {
+                    format!("{rounds} times, then {launch} moves per launch")
+                };
+                format!(
+                    ", walks outside the best {elite} by current cost restarting from theirs every {every} moves {rounds}"
+                )
             }
             _ => String::new(),
         };
@@ -425,7 +482,13 @@ impl Solver for TsSolver {
             algorithm: "ts",
             engine: self.engine.site().engine,
             device: self.engine.site().device.clone(),
-            layout: format!("{} walks of robust tabu search, T_list = {}, {}, {} moves per launch{regroup}{mapping}", cfg.ants, cfg.tabu_list_size, cfg.tenure_rule(), self.regroup.map_or(cfg.ls_iterations, |r| r.launch)),
+            layout: format!(
+                "{} walks of robust tabu search, T_list = {}, {}, {} moves per launch{regroup}{mapping}",
+                cfg.ants,
+                cfg.tabu_list_size,
+                cfg.tenure_rule(),
+                self.regroup.map_or(cfg.ls_iterations, |r| r.launch)
+            ),
             blocks: cfg.ants,
             threads_per_block: threads,
         }
@@ -451,7 +514,8 @@ impl Solver for TsSolver {
                         (Some(elite), Some(d)) => {
                             if !self.engine.site().stop.is_set() {
                                 let (rows, stride, costs) = self.engine.currents()?;
-                                let (winners, e) = elite::diverse_winners(&rows, stride, self.n, &costs, elite as usize, d);
+                                let (winners, e) =
+                                    elite::diverse_winners(&rows, stride, self.n, &costs, elite as usize, d);
                                 self.engine.regroup_ranked(&winners, e)?;
                             }
                         }
@@ -522,7 +586,14 @@ impl Solver for TsSolver {
 
     fn counters(&mut self) -> Result<Counters> {
         let st = self.engine.ls_stats()?;
-        Ok(Counters { iterations: st.iterations, unit: "tabu moves (all walks)", restarts: self.restarts, evaluations: st.evaluations, search_seconds: st.seconds, best_at: None })
+        Ok(Counters {
+            iterations: st.iterations,
+            unit: "tabu moves (all walks)",
+            restarts: self.restarts,
+            evaluations: st.evaluations,
+            search_seconds: st.seconds,
+            best_at: None,
+        })
     }
 
     /// The worst walk restarts from the immigrant with a fresh tabu memory.
@@ -533,14 +604,20 @@ impl Solver for TsSolver {
 
 #[cfg(test)]
 mod tests {
-    use super::{DEFAULT_REGROUP_EVERY, DEFAULT_REGROUP_MAX_N, DEFAULT_REGROUP_MIN_N, DEFAULT_REGROUP_ROUNDS, DEFAULT_RESTART_CYCLE, restart_cycle, REGROUP_ROUNDS, Regroup, regroup_distance, STRUCTURED_REGROUP_ROUNDS, STRUCTURED_WALK_MAX_N, STRUCTURED_WALK_THREADS, UNIFORM_REGROUP_EVERY, UNIFORM_REGROUP_EVERY_SMALL, UNIFORM_REGROUP_MAX_N, UNIFORM_REGROUP_SMALL_N, default_regroup, walk_threads};
+    use super::{
+        DEFAULT_REGROUP_EVERY, DEFAULT_REGROUP_MAX_N, DEFAULT_REGROUP_MIN_N, DEFAULT_REGROUP_ROUNDS,
+        DEFAULT_RESTART_CYCLE, REGROUP_ROUNDS, Regroup, STRUCTURED_REGROUP_ROUNDS, STRUCTURED_WALK_MAX_N,
+        STRUCTURED_WALK_THREADS, UNIFORM_REGROUP_EVERY, UNIFORM_REGROUP_EVERY_SMALL, UNIFORM_REGROUP_MAX_N,
+        UNIFORM_REGROUP_SMALL_N, default_regroup, regroup_distance, restart_cycle, walk_threads,
+    };
     use crate::io::Instance;
     use qapgpu_common::mata::{MAX_THREADS, walk_split_threads};
 
     #[test]
     fn small_runs_and_uniform_data_on_the_gpu_regroup_by_default_and_the_command_line_decides_otherwise() {
         for uniform in [false, true] {
-            let default = Some((DEFAULT_REGROUP_EVERY, if uniform { DEFAULT_REGROUP_ROUNDS } else { STRUCTURED_REGROUP_ROUNDS }));
+            let default =
+                Some((DEFAULT_REGROUP_EVERY, if uniform { DEFAULT_REGROUP_ROUNDS } else { STRUCTURED_REGROUP_ROUNDS }));
             assert_eq!(default_regroup(None, None, 35, true, uniform), default);
             assert_eq!(default_regroup(None, None, 40, true, uniform), default);
             assert_eq!(default_regroup(None, None, 30, true, uniform), default);
@@ -553,14 +630,23 @@ mod tests {
         }
         // Uniform data above n = 40, on the GPU: all along (rounds 0), unless told otherwise.
         assert_eq!(default_regroup(None, None, 41, true, true), Some((UNIFORM_REGROUP_EVERY_SMALL, 0)));
-        assert_eq!(default_regroup(None, None, UNIFORM_REGROUP_SMALL_N, true, true), Some((UNIFORM_REGROUP_EVERY_SMALL, 0)));
-        assert_eq!(default_regroup(None, None, UNIFORM_REGROUP_SMALL_N + 1, true, true), Some((UNIFORM_REGROUP_EVERY, 0)));
+        assert_eq!(
+            default_regroup(None, None, UNIFORM_REGROUP_SMALL_N, true, true),
+            Some((UNIFORM_REGROUP_EVERY_SMALL, 0))
+        );
+        assert_eq!(
+            default_regroup(None, None, UNIFORM_REGROUP_SMALL_N + 1, true, true),
+            Some((UNIFORM_REGROUP_EVERY, 0))
+        );
         assert_eq!(default_regroup(None, None, UNIFORM_REGROUP_MAX_N, true, true), Some((UNIFORM_REGROUP_EVERY, 0)));
         assert_eq!(default_regroup(None, None, 80, false, true), None);
         assert_eq!(default_regroup(None, None, 80, true, false), None);
         assert_eq!(default_regroup(None, Some(3), 80, true, true), Some((UNIFORM_REGROUP_EVERY, 3)));
         assert_eq!(default_regroup(Some(0), None, 80, true, true), None);
-        assert_eq!(Regroup::new(UNIFORM_REGROUP_EVERY, 2048, 0, 264, 0.25), Regroup { every: 768, launch: 2048, segments: 3, rounds: u32::MAX, elite: Some(66) });
+        assert_eq!(
+            Regroup::new(UNIFORM_REGROUP_EVERY, 2048, 0, 264, 0.25),
+            Regroup { every: 768, launch: 2048, segments: 3, rounds: u32::MAX, elite: Some(66) }
+        );
     }
 
     #[test]
@@ -584,7 +670,12 @@ mod tests {
         // Half of n, rounded up, where the walks regroup all along above n = 64.
         assert_eq!(regroup_distance(None, UNIFORM_REGROUP_SMALL_N + 1, true, true), Some(33));
         assert_eq!(regroup_distance(None, UNIFORM_REGROUP_MAX_N, true, true), Some(50));
-        for (n, gpu, uniform) in [(UNIFORM_REGROUP_SMALL_N, true, true), (UNIFORM_REGROUP_MAX_N + 1, true, true), (80, false, true), (80, true, false)] {
+        for (n, gpu, uniform) in [
+            (UNIFORM_REGROUP_SMALL_N, true, true),
+            (UNIFORM_REGROUP_MAX_N + 1, true, true),
+            (80, false, true),
+            (80, true, false),
+        ] {
             assert_eq!(regroup_distance(None, n, gpu, uniform), None, "n = {n}, gpu {gpu}, uniform {uniform}");
         }
         // The command line decides: a share of n (at least one position), or 0 for none.
@@ -612,8 +703,14 @@ mod tests {
 
     #[test]
     fn a_launch_splits_into_segments_and_the_elite_is_a_rounded_up_share() {
-        assert_eq!(Regroup::new(32, 2048, 8, 792, 0.25), Regroup { every: 32, launch: 2048, segments: 8, rounds: 8, elite: Some(198) });
-        assert_eq!(Regroup::new(50, 120, 0, 10, 0.25), Regroup { every: 50, launch: 120, segments: 3, rounds: u32::MAX, elite: Some(3) });
+        assert_eq!(
+            Regroup::new(32, 2048, 8, 792, 0.25),
+            Regroup { every: 32, launch: 2048, segments: 8, rounds: 8, elite: Some(198) }
+        );
+        assert_eq!(
+            Regroup::new(50, 120, 0, 10, 0.25),
+            Regroup { every: 50, launch: 120, segments: 3, rounds: u32::MAX, elite: Some(3) }
+        );
         // Longer than a launch: one segment of the launch.
         assert_eq!(Regroup::new(5000, 2048, 8, 10, 0.25).every, 2048);
         assert_eq!(Regroup::new(5000, 2048, 8, 10, 0.25).segments, 1);
