@@ -32,17 +32,25 @@ impl ElemWidth {
             ElemWidth::I32 => min >= i32::MIN as i64 && max <= i32::MAX as i64,
         }
     }
-    /// The narrowest width holding every value in `min..=max`.
+    /// The narrowest width holding every value in `min..=max`, i32 before u32 (the same bytes,
+    /// and the GPU kernels' type).
     pub const fn for_range(min: i64, max: i64) -> Option<ElemWidth> {
         if ElemWidth::U16.holds(min, max) {
             Some(ElemWidth::U16)
-        } else if ElemWidth::U32.holds(min, max) {
-            Some(ElemWidth::U32)
         } else if ElemWidth::I32.holds(min, max) {
             Some(ElemWidth::I32)
+        } else if ElemWidth::U32.holds(min, max) {
+            Some(ElemWidth::U32)
         } else {
             None
         }
+    }
+
+    /// Whether the GPU kernels take matrices of this width: u16 and i32. Entries of
+    /// 2^31 to 2^32 − 1 (u32 only) run on the CPU engines: kernels of a third type would
+    /// add a third of the PTX for instances no library holds (docs/search.md).
+    pub const fn on_gpu(self) -> bool {
+        !matches!(self, ElemWidth::U32)
     }
 }
 

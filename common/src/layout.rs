@@ -317,6 +317,7 @@ impl LsLayout {
     /// costs a second of two on the general kernels (or on the split and MATA layouts the
     /// host fell back to) at n = 104 to 128, and ended lower within 1 s (docs/benchmarks-record.md,
     /// "The fast path before occupancy").
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         shape: crate::mata::Shape,
         tabu_search: bool,
@@ -325,6 +326,7 @@ impl LsLayout {
         max_blocks: u32,
         lim: &DeviceLimits,
         narrow_tabu: bool,
+        global_pairs: bool,
     ) -> LsLayout {
         let at = |blocks: u32, shared_pairs: bool| {
             Self::at_blocks(shape, tabu_search, delta_width, width, blocks, lim, narrow_tabu, shared_pairs)
@@ -339,7 +341,7 @@ impl LsLayout {
         // Last, the pairs read from global memory, on 2-byte tabu entries in rows of n (the
         // kernels there are): tai150b's c-ants (H, A, B and the tabu matrix 225 KB, the
         // pairs 22 KB more than an H100 gives a block).
-        if narrow_tabu {
+        if narrow_tabu && global_pairs {
             let global_pairs = |p: &LsLayout| p.fast_path() && !p.pairs_shared && p.tabu_entry == 2 && p.row == p.n;
             if let Some(p) = (1..=max_blocks).rev().map(|b| at(b, false)).find(global_pairs) {
                 return p;
@@ -542,6 +544,12 @@ impl LsLayout {
         if self.delta_width == DeltaWidth::I32 {
             f |= LS_DELTA_I32;
         }
+        if self.row != self.n {
+            f |= LS_PADDED_ROWS;
+        }
+        if self.fast_path() && !self.pairs_shared {
+            f |= LS_GLOBAL_PAIRS;
+        }
         f
     }
 
@@ -639,7 +647,7 @@ mod tests {
         } else {
             Shape::new(n, crate::mata::default_ns(n), mapping).unwrap()
         };
-        LsLayout::new(shape, true, DeltaWidth::I32, ElemWidth::U16, 2, &limits(90).unwrap(), narrow_tabu)
+        LsLayout::new(shape, true, DeltaWidth::I32, ElemWidth::U16, 2, &limits(90).unwrap(), narrow_tabu, true)
     }
 
     #[test]

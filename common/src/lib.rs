@@ -22,6 +22,7 @@ pub mod ops;
 pub mod params;
 pub mod planted;
 pub mod rng;
+pub mod search;
 pub mod shuffle;
 pub mod sums;
 

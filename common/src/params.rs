@@ -127,6 +127,12 @@ pub const LS_SUMS_SIDE_B: u32 = 2048;
 /// The fast sums kernels' B in shared memory holds β = B + Bᵀ (`AcoParams::b_sym`, side A,
 /// zero diagonals): one load where β took two.
 pub const LS_SUMS_BETA: u32 = 8192;
+/// The fast path's H and tabu matrix have rows of n + 1 entries in shared memory
+/// (`LsLayout::row`), else n.
+pub const LS_PADDED_ROWS: u32 = 16384;
+/// The fast path's plan has no shared table of pairs (`LsLayout::pairs_shared`): a c-ant's
+/// search reads each move's pair from `AcoParams::first_pairs`.
+pub const LS_GLOBAL_PAIRS: u32 = 32768;
 
 /// Offsets into a local-search block's dynamic shared memory, from `layout::LsLayout`.
 #[repr(C)]

@@ -307,7 +307,6 @@ macro_rules! ga_kernels {
     };
 }
 ga_kernels!(u16, ga_init_u16, ga_generations_u16);
-ga_kernels!(u32, ga_init_u32, ga_generations_u32);
 ga_kernels!(i32, ga_init_i32, ga_generations_i32);
 
 /// Island migration (seed 000): every individual moves to the slot a keyed shuffle of all

@@ -13,7 +13,9 @@ mod ga;
 mod intrinsics;
 mod matrices;
 mod rngs;
+mod search;
 mod stop;
+mod ts;
 
 #[panic_handler]
 fn panic(_: &core::panic::PanicInfo) -> ! {

@@ -71,6 +71,7 @@ pub mod memory;
 pub mod output;
 pub mod problems;
 pub mod run;
+pub mod search;
 pub mod site;
 pub mod solution;
 

@@ -38,7 +38,7 @@ fn element_width_is_chosen_per_instance() {
     use qapgpu_common::elem::ElemWidth;
     let w = |name: &str| read_dat(&qaplib().join(format!("{name}.dat"))).unwrap().width;
     assert_eq!(w("nug12"), ElemWidth::U16);
-    assert_eq!(w("els19"), ElemWidth::U32); // entries up to 99999
+    assert_eq!(w("els19"), ElemWidth::I32); // entries up to 99999: i32 before u32, the GPU kernels' type
 }
 
 #[test]

@@ -5,11 +5,13 @@ use crate::ptx::{find_ptxas, ptxas_report};
 use crate::{flag, root};
 use qapgpu_common::delta::DeltaWidth;
 use qapgpu_common::elem::ElemWidth;
-use qapgpu_common::layout::{self, LS_SCRATCH_PER_WARP, LsLayout, Placement};
+use qapgpu_common::layout::{self, LS_SCRATCH_PER_WARP, Placement};
 use qapgpu_common::ls::{Tenure, TenureLaw};
 use qapgpu_common::mata::{Mapping, Shape, default_ns};
 use qapgpu_common::narrow_tabu;
 use qapgpu_common::params::{AcoBest, AcoParams};
+use qapgpu_common::search::kernels::{KernelId, Role, budget};
+use qapgpu_common::search::plan::{Request, Resources, plan_mapping};
 
 pub fn audit(args: &[String], n: u32, arch: &str, elem: ElemWidth) -> Result<(), String> {
     let width = elem.name();
@@ -31,36 +33,63 @@ pub fn audit(args: &[String], n: u32, arch: &str, elem: ElemWidth) -> Result<(),
         Some(x) => x.parse().map_err(|_| "--ns takes an integer")?,
         None => default_ns(n),
     };
-    // Registers decide the largest block, hence whether N_S must grow (as the host does).
-    let ptx = root().join("target/ptx/qapgpu.ptx");
-    let kernel = match mapping {
-        Mapping::Split => format!("aco_split_search_{width}"),
-        Mapping::Sums => format!("aco_sums_search_{width}"),
-        Mapping::Mata | Mapping::Plain => format!("aco_local_search_{width}"),
-    };
-    let report = match find_ptxas() {
-        Some(ptxas) if ptx.is_file() => Some(ptxas_report(&ptxas, &ptx, arch)?),
-        _ => None,
-    };
-    let k = report.as_ref().and_then(|r| r.iter().find(|k| k.name == kernel).cloned());
-    let max_threads = k.as_ref().map_or(1024, |k| layout::max_threads_for_registers(&lim, k.registers));
-    let mut shape = Shape::fit(n, ns, mapping, max_threads).map_err(|e| e.to_string())?;
-    if let Some(t) = flag(args, "--split-threads") {
-        shape = Shape::split_family(n, t.parse().map_err(|_| "--split-threads takes an integer")?, mapping);
-    }
     // The host takes i32 move costs where the instance allows (`delta::move_cost_bound`).
     let delta = match flag(args, "--delta").unwrap_or("i32") {
         "i32" => DeltaWidth::I32,
         "i64" => DeltaWidth::I64,
         x => return Err(format!("--delta {x}: expected i32 or i64")),
     };
-    let max_blocks = layout::blocks_per_sm(&lim, shape.launched(), 0, k.as_ref().map_or(1, |k| k.registers)).0;
-    // The host's rule for `ts` walks with their defaults (`aco::gpu::narrow_tabu_fits`):
-    // aspiration 5n², launches of at most `narrow_tabu::LAUNCH_MAX` moves, the mixed tenure
-    // portfolio with T = 8n.
+    let role = match flag(args, "--role").unwrap_or("walk") {
+        "walk" => Role::Walk,
+        "search" => Role::Search,
+        x => return Err(format!("--role {x}: expected walk (ts) or search (a c-ant's)")),
+    };
+    // The host's rule for 2-byte tabu entries (`aco::gpu::narrow_tabu_fits`) with the
+    // defaults: a walk's aspiration 5n² and launches of at most `narrow_tabu::LAUNCH_MAX`
+    // moves; a c-ant's n moves and no aspiration; the mixed tenure portfolio with T = 8n.
     let tenure = Tenure { list_size: 8 * n, per_move: false, law: TenureLaw::Mixed };
-    let narrow = narrow_tabu::fits(5 * n * n, narrow_tabu::LAUNCH_MAX, tenure.longest());
-    let lay = LsLayout::new(shape, tabu, delta, elem, max_blocks, &lim, narrow);
+    let narrow = match role {
+        Role::Walk => narrow_tabu::fits(5 * n * n, narrow_tabu::LAUNCH_MAX, tenure.longest()),
+        Role::Search => narrow_tabu::fits(0, n, tenure.longest()),
+    };
+    let split_threads = match flag(args, "--split-threads") {
+        Some(t) => Some(t.parse().map_err(|_| "--split-threads takes an integer")?),
+        None => None,
+    };
+    let req = Request {
+        n,
+        elem,
+        delta,
+        role,
+        tabu_search: tabu,
+        mapping,
+        settle: false,
+        chosen: true,
+        sums_only_if_fast: false,
+        symmetric_side: true,
+        ns,
+        split_threads,
+        narrow_tabu: narrow,
+    };
+    // Registers decide the largest block, hence whether N_S must grow, and the blocks an SM
+    // (as the host does): ptxas's count where it ran, else the kernel's cap.
+    let ptx = root().join("target/ptx/qapgpu.ptx");
+    let report = match find_ptxas() {
+        Some(ptxas) if ptx.is_file() => Some(ptxas_report(&ptxas, &ptx, arch)?),
+        _ => None,
+    };
+    let mut resources = |id: KernelId| -> Result<Resources, String> {
+        let k = id.kernel();
+        let registers = report
+            .as_ref()
+            .and_then(|r| r.iter().find(|x| x.name == k.name))
+            .map_or(budget(k.body, k.role).registers, |x| x.registers);
+        Ok(Resources { registers, max_threads: layout::max_threads_for_registers(&lim, registers) })
+    };
+    let plan = plan_mapping(&req, mapping, &lim, &mut resources)?.map_err(|e| e.to_string())?;
+    let (lay, shape, max_threads) = (plan.layout, plan.layout.shape, resources(plan.kernel)?.max_threads);
+    let kernel = plan.kernel.kernel().name;
+    let k = report.as_ref().and_then(|r| r.iter().find(|x| x.name == kernel).cloned());
     let c = shape.moves;
 
     println!(
@@ -72,6 +101,11 @@ pub fn audit(args: &[String], n: u32, arch: &str, elem: ElemWidth) -> Result<(),
             Mapping::Split => "split",
             Mapping::Sums => "sums",
         }
+    );
+    println!(
+        "kernel: {kernel} ({} body, {} blocks an SM by the model; the planner's choice, common/src/search/plan)",
+        plan.kernel.kernel().body.name(),
+        plan.blocks_per_sm
     );
     if mapping == Mapping::Sums {
         println!(
@@ -115,7 +149,7 @@ pub fn audit(args: &[String], n: u32, arch: &str, elem: ElemWidth) -> Result<(),
         );
         println!("         lookup table: all {c} pairs × u16, copied into shared memory at the start of each launch");
     } else {
-        print_seed003_threads(&shape, ns, n, &kernel, max_threads, k.as_ref().map_or(0, |k| k.registers));
+        print_seed003_threads(&shape, ns, n, kernel, max_threads, plan.registers);
     }
 
     println!(

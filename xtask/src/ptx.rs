@@ -3,6 +3,7 @@ use crate::ptx_split;
 use crate::ptxas::fetch_ptxas;
 pub use crate::ptxas::find_ptxas;
 use crate::{flag, root, run};
+use qapgpu_common::search::kernels::{Budget, KernelId, budget};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -11,115 +12,58 @@ pub const DEFAULT_ARCH: &str = "sm_70";
 /// Every architecture whose machine code is embedded is checked against the budgets below.
 pub const DEFAULT_CHECKS: &str = "sm_75,sm_80,sm_90,sm_100,sm_120";
 
-/// Registers a kernel may use on every checked architecture (prefix of its name, budget).
-/// A budget fixes a block shape: the GA's 128-thread blocks fit 5 per SM at ≤ 96, and the
-/// local search's 640-thread block of n = 150 fits at ≤ 96 (65536 / 640 = 102, allocated
-/// in steps of 8). An edit that crosses one would silently change launches (`Shape::fit`
-/// raises N_S, the GA fills the GPU with fewer blocks), so the build fails instead. The
+/// Registers a kernel outside the local search may use on every checked architecture
+/// (prefix of its name, budget; the local search's kernels take theirs from their table,
+/// `qapgpu_common::search::kernels::budget`). A budget fixes a block shape: the GA's
+/// 128-thread blocks fit 5 per SM at ≤ 96. An edit that crosses one would silently change
+/// launches (the GA fills the GPU with fewer blocks), so the build fails instead. The
 /// cellular GA's local search launches up to `CGA_MOVE_THREADS` = 512 threads: ≤ 128. The
 /// regrouping kernels' 128-thread blocks (one a walk) fit 8 an SM, a walk launch's wave, at
 /// ≤ 64 (`ts_rank_walks` also copies the elite's starts aside: 56–64 registers).
 pub const REGISTER_BUDGET: &[(&str, u32)] = &[
     ("ga_generations_", 96),
-    ("aco_local_search_", 72),
-    ("ts_walk_", 104),
     ("aco_construct_", 72),
     ("ga_init_", 64),
     ("aco_init_", 64),
     ("cga_local_search_", 128),
     ("cga_crossover_", 96),
-    ("ts_split_walk_", 64),
-    ("aco_split_search_", 64),
-    ("ts_sums_walk_", 64),
-    ("aco_sums_search_", 64),
-    ("ts_sums_fast_walk_", 64),
-    ("aco_sums_fast_search_", 64),
     ("ts_rank_walks", 64),
     ("ts_regroup_walks", 64),
     ("ts_take_donors", 64),
 ];
 
-/// Kernels whose registers are capped in the PTX itself (`.maxnreg`, honoured by ptxas and
-/// by the driver's JIT alike). Seed 003's local search at 72: two 448-thread blocks of
-/// n = 100 fit an SM (65536 / (2 · 448) = 73), so class (iv)'s m = 4n ants run in half the
-/// waves (where ptxas 13 stores 0.4–0.7 KB of spills a thread: `SPILL_ALLOWANCE`). Measured on an
-/// H200 (docs/benchmarks-record.md, "Register cap"): tai100b 17 % faster to the optimum, tai80b unchanged.
-/// The walks at their budget of 104: each kernel holds four bodies (i32 or i64 move costs,
-/// matrices in shared or global memory), and ptxas gave the walks 128 without the cap.
-/// The split kernels at 64: a register file partition then holds 8 warps, so an SM holds
-/// 32 warps, e.g. three 320-thread walks of n = 35 (at 104 it would hold one). The sums
-/// kernels (the split family too) likewise.
-pub const REGISTER_CAP: &[(&str, u32)] = &[
-    ("aco_local_search_", 72),
-    ("ts_walk_", 104),
-    ("ts_split_walk_", 64),
-    ("aco_split_search_", 64),
-    ("ts_sums_walk_", 64),
-    ("aco_sums_search_", 64),
-    ("ts_sums_fast_walk_", 64),
-    ("aco_sums_fast_search_", 64),
-];
-
-/// Bytes of spill stores and loads a thread of a capped kernel may have on any checked
-/// architecture (ptxas 13; the largest of the three element types), about a quarter above
-/// what the caps cost today; a kernel not listed may spill nothing. Each kernel holds four
-/// bodies (i32 or i64 move costs, matrices in shared or global memory) and ptxas spills
-/// around the wider ones: a trial build of the sums walk with the i32, shared-memory body
-/// alone spilled a seventh as much (244 B stores, 444 B loads on sm_90) and made 1 % more
-/// moves a second on tai35b (H100, docs/benchmarks-record.md "Spills"), so the caps stay, and an
-/// edit that grows the spills past this fails the build instead of slowing it unseen. The
-/// fast path's kernels (`ts_sums_fast_walk_*`, `aco_sums_fast_search_*`) hold that one body
-/// in three forms (A symmetric, B symmetric, and A symmetric with B + Bᵀ in B's place,
-/// `LS_SUMS_BETA`). They made 20 % more moves a second on tai35b than the four-body kernels
-/// (docs/benchmarks-record.md, "A fast path for the sums walks"). The third form doubled the fast walk's
-/// spills (sm_80: 508 B stores, 952 B loads) and yet made 5–16 % more moves a second where it
-/// applies, and moves within 1 % of before where it does not (docs/benchmarks-record.md, "Launch costs
-/// again, β in B's place"). Their allowances are as tight.
-pub const SPILL_ALLOWANCE: &[(&str, u32)] = &[
-    ("ts_sums_walk_", 7168),
-    ("ts_split_walk_", 4608),
-    ("aco_sums_search_", 3072),
-    ("ts_sums_fast_walk_", 1792),
-    ("aco_sums_fast_search_", 600),
-    ("aco_split_search_", 3072),
-    ("aco_local_search_", 2560),
-    ("ts_walk_", 512),
-];
-
-/// The spill allowances on Blackwell consumer GPUs (sm_120): at the same register caps,
-/// ptxas 13 spills 1.3–3.8 times what it does for sm_75 to sm_100 (ts_walk 1124 B against
-/// 292 on sm_90, the fast walks about 2000 against 900–1136). No such GPU was lent to
-/// measure whether other caps would pay there, so these hold today's figures plus about a
-/// tenth, and an edit that grows them fails the build as elsewhere.
-pub const SPILL_ALLOWANCE_SM12X: &[(&str, u32)] = &[
-    ("ts_sums_walk_", 7680),
-    ("ts_split_walk_", 4992),
-    ("aco_sums_search_", 3136),
-    ("ts_sums_fast_walk_", 2304),
-    ("aco_sums_fast_search_", 1024),
-    ("aco_split_search_", 2112),
-    ("aco_local_search_", 1280),
-    ("ts_walk_", 1280),
-];
-
-/// The spill allowances of architecture `arch`.
-fn spill_allowances(arch: &str) -> &'static [(&'static str, u32)] {
-    if arch.starts_with("sm_12") { SPILL_ALLOWANCE_SM12X } else { SPILL_ALLOWANCE }
+/// The local-search kernel `name`'s budget, from the kernel table (None: not one).
+fn ls_budget(name: &str) -> Option<Budget> {
+    KernelId::named(name).map(|id| budget(id.kernel().body, id.kernel().role))
 }
 
-/// The figure a table of kernel-name prefixes (`REGISTER_BUDGET`, `REGISTER_CAP`,
-/// `SPILL_ALLOWANCE`) gives the kernel `name`: its first matching row's (None: no row).
+/// The registers kernel `name` may use: its table's budget, or its `REGISTER_BUDGET` row.
+fn register_budget(name: &str) -> Option<u32> {
+    ls_budget(name).map(|b| b.registers).or_else(|| for_kernel(REGISTER_BUDGET, name))
+}
+
+/// Bytes of spill stores and loads a thread of kernel `name` may have on `arch`: the local
+/// search's from its table (about a quarter above what the caps cost; sm_12x apart, where
+/// ptxas 13 spills 1.3–3.8 times as much at one cap and no such GPU was lent to measure
+/// other caps); none for every other kernel.
+fn spill_allowance(arch: &str, name: &str) -> u32 {
+    ls_budget(name).map_or(0, |b| if arch.starts_with("sm_12") { b.spill_sm12x } else { b.spill })
+}
+
+/// The figure a table of kernel-name prefixes (`REGISTER_BUDGET`) gives the kernel `name`:
+/// its first matching row's (None: no row).
 fn for_kernel(table: &[(&str, u32)], name: &str) -> Option<u32> {
     table.iter().find(|(prefix, _)| name.starts_with(prefix)).map(|&(_, v)| v)
 }
 
-/// Inserts `.maxnreg` after the parameter list of every entry named in `REGISTER_CAP`.
+/// Inserts `.maxnreg` after the parameter list of every local-search entry: its table's
+/// register budget, honoured by ptxas and by the driver's JIT alike.
 fn cap_registers(ptx: &str) -> String {
     let mut out = String::with_capacity(ptx.len() + 256);
     let mut cap = None;
     for line in ptx.split_inclusive('\n') {
         if let Some(name) = line.trim_start().strip_prefix(".visible .entry ") {
-            cap = for_kernel(REGISTER_CAP, name);
+            cap = name.split(['(', ' ', '\n']).next().and_then(ls_budget).map(|b| b.registers);
         }
         if line.trim_end() == "{"
             && let Some(r) = cap.take()
@@ -203,15 +147,48 @@ pub fn build_ptx(args: &[String]) -> Result<PathBuf, String> {
         },
     };
     let verbose = args.iter().any(|a| a == "--verbose");
+    let mut resources = String::new();
     for check in checks.split(',') {
-        if let Err(e) = check_arch(&ptxas, &out, &out_dir, check, verbose) {
-            // No machine code that failed its checks is left for the host to embed.
-            remove_cubins(&out_dir);
-            return Err(e);
+        match check_arch(&ptxas, &out, &out_dir, check, verbose) {
+            Ok(report) => resources += &ls_resources(check, &report),
+            Err(e) => {
+                // No machine code that failed its checks is left for the host to embed.
+                remove_cubins(&out_dir);
+                return Err(e);
+            }
         }
     }
+    write_resources(&root, &resources)?;
     write(stamp_path, &stamp)?;
     Ok(out)
+}
+
+/// Where the planner's tests read the local-search kernels' registers as ptxas gave them
+/// (`common::search::plan`'s tests), one line a kernel and architecture.
+pub const RESOURCES_FILE: &str = "common/src/search/ptxas-resources.txt";
+
+/// The lines of `RESOURCES_FILE` for architecture `arch`: `arch kernel registers`.
+fn ls_resources(arch: &str, report: &[KernelReport]) -> String {
+    report
+        .iter()
+        .filter(|k| KernelId::named(&k.name).is_some())
+        .map(|k| format!("{arch} {} {}\n", k.name, k.registers))
+        .collect()
+}
+
+/// Writes `RESOURCES_FILE` where the registers changed, and says so: the planner's tests
+/// then check the plans on what this build's kernels need.
+fn write_resources(root: &Path, lines: &str) -> Result<(), String> {
+    let path = root.join(RESOURCES_FILE);
+    let text = format!(
+        "# Registers ptxas 13 gave each local-search kernel (arch, kernel, registers),\n# written by `cargo xtask build-ptx`; the planner's unit tests read it.\n{lines}"
+    );
+    if std::fs::read_to_string(&path).is_ok_and(|old| old == text) {
+        return Ok(());
+    }
+    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    eprintln!("the local-search kernels' registers changed: {RESOURCES_FILE} rewritten (commit it with the kernels)");
+    Ok(())
 }
 
 /// The file of PTX modules, one a kernel or a group of kernels (`ptx_split`).
@@ -233,7 +210,13 @@ fn warn_no_machine_code(why: &str, out: PathBuf) -> Result<PathBuf, String> {
 
 /// Assembles `ptx` for `check` (keeping the cubin where the host embeds it) and fails on a
 /// kernel over its register budget or spill allowance.
-fn check_arch(ptxas: &Path, ptx: &Path, out_dir: &Path, check: &str, verbose: bool) -> Result<(), String> {
+fn check_arch(
+    ptxas: &Path,
+    ptx: &Path,
+    out_dir: &Path,
+    check: &str,
+    verbose: bool,
+) -> Result<Vec<KernelReport>, String> {
     check_arch_name(check)?;
     // The assemblies of the embedded architectures are kept: the host embeds
     // them so that no GPU of those families JIT-compiles the PTX at start-up.
@@ -250,17 +233,17 @@ fn check_arch(ptxas: &Path, ptx: &Path, out_dir: &Path, check: &str, verbose: bo
         );
     }
     for k in &spills {
-        let allowed = for_kernel(spill_allowances(check), &k.name).unwrap_or(0);
+        let allowed = spill_allowance(check, &k.name);
         if k.spill_stores + k.spill_loads > allowed {
             return Err(format!(
-                "{} spills {} B stores and {} B loads on {check}, over its allowance of {allowed} B (xtask/src/ptx.rs, SPILL_ALLOWANCE or SPILL_ALLOWANCE_SM12X)",
+                "{} spills {} B stores and {} B loads on {check}, over its allowance of {allowed} B (xtask/src/ptx.rs, or common/src/search/kernels.rs)",
                 k.name, k.spill_stores, k.spill_loads
             ));
         }
     }
 
     for k in &report {
-        if let Some(budget) = for_kernel(REGISTER_BUDGET, &k.name).filter(|&b| k.registers > b) {
+        if let Some(budget) = register_budget(&k.name).filter(|&b| k.registers > b) {
             return Err(format!(
                 "{} uses {} registers on {check}, over its budget of {budget} (xtask/src/ptx.rs)",
                 k.name, k.registers
@@ -273,7 +256,7 @@ fn check_arch(ptxas: &Path, ptx: &Path, out_dir: &Path, check: &str, verbose: bo
         report.len(),
         spills.len()
     );
-    Ok(())
+    Ok(report)
 }
 
 /// Architectures whose machine code (cubin) the host embeds beside the PTX (a cubin runs on

@@ -16,10 +16,6 @@ use crate::intrinsics::*;
 use crate::matrices::{DevElem, View};
 use crate::rngs::{load_rng, store_rng};
 
-mod ls;
-mod split;
-mod sums;
-mod winners;
 
 #[inline(always)]
 fn global_thread() -> usize {
@@ -106,7 +102,6 @@ macro_rules! ant_kernels {
     };
 }
 ant_kernels!(u16, aco_init_u16, aco_construct_u16);
-ant_kernels!(u32, aco_init_u32, aco_construct_u32);
 ant_kernels!(i32, aco_init_i32, aco_construct_i32);
 
 /// The best unit ant (lowest index among equals) becomes the best-so-far when it is

@@ -287,5 +287,4 @@ macro_rules! ls_kernel {
     };
 }
 ls_kernel!(u16, cga_local_search_u16);
-ls_kernel!(u32, cga_local_search_u32);
 ls_kernel!(i32, cga_local_search_i32);

@@ -119,7 +119,6 @@ macro_rules! cga_kernels {
     };
 }
 cga_kernels!(u16, cga_init_u16, cga_crossover_u16);
-cga_kernels!(u32, cga_init_u32, cga_crossover_u32);
 cga_kernels!(i32, cga_init_i32, cga_crossover_i32);
 
 /// Elitist binary tournament: individual k of `pop_alt` becomes φ(k) of `pop` when φ(k) is

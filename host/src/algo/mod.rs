@@ -65,6 +65,7 @@ pub fn resolve(inst: &Instance, opts: &Options, gpu: bool) -> Result<&'static Fa
 pub fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn Solver>> {
     opts.validate()?;
     let gpu = backend.is_gpu();
+    gpu_takes(inst, gpu)?;
     let fam = resolve(inst, opts, gpu)?;
     let tuned;
     let opts = if matches!(opts.algorithm.as_deref(), None | Some(AUTO)) {
@@ -97,8 +98,21 @@ pub fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<d
     Ok(start::started((fam.build)(backend, inst, opts)?, inst))
 }
 
+/// Whether the GPU kernels take `inst`'s entries (`ElemWidth::on_gpu`: u16 and i32) where
+/// the run is on a GPU (`gpu`).
+fn gpu_takes(inst: &Instance, gpu: bool) -> Result<()> {
+    if gpu && !inst.width.on_gpu() {
+        bail!(
+            "{}: entries above 2^31 − 1 need u32 matrices, which only the CPU engines take; use --engine cpu",
+            inst.name
+        );
+    }
+    Ok(())
+}
+
 /// The solver of `opts` on one device, or on several at once (`multi`).
 pub fn build_on(backends: &[Backend], inst: &Instance, opts: &Options) -> Result<Box<dyn Solver>> {
+    gpu_takes(inst, backends.iter().any(Backend::is_gpu))?;
     match backends {
         [] => bail!("no device to solve on"),
         [one] => build(one, inst, opts),

@@ -1,24 +1,26 @@
 //! The GPU engine of seed 003: the ACO kernels (`device::aco`, `device::ls`) driven through
 //! cudarc, one launch per step of Fig. 2. Only the best-so-far (one `AcoBest`) crosses to
 //! the host each iteration.
-use super::{AcoConfig, AcoEngine, AcoSnapshot, Layout, LsStats};
+use super::{AcoConfig, AcoEngine, AcoSnapshot, LsStats};
 use crate::gpu::{Gpu, HostMapped, bytes_of, device_matrices, device_matrix, from_bytes};
 use crate::io::Instance;
+use crate::search;
 use crate::site::Site;
 use anyhow::{Context, Result, anyhow};
 use cudarc::driver::sys::CUfunction_attribute;
 use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
 use qapgpu_common::MAX_N;
 use qapgpu_common::aco::{BEST_THREADS, Bounds, INIT_THREADS};
-use qapgpu_common::delta::DeltaWidth;
+use qapgpu_common::elem::ElemWidth;
 use qapgpu_common::layout::{LS_SCRATCH_PER_WARP, LsLayout, Placement, blocks_per_sm};
 use qapgpu_common::ls::{LsKind, TenureLaw};
-use qapgpu_common::mata::{Mapping, Shape};
+use qapgpu_common::mata::Mapping;
 use qapgpu_common::narrow_tabu;
 use qapgpu_common::params::{
     AcoBest, AcoParams, LS_SUMS_BETA, LS_SUMS_SIDE_B, LS_TENURE_MIXED, LS_TENURE_PER_MOVE, LS_TENURE_UNIFORM,
     LS_ZERO_DIAGONAL, TargetHit,
 };
+use qapgpu_common::search::plan::{self, Request};
 use qapgpu_common::sums::Side;
 use std::time::Instant;
 
@@ -66,8 +68,8 @@ struct Buffers {
 struct Kernels {
     init: CudaFunction,
     construct: CudaFunction,
-    local_search: CudaFunction,
-    walk: CudaFunction,
+    /// The plan's local-search kernel (`search::plan`): a c-ant's search, or a walk's.
+    ls: CudaFunction,
     rank_walks: CudaFunction,
     regroup_walks: CudaFunction,
     take_donors: CudaFunction,
@@ -129,64 +131,37 @@ impl AcoGpu {
     pub fn new(gpu: Gpu, inst: &Instance, cfg: &AcoConfig) -> Result<AcoGpu> {
         let mut cfg = cfg.clone();
         anyhow::ensure!(cfg.ants >= 1, "the colony needs at least one ant");
-        let w = inst.width.name();
+        let w = inst.width;
         let sums_side = inst.sums_side();
-        anyhow::ensure!(
-            cfg.layout != Layout::Sums || sums_side.is_some(),
-            "{}: --layout sums needs A or B symmetric, and neither is; use --layout split",
-            inst.name
-        );
-        let (search, walk) = ls_kernels(cfg.layout);
-        let load = |name: String| {
-            gpu.module.load_function(&name).with_context(|| format!("kernel {name} missing from the PTX"))
-        };
-        let mut k = Kernels {
-            init: load(format!("aco_init_{w}"))?,
-            construct: load(format!("aco_construct_{w}"))?,
-            local_search: load(format!("{search}_{w}"))?,
-            walk: load(format!("{walk}_{w}"))?,
-            rank_walks: load("ts_rank_walks".into())?,
-            regroup_walks: load("ts_regroup_walks".into())?,
-            take_donors: load("ts_take_donors".into())?,
-            best: load("aco_best".into())?,
-            tau_init: load("aco_tau_init".into())?,
-            evaporate: load("aco_evaporate".into())?,
-            lay: load("aco_lay".into())?,
-            clamp: load("aco_clamp".into())?,
-        };
-        // The block shape must fit the kernel that runs it (the walks use more registers).
-        let ls_kernel = if cfg.walk { &k.walk } else { &k.local_search };
-        let (layout, registers) = plan_on(&gpu, inst, &cfg, ls_kernel)?;
-        let layout = layout.map_err(|e| anyhow!("{}: {e}", inst.name))?;
-        if layout.fast_path() {
-            // Rows of n + 1 and 2-byte tabu entries run on kernels of their own
-            // (`LsLayout::row`, `LsLayout::tabu_entry`).
-            let entries = match (layout.tabu_entry, layout.pairs_shared) {
-                (2, false) => NARROW_GLOBAL_PAIRS,
-                (2, true) => NARROW,
-                _ => "",
-            };
-            let rows = if layout.row == layout.n { "" } else { PADDED };
-            (k.local_search, k.walk) =
-                (load(format!("{FAST_SEARCH}{entries}{rows}_{w}"))?, load(format!("{FAST_WALK}{entries}{rows}_{w}"))?);
-        }
-        let ls_kernel = if cfg.walk { &k.walk } else { &k.local_search };
-        let shape = layout.shape;
         anyhow::ensure!(!cfg.walk || cfg.ls == LsKind::Tabu, "walks are tabu searches");
-        anyhow::ensure!(
-            layout.runnable(),
-            "{}: the {} layout needs its tables ({} bytes) in shared memory, more than this GPU gives a block; use --layout mata",
-            inst.name,
-            cfg.layout.name(),
-            layout.delta.bytes + layout.sums.bytes
-        );
-        for f in [&k.local_search, &k.walk] {
-            f.set_attribute(
-                CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                layout.dynamic_shared as i32,
-            )?;
-        }
-        let wave = resident_blocks(&gpu, ls_kernel, &layout, registers);
+        let plan = search::plan_or_explain(&gpu, inst, &search::request(inst, &cfg))?;
+        let layout = plan.layout;
+        let shape = layout.shape;
+        let load = |name: &str| {
+            gpu.module.load_function(name).with_context(|| format!("kernel {name} missing from the PTX"))
+        };
+        let (init, construct) = match w {
+            ElemWidth::U16 => ("aco_init_u16", "aco_construct_u16"),
+            _ => ("aco_init_i32", "aco_construct_i32"),
+        };
+        let k = Kernels {
+            init: load(init)?,
+            construct: load(construct)?,
+            ls: search::load(&gpu, plan.kernel)?,
+            rank_walks: load("ts_rank_walks")?,
+            regroup_walks: load("ts_regroup_walks")?,
+            take_donors: load("ts_take_donors")?,
+            best: load("aco_best")?,
+            tau_init: load("aco_tau_init")?,
+            evaporate: load("aco_evaporate")?,
+            lay: load("aco_lay")?,
+            clamp: load("aco_clamp")?,
+        };
+        k.ls.set_attribute(
+            CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            layout.dynamic_shared as i32,
+        )?;
+        let wave = resident_blocks(&gpu, &k.ls, &layout, plan.registers);
         if cfg.one_wave {
             cfg.ants = cfg.ants.min(wave);
         }
@@ -394,7 +369,7 @@ impl AcoGpu {
             }
             let ants = self.wave.min(m - first);
             self.params = self.wave_params(&whole, first);
-            self.launch(|k| &k.local_search, LaunchConfig { grid_dim: (ants, 1, 1), ..c })?;
+            self.launch(|k| &k.ls, LaunchConfig { grid_dim: (ants, 1, 1), ..c })?;
             first += ants;
         }
         // The next launch uploads the whole colony's block again, after this one.
@@ -546,118 +521,18 @@ impl AcoGpu {
 /// A layout the user chose (`chosen`) is kept where it can run at all; where it cannot, the
 /// engine says why.
 pub fn settle_layout(gpu: &Gpu, inst: &Instance, cfg: &mut AcoConfig, chosen: bool) -> Result<()> {
-    let n = inst.n as u32;
-    let plan = |cfg: &AcoConfig| planned(gpu, inst, cfg);
-    let ab_shared = |p: &LsLayout| p.ab_placement == Placement::Shared;
-    // MATA's plan keeps A and B in shared memory where `plan_ab` (the layout's) does not.
-    let mata_keeps_ab = |cfg: &AcoConfig, plan_ab: bool| -> Result<bool> {
-        Ok(!chosen
-            && !plan_ab
-            && plan(&AcoConfig { layout: Layout::Mata, ..cfg.clone() })?.as_ref().is_some_and(ab_shared))
-    };
-    if cfg.layout == Layout::Sums {
-        let sums = if inst.sums_side().is_some() { plan(cfg)?.filter(LsLayout::runnable) } else { None };
-        match sums {
-            Some(p) if chosen || !mata_keeps_ab(cfg, ab_shared(&p))? => return Ok(()),
-            None if chosen => return Ok(()),
-            _ => cfg.layout = Layout::Split,
-        }
-    }
-    if cfg.layout == Layout::Split {
-        let split = plan(cfg)?.ok_or_else(|| anyhow!("n = {n}: no split shape"))?;
-        if split.runnable() && !mata_keeps_ab(cfg, ab_shared(&split))? {
-            return Ok(());
-        }
-        cfg.layout = Layout::Mata;
-    }
-    if plan(cfg)?.is_none() {
-        cfg.layout = Layout::Plain;
-        plan(cfg)?.ok_or_else(|| anyhow!("n = {n}: no thread mapping fits the local-search kernel"))?;
-    }
+    let req = Request { settle: true, chosen, ..search::request(inst, cfg) };
+    let mapping = plan::settle(&req, &gpu.limits, &mut |id| search::resources(gpu, id))?
+        .map_err(|e| anyhow!("{}: {e}", inst.name))?;
+    cfg.layout = search::layout_of(mapping);
     Ok(())
 }
 
 /// Whether `cfg`'s local search (or walks) would run the sums kernels' fast path on `gpu`.
 pub fn runs_fast_path(gpu: &Gpu, inst: &Instance, cfg: &AcoConfig) -> Result<bool> {
-    Ok(inst.sums_side().is_some() && planned(gpu, inst, cfg)?.is_some_and(|l| l.fast_path()))
-}
-
-/// The plan the engine would make for `cfg` on `gpu`, on the general kernel of its layout
-/// (None: no block shape fits the kernel).
-fn planned(gpu: &Gpu, inst: &Instance, cfg: &AcoConfig) -> Result<Option<LsLayout>> {
-    let (search, walk) = ls_kernels(cfg.layout);
-    let kernel =
-        gpu.module.load_function(&format!("{}_{}", if cfg.walk { walk } else { search }, inst.width.name()))?;
-    Ok(plan_on(gpu, inst, cfg, &kernel)?.0.ok())
-}
-
-/// `cfg`'s block shape and memory plan on `kernel`, whose registers cap the block and decide
-/// what shared memory takes beyond the tables (`ls_shape`, `ls_layout`); and those registers.
-/// The plan is an error where no block shape fits the kernel.
-fn plan_on(gpu: &Gpu, inst: &Instance, cfg: &AcoConfig, kernel: &CudaFunction) -> Result<(Result<LsLayout>, u32)> {
-    let max_threads = kernel.get_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)? as u32;
-    let registers = kernel.get_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_NUM_REGS)? as u32;
-    Ok((ls_shape(cfg, inst.n as u32, max_threads).map(|shape| ls_layout(gpu, inst, cfg, shape, registers)), registers))
-}
-
-/// The sums kernels of the fast path (`LsLayout::fast_path`), less the element type: one
-/// body each (`device::aco::ls::run_fast`), so that ptxas allocates registers for it alone.
-pub const FAST_SEARCH: &str = "aco_sums_fast_search";
-pub const FAST_WALK: &str = "ts_sums_fast_walk";
-/// The infix of the fast path's kernels for tables in rows of n + 1 (`LsLayout::row`).
-pub const PADDED: &str = "_padded";
-/// The infix of the fast path's kernels with 2-byte tabu entries in shared memory.
-pub const NARROW: &str = "_narrow";
-/// The same, for plans without a shared table of pairs (`LsLayout::pairs_shared`).
-pub const NARROW_GLOBAL_PAIRS: &str = "_narrow_global_pairs";
-
-/// The names, less the element type, of the seed-003 search and `ts` walk kernels of `layout`.
-pub fn ls_kernels(layout: Layout) -> (&'static str, &'static str) {
-    match layout {
-        Layout::Mata | Layout::Plain => ("aco_local_search", "ts_walk"),
-        Layout::Split => ("aco_split_search", "ts_split_walk"),
-        Layout::Sums => ("aco_sums_search", "ts_sums_walk"),
-    }
-}
-
-/// The local search's block shape for `cfg` on a kernel of at most `max_threads` threads
-/// per block: the mapping's own (`Shape::fit`), or the split block `--split-threads` asked.
-pub fn ls_shape(cfg: &AcoConfig, n: u32, max_threads: u32) -> Result<Shape> {
-    let shape = Shape::fit(n, cfg.ns, cfg.layout.mapping(), max_threads).map_err(|e| anyhow!("{e}"))?;
-    Ok(match (cfg.layout, cfg.split_threads) {
-        (Layout::Split | Layout::Sums, Some(t)) => {
-            anyhow::ensure!(
-                (1..=max_threads).contains(&t),
-                "--split-threads {t}: the {} kernel runs 1 to {max_threads} threads per block",
-                cfg.layout.name()
-            );
-            Shape::split_family(n, t, cfg.layout.mapping())
-        }
-        _ => shape,
-    })
-}
-
-/// The local-search kernel's memory plan for `shape` on `gpu` (`LsLayout`): move costs in
-/// the narrowest type the instance allows (unless `cfg.wide_delta`), and what shared memory
-/// takes beyond the Δ table decided by the blocks per SM that the kernel's `registers`
-/// allow.
-pub fn ls_layout(gpu: &Gpu, inst: &Instance, cfg: &AcoConfig, shape: Shape, registers: u32) -> LsLayout {
-    let (max_blocks, _) = blocks_per_sm(&gpu.limits, shape.launched(), 0, registers);
-    let delta = if cfg.wide_delta { DeltaWidth::I64 } else { inst.delta_width() };
-    LsLayout::new(shape, cfg.ls == LsKind::Tabu, delta, inst.width, max_blocks, &gpu.limits, narrow_tabu_fits(cfg))
-}
-
-/// Whether every search of `cfg` keeps its tabu entries within 2 bytes of its launch's base
-/// (`narrow_tabu::fits`): a walk's launches are split at `narrow_tabu::LAUNCH_MAX` moves
-/// (`local_search`), and a c-ant's search is one launch of `ls_iterations` moves with no
-/// long-term aspiration.
-pub fn narrow_tabu_fits(cfg: &AcoConfig) -> bool {
-    let longest = cfg.tenure().longest();
-    if cfg.walk {
-        narrow_tabu::fits(cfg.aspiration, narrow_tabu::LAUNCH_MAX, longest)
-    } else {
-        narrow_tabu::fits(0, cfg.ls_iterations, longest)
-    }
+    let req = search::request(inst, cfg);
+    let plan = plan::plan_mapping(&req, req.mapping, &gpu.limits, &mut |id| search::resources(gpu, id))?;
+    Ok(req.symmetric_side && plan.is_ok_and(|p| p.layout.fast_path()))
 }
 
 fn where_(p: Placement) -> &'static str {
@@ -757,14 +632,14 @@ impl AcoEngine for AcoGpu {
             let mut left = self.cfg.ls_iterations;
             loop {
                 let moves = left.min(most);
-                self.launch_with(|k| &k.walk, c, moves)?;
+                self.launch_with(|k| &k.ls, c, moves)?;
                 left -= moves;
                 if left == 0 {
                     break;
                 }
             }
         } else if self.cfg.ants <= self.wave {
-            self.launch(|k| &k.local_search, c)?;
+            self.launch(|k| &k.ls, c)?;
         } else {
             self.search_in_waves(c)?;
         }

@@ -8,6 +8,7 @@ use anyhow::{Context, Result};
 use cudarc::driver::sys::CUfunction_attribute;
 use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
 use qapgpu_common::cga::CgaBest;
+use qapgpu_common::elem::ElemWidth;
 use qapgpu_common::layout::{CgaLayout, Placement};
 use qapgpu_common::moves::move_count;
 use qapgpu_common::params::CgaParams;
@@ -47,16 +48,20 @@ pub struct CgaGpu {
 impl CgaGpu {
     pub fn new(gpu: Gpu, inst: &Instance, cfg: &CgaConfig) -> Result<CgaGpu> {
         let (n, total) = (inst.n, cfg.population());
-        let w = inst.width.name();
-        let load = |name: String| {
-            gpu.module.load_function(&name).with_context(|| format!("kernel {name} missing from the PTX"))
+        let load = |name: &str| {
+            gpu.module.load_function(name).with_context(|| format!("kernel {name} missing from the PTX"))
+        };
+        // The kernels' element types: u16 and i32 (`ElemWidth::on_gpu`).
+        let (init, crossover, local_search) = match inst.width {
+            ElemWidth::U16 => ("cga_init_u16", "cga_crossover_u16", "cga_local_search_u16"),
+            _ => ("cga_init_i32", "cga_crossover_i32", "cga_local_search_i32"),
         };
         let k = Kernels {
-            init: load(format!("cga_init_{w}"))?,
-            tournament: load("cga_tournament".into())?,
-            crossover: load(format!("cga_crossover_{w}"))?,
-            best: load("cga_best".into())?,
-            local_search: load(format!("cga_local_search_{w}"))?,
+            init: load(init)?,
+            tournament: load("cga_tournament")?,
+            crossover: load(crossover)?,
+            best: load("cga_best")?,
+            local_search: load(local_search)?,
         };
         let layout = CgaLayout::new(n as u32, cfg.mapping == LsMapping::Move, &gpu.limits);
         k.local_search.set_attribute(

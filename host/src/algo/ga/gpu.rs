@@ -8,6 +8,7 @@ use anyhow::{Context, Result, anyhow};
 use cudarc::driver::sys::CUfunction_attribute;
 use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
 use qapgpu_common::ga::probability_threshold;
+use qapgpu_common::elem::ElemWidth;
 use qapgpu_common::layout::{GaLayout, Placement};
 use qapgpu_common::params::{FLAG_COUNT_ATOMIC, FLAG_PER_BLOCK_TARGET, GaParams, MigrateParams, RunControl};
 use qapgpu_common::shuffle::Shuffle;
@@ -48,12 +49,15 @@ impl GpuEngine {
     pub fn new(gpu: Gpu, inst: &Instance, cfg: &GaConfig) -> Result<GpuEngine> {
         let n = inst.n;
         let layout = GaLayout::new(n as u32, cfg.subpop, inst.width, &gpu.limits).map_err(|e| anyhow!("{e}"))?;
-        let w = inst.width.name();
-        let load = |name: String| {
-            gpu.module.load_function(&name).with_context(|| format!("kernel {name} missing from the PTX"))
+        let load = |name: &str| {
+            gpu.module.load_function(name).with_context(|| format!("kernel {name} missing from the PTX"))
         };
-        let (f_init, f_gens, f_migrate) =
-            (load(format!("ga_init_{w}"))?, load(format!("ga_generations_{w}"))?, load("ga_migrate".into())?);
+        // The kernels' element types: u16 and i32 (`ElemWidth::on_gpu`).
+        let (init, gens) = match inst.width {
+            ElemWidth::U16 => ("ga_init_u16", "ga_generations_u16"),
+            _ => ("ga_init_i32", "ga_generations_i32"),
+        };
+        let (f_init, f_gens, f_migrate) = (load(init)?, load(gens)?, load("ga_migrate")?);
         f_gens.set_attribute(
             CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
             layout.dynamic_shared as i32,
@@ -213,10 +217,10 @@ impl GaEngine for GpuEngine {
             let (k, &cost) = costs.iter().enumerate().min_by_key(|(_, c)| **c).expect("at least one individual");
             (cost, self.gpu.stream.clone_dtoh(&self.buf.pop.slice(k * stride..k * stride + self.n))?)
         };
-        if let Some(f) = self.found()? {
-            if f.0 < best.0 {
-                best = f;
-            }
+        if let Some(f) = self.found()?
+            && f.0 < best.0
+        {
+            best = f;
         }
         Ok(best)
     }

@@ -41,19 +41,16 @@ use core::marker::PhantomData;
 use core::slice;
 
 use qapgpu_common::moves::delta_offset_in;
-use qapgpu_common::params::{AcoParams, LS_SUMS_BETA, LS_SUMS_SIDE_B, LS_ZERO_DIAGONAL};
+use qapgpu_common::params::{AcoParams, LS_GLOBAL_PAIRS, LS_SUMS_BETA, LS_SUMS_SIDE_B, LS_ZERO_DIAGONAL};
 use qapgpu_common::sums::{SUM_ROWS, Side, alpha, beta, delta_from_sums, location_factor, offset_of, sum_entries_by};
 
-use super::ls::{
-    Search, donor_slot, for_each_entry, run, run_fast, run_fast_narrow, run_fast_narrow_global_pairs,
-    run_fast_narrow_padded, run_fast_padded,
-};
-use super::split::{Pending, Pricer, Tables, drive, family_kernels};
+use super::ls::{Search, donor_slot, for_each_entry, shared_row};
+use super::split::{Pending, Pricer, Tables, drive};
 use crate::intrinsics::*;
 use crate::matrices::{DevCost, DevElem, DevMatrix};
 
 /// The sums mapping, as the module docs describe.
-struct Sums;
+pub(crate) struct Sums;
 
 impl Search for Sums {
     /// The side is a type parameter of the pricer, not a flag read per move: as a flag, both
@@ -64,7 +61,6 @@ impl Search for Sums {
         D: DevCost,
         const WALK: bool,
         const FAST: bool,
-        const PAD: usize,
         const NARROW: bool,
         const GPAIRS: bool,
         M: DevMatrix<E>,
@@ -76,25 +72,25 @@ impl Search for Sums {
     ) {
         if p.flags & LS_SUMS_SIDE_B != 0 {
             unsafe {
-                drive::<D, WALK, FAST, PAD, NARROW, GPAIRS, _>(
+                drive::<D, WALK, FAST, NARROW, GPAIRS, _>(
                     p,
-                    &SumsPricer::<E, M, true, FAST, false, PAD, GPAIRS>::new::<D>(p, a, b, WALK),
+                    &SumsPricer::<E, M, true, FAST, false, GPAIRS>::new::<D>(p, a, b, WALK),
                     moves,
                 )
             }
         } else if FAST && p.flags & LS_SUMS_BETA != 0 {
             unsafe {
-                drive::<D, WALK, FAST, PAD, NARROW, GPAIRS, _>(
+                drive::<D, WALK, FAST, NARROW, GPAIRS, _>(
                     p,
-                    &SumsPricer::<E, M, false, FAST, true, PAD, GPAIRS>::new::<D>(p, a, b, WALK),
+                    &SumsPricer::<E, M, false, FAST, true, GPAIRS>::new::<D>(p, a, b, WALK),
                     moves,
                 )
             }
         } else {
             unsafe {
-                drive::<D, WALK, FAST, PAD, NARROW, GPAIRS, _>(
+                drive::<D, WALK, FAST, NARROW, GPAIRS, _>(
                     p,
-                    &SumsPricer::<E, M, false, FAST, false, PAD, GPAIRS>::new::<D>(p, a, b, WALK),
+                    &SumsPricer::<E, M, false, FAST, false, GPAIRS>::new::<D>(p, a, b, WALK),
                     moves,
                 )
             }
@@ -105,7 +101,7 @@ impl Search for Sums {
 /// `SIDE_B`: B is the symmetric matrix (`Side::B`), else A (`Side::A`). `FAST`: the fast
 /// path's kernels (`ls::run_fast`), whose A is in shared memory. `BETA` (fast path, side A,
 /// zero diagonals): the matrix `b` holds β = B + Bᵀ (`LS_SUMS_BETA`), one load for two.
-/// `PAD`: H's rows are n + `PAD` entries apart in shared memory (`LsLayout::row`; its copies
+/// H's rows are `row` entries apart in shared memory (`LsLayout::row`; its copies
 /// in global memory have rows of n).
 struct SumsPricer<
     'm,
@@ -114,15 +110,17 @@ struct SumsPricer<
     const SIDE_B: bool,
     const FAST: bool,
     const BETA: bool,
-    const PAD: usize,
     const GPAIRS: bool,
 > {
     elem: PhantomData<E>,
-    /// The global table of pairs (`AcoParams::first_pairs`), read where `GPAIRS`.
+    /// The global table of pairs (`AcoParams::first_pairs`) where the plan has no shared one
+    /// (`LS_GLOBAL_PAIRS`, read only where `GPAIRS`), else 0.
     first_pairs: u64,
     a: &'m M,
     b: &'m M,
     n: u32,
+    /// H's row length in shared memory (`ls::shared_row`).
+    row: u32,
     moves: u32,
     zero_diagonal: bool,
     /// This thread's location, row group and the number of groups (module docs).
@@ -148,9 +146,8 @@ impl<
     const SIDE_B: bool,
     const FAST: bool,
     const BETA: bool,
-    const PAD: usize,
     const GPAIRS: bool,
-> SumsPricer<'m, E, M, SIDE_B, FAST, BETA, PAD, GPAIRS>
+> SumsPricer<'m, E, M, SIDE_B, FAST, BETA, GPAIRS>
 {
     const SIDE: Side = if SIDE_B { Side::B } else { Side::A };
     /// How β is read from `b`: as side B's (one entry) where B is the symmetric side or holds
@@ -173,10 +170,11 @@ impl<
         let start_table = if kept != 0 && unsafe { *(ok as *const u32) } != 0 { table } else { 0 };
         SumsPricer {
             elem: PhantomData,
-            first_pairs: p.first_pairs,
+            first_pairs: if GPAIRS && p.flags & LS_GLOBAL_PAIRS != 0 { p.first_pairs } else { 0 },
             a,
             b,
             n: p.n,
+            row: shared_row(p, FAST),
             moves: p.moves,
             zero_diagonal: p.flags & LS_ZERO_DIAGONAL != 0,
             col: tid % p.n,
@@ -192,7 +190,8 @@ impl<
     /// H's row length in shared memory.
     #[inline(always)]
     fn row(&self) -> u32 {
-        self.n + PAD as u32
+        // Off the fast path rows are n: no second register for the same value.
+        if FAST { self.row } else { self.n }
     }
 
     #[inline(always)]
@@ -208,9 +207,8 @@ impl<
     const SIDE_B: bool,
     const FAST: bool,
     const BETA: bool,
-    const PAD: usize,
     const GPAIRS: bool,
-> Pricer<D> for SumsPricer<'_, E, M, SIDE_B, FAST, BETA, PAD, GPAIRS>
+> Pricer<D> for SumsPricer<'_, E, M, SIDE_B, FAST, BETA, GPAIRS>
 {
     /// H from φ (`sums::sum_entries`, which the CPU twin's `sum_entry` is checked against):
     /// column `col` of the rows of this thread's group, `SUM_ROWS` rows a pass (one row a
@@ -221,7 +219,7 @@ impl<
             // The table the walk kept at its last launch's end (or its donor's copy): n²
             // loads instead of n³ multiply-adds (a quarter of a launch's start at n = 35).
             let from = self.start_table as *const D;
-            for_each_entry::<PAD>(self.n, |x, at| unsafe { D::st_shared(t.sums + D::BYTES * at as u64, *from.add(x)) });
+            for_each_entry(self.n, self.row(), |x, at| unsafe { D::st_shared(t.sums + D::BYTES * at as u64, *from.add(x)) });
             return;
         }
         if self.group >= self.groups {
@@ -337,7 +335,7 @@ impl<
     #[inline(always)]
     unsafe fn save(&self, t: &Tables) {
         let to = self.kept as *mut D;
-        for_each_entry::<PAD>(self.n, |x, at| unsafe { *to.add(x) = D::ld_shared(t.sums + D::BYTES * at as u64) });
+        for_each_entry(self.n, self.row(), |x, at| unsafe { *to.add(x) = D::ld_shared(t.sums + D::BYTES * at as u64) });
         if thread_idx_x() == 0 {
             unsafe { *(self.ok_word as *mut u32) = 1 };
         }
@@ -362,9 +360,8 @@ impl<
     const SIDE_B: bool,
     const FAST: bool,
     const BETA: bool,
-    const PAD: usize,
     const GPAIRS: bool,
-> SumsPricer<'_, E, M, SIDE_B, FAST, BETA, PAD, GPAIRS>
+> SumsPricer<'_, E, M, SIDE_B, FAST, BETA, GPAIRS>
 {
     /// `Pricer::price`; on the fast path the zero-diagonal test is `ZERO_DIAGONAL`, else
     /// `self.zero_diagonal` read a move.
@@ -375,6 +372,7 @@ impl<
         consider: &mut impl FnMut(D, u32, u32, Option<(u32, u32)>),
     ) {
         let (a, b, n) = (self.a, self.b, self.n);
+        let pad = self.row() - n;
         let h = |x: u32| unsafe { D::ld_shared(t.sums + D::BYTES * x as u64) };
         let el = |m: &M, x: u32| D::of(unsafe { m.load_index(x) });
         let priced = |k: u32| {
@@ -391,8 +389,8 @@ impl<
                 delta_offset_in(a, b, u as usize, v as usize, pu as usize, pv as usize)
             };
             // H(u, φv) and H(v, φu) sit at the indices of the move's two tabu entries, in
-            // rows n + PAD apart (u·(n + 1) = u·n + u).
-            let (ur, vr) = (un + u * PAD as u32, vn + v * PAD as u32);
+            // rows n + pad apart (u·(n + 1) = u·n + u).
+            let (ur, vr) = (un + u * pad, vn + v * pad);
             let (upv, vpu) = (ur + pv, vr + pu);
             (delta_from_sums(h(upv), h(ur + pu), h(vr + pv), h(vpu), offset), u, v, (upv, vpu))
         };
@@ -414,63 +412,3 @@ impl<
         }
     }
 }
-
-family_kernels!(
-    Sums,
-    run,
-    "sums",
-    "`p.layout` a sums plan (`LS_SUMS`: pairs and H in shared memory), A or B symmetric as `LS_SUMS_SIDE_B` says, zero diagonals where `LS_ZERO_DIAGONAL` says so, and T ≥ n",
-    (u16, aco_sums_search_u16, ts_sums_walk_u16),
-    (u32, aco_sums_search_u32, ts_sums_walk_u32),
-    (i32, aco_sums_search_i32, ts_sums_walk_i32)
-);
-
-family_kernels!(
-    Sums,
-    run_fast,
-    "sums (fast path)",
-    "what the sums kernels need, and `LS_DELTA_I32`, `LS_AB_SHARED` and `LS_TABU_SHARED` set (`ls::run_fast`)",
-    (u16, aco_sums_fast_search_u16, ts_sums_fast_walk_u16),
-    (u32, aco_sums_fast_search_u32, ts_sums_fast_walk_u32),
-    (i32, aco_sums_fast_search_i32, ts_sums_fast_walk_i32)
-);
-
-family_kernels!(
-    Sums,
-    run_fast_padded,
-    "sums (fast path, tables in rows of n + 1)",
-    "what the sums kernels of the fast path need, and `p.layout` a plan with rows of n + 1 (`LsLayout::row`)",
-    (u16, aco_sums_fast_search_padded_u16, ts_sums_fast_walk_padded_u16),
-    (u32, aco_sums_fast_search_padded_u32, ts_sums_fast_walk_padded_u32),
-    (i32, aco_sums_fast_search_padded_i32, ts_sums_fast_walk_padded_i32)
-);
-
-family_kernels!(
-    Sums,
-    run_fast_narrow,
-    "sums (fast path, tabu entries of 2 bytes)",
-    "what the sums kernels of the fast path need, and `p.layout` a plan with 2-byte tabu entries (`LsLayout::tabu_entry`) whose searches' entries fit them (`narrow_tabu::fits`)",
-    (u16, aco_sums_fast_search_narrow_u16, ts_sums_fast_walk_narrow_u16),
-    (u32, aco_sums_fast_search_narrow_u32, ts_sums_fast_walk_narrow_u32),
-    (i32, aco_sums_fast_search_narrow_i32, ts_sums_fast_walk_narrow_i32)
-);
-
-family_kernels!(
-    Sums,
-    run_fast_narrow_padded,
-    "sums (fast path, tabu entries of 2 bytes, tables in rows of n + 1)",
-    "what the narrow kernels need, and `p.layout` a plan with rows of n + 1",
-    (u16, aco_sums_fast_search_narrow_padded_u16, ts_sums_fast_walk_narrow_padded_u16),
-    (u32, aco_sums_fast_search_narrow_padded_u32, ts_sums_fast_walk_narrow_padded_u32),
-    (i32, aco_sums_fast_search_narrow_padded_i32, ts_sums_fast_walk_narrow_padded_i32)
-);
-
-family_kernels!(
-    Sums,
-    run_fast_narrow_global_pairs,
-    "sums (fast path, tabu entries of 2 bytes, pairs read from global memory)",
-    "what the narrow kernels need, and `p.layout` a plan without a shared table of pairs (`LsLayout::pairs` empty) in rows of n",
-    (u16, aco_sums_fast_search_narrow_global_pairs_u16, ts_sums_fast_walk_narrow_global_pairs_u16),
-    (u32, aco_sums_fast_search_narrow_global_pairs_u32, ts_sums_fast_walk_narrow_global_pairs_u32),
-    (i32, aco_sums_fast_search_narrow_global_pairs_i32, ts_sums_fast_walk_narrow_global_pairs_i32)
-);

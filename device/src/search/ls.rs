@@ -20,7 +20,7 @@ use qapgpu_common::matrix::Matrix;
 use qapgpu_common::moves::{delta_full_in, delta_update, move_index, next_pair, touches, unpack_pair};
 use qapgpu_common::narrow_tabu;
 use qapgpu_common::params::{
-    AcoBest, AcoParams, LS_AB_SHARED, LS_DELTA_I32, LS_DELTA_SHARED, LS_MATA, LS_SUMS_BETA, LS_TABU, LS_TABU_SHARED,
+    AcoBest, AcoParams, LS_AB_SHARED, LS_DELTA_I32, LS_DELTA_SHARED, LS_MATA, LS_PADDED_ROWS, LS_SUMS_BETA, LS_TABU, LS_TABU_SHARED,
     LS_TENURE_MIXED, LS_TENURE_PER_MOVE, LS_TENURE_UNIFORM, TargetHit,
 };
 use qapgpu_common::rng::Xoshiro128;
@@ -33,9 +33,7 @@ use crate::stop::{block_stop_requested, claim_stop, stop_requested};
 
 /// A search body: MATA and plain here (`Mata`), the split mapping in `split.rs`.
 pub(super) trait Search {
-    /// `moves`: the search's iterations (`p.ls_iterations`, or a walk launch's own). `PAD`:
-    /// the tables' rows in shared memory are n + `PAD` entries apart (`LsLayout::row`; 1
-    /// only in the fast path's padded kernels). `NARROW`: the shared tabu matrix holds
+    /// `moves`: the search's iterations (`p.ls_iterations`, or a walk launch's own). `NARROW`: the shared tabu matrix holds
     /// 2-byte entries (`common::narrow_tabu`; only in the fast path's narrow kernels).
     /// `GPAIRS`: the moves' pairs are read from global memory (`p.first_pairs`), not from a
     /// shared table (only in the narrow kernels for plans without one, `LsLayout::pairs`).
@@ -44,7 +42,6 @@ pub(super) trait Search {
         D: DevCost,
         const WALK: bool,
         const FAST: bool,
-        const PAD: usize,
         const NARROW: bool,
         const GPAIRS: bool,
         M: DevMatrix<E>,
@@ -57,7 +54,7 @@ pub(super) trait Search {
 }
 
 /// Seed 003's mappings (MATA and plain), as the module docs describe.
-pub(super) struct Mata;
+pub(crate) struct Mata;
 
 impl Search for Mata {
     #[inline(always)]
@@ -66,7 +63,6 @@ impl Search for Mata {
         D: DevCost,
         const WALK: bool,
         const FAST: bool,
-        const PAD: usize,
         const NARROW: bool,
         const GPAIRS: bool,
         M: DevMatrix<E>,
@@ -105,16 +101,16 @@ pub(super) unsafe fn run<S: Search, E: DevElem, const WALK: bool>(p: &AcoParams,
         let at = |off: u32| View::<E, Shared>::shared(shared_base() + off as u64, n);
         let (a, b) = (at(p.layout.a), at(p.layout.b));
         if narrow {
-            unsafe { S::search::<E, i32, WALK, false, 0, false, false, _>(p, &a, &b, moves) }
+            unsafe { S::search::<E, i32, WALK, false, false, false, _>(p, &a, &b, moves) }
         } else {
-            unsafe { S::search::<E, i64, WALK, false, 0, false, false, _>(p, &a, &b, moves) }
+            unsafe { S::search::<E, i64, WALK, false, false, false, _>(p, &a, &b, moves) }
         }
     } else {
         let (a, b) = (View::<E, _>::global(p.a, n), View::<E, _>::global(p.b, n));
         if narrow {
-            unsafe { S::search::<E, i32, WALK, false, 0, false, false, _>(p, &a, &b, moves) }
+            unsafe { S::search::<E, i32, WALK, false, false, false, _>(p, &a, &b, moves) }
         } else {
-            unsafe { S::search::<E, i64, WALK, false, 0, false, false, _>(p, &a, &b, moves) }
+            unsafe { S::search::<E, i64, WALK, false, false, false, _>(p, &a, &b, moves) }
         }
     }
 }
@@ -126,49 +122,18 @@ pub(super) unsafe fn run<S: Search, E: DevElem, const WALK: bool>(p: &AcoParams,
 /// start repeats `run`'s on purpose: with the two shared as helpers, ptxas allocated every
 /// kernel of the family differently, and the walks made 0.5–0.9 % fewer moves (tai25b,
 /// tai35b, tai100a; H100, same section).
+///
+/// The tables' rows are `shared_row` entries apart, read at run time. `NARROW`: a tabu
+/// matrix of 2-byte entries in shared memory (`LsLayout::tabu_entry`, `common::narrow_tabu`),
+/// where 4-byte ones would leave it in global memory or cost a block an SM (n = 95 to 109).
+/// `GPAIRS`: no shared table of pairs (`LsLayout::pairs` empty); each move's pair is read
+/// from global memory (tai150b's c-ants, whose H, A, B and 2-byte tabu matrix take 225 KB,
+/// and the pairs 22 KB more than an H100 gives a block).
 #[inline(always)]
-pub(super) unsafe fn run_fast<S: Search, E: DevElem, const WALK: bool>(p: &AcoParams, moves: u32) {
-    unsafe { run_fast_rows::<S, E, WALK, 0, false, false>(p, moves) }
-}
-
-/// `run_fast` for tables in rows of n + 1 (`LsLayout::row`): kernels of their own, so that
-/// the walks in rows of n keep a row length known at compile time (one read at run time
-/// cost them 1–5 % of their moves; docs/benchmarks-record.md, "Padded rows").
-#[inline(always)]
-pub(super) unsafe fn run_fast_padded<S: Search, E: DevElem, const WALK: bool>(p: &AcoParams, moves: u32) {
-    unsafe { run_fast_rows::<S, E, WALK, 1, false, false>(p, moves) }
-}
-
-/// `run_fast` with a tabu matrix of 2-byte entries in shared memory (`LsLayout::tabu_entry`,
-/// `common::narrow_tabu`), where 4-byte ones would leave it in global memory or cost a block
-/// an SM (n = 95 to 102 with u16 matrices on an H100): kernels of their own, as the padded ones.
-#[inline(always)]
-pub(super) unsafe fn run_fast_narrow<S: Search, E: DevElem, const WALK: bool>(p: &AcoParams, moves: u32) {
-    unsafe { run_fast_rows::<S, E, WALK, 0, true, false>(p, moves) }
-}
-
-/// `run_fast_narrow` for plans with no shared table of pairs (`LsLayout::pairs` empty),
-/// which read each move's pair from global memory: tai150b's c-ants, whose H, A, B and
-/// 2-byte tabu matrix take 225 KB, and the pairs 22 KB more than an H100 gives a block.
-#[inline(always)]
-pub(super) unsafe fn run_fast_narrow_global_pairs<S: Search, E: DevElem, const WALK: bool>(p: &AcoParams, moves: u32) {
-    unsafe { run_fast_rows::<S, E, WALK, 0, true, true>(p, moves) }
-}
-
-/// `run_fast_narrow` for tables in rows of n + 1.
-#[inline(always)]
-pub(super) unsafe fn run_fast_narrow_padded<S: Search, E: DevElem, const WALK: bool>(p: &AcoParams, moves: u32) {
-    unsafe { run_fast_rows::<S, E, WALK, 1, true, false>(p, moves) }
-}
-
-/// `run_fast` with the tables' rows n + `PAD` entries apart, tabu entries of 2 bytes where
-/// `NARROW`.
-#[inline(always)]
-unsafe fn run_fast_rows<
+pub(super) unsafe fn run_fast<
     S: Search,
     E: DevElem,
     const WALK: bool,
-    const PAD: usize,
     const NARROW: bool,
     const GPAIRS: bool,
 >(
@@ -190,7 +155,7 @@ unsafe fn run_fast_rows<
         block_copy(sb, b as *const E, n * n);
     }
     let at = |off: u32| View::<E, Shared>::shared(shared_base() + off as u64, n);
-    unsafe { S::search::<E, i32, WALK, true, PAD, NARROW, GPAIRS, _>(p, &at(p.layout.a), &at(p.layout.b), moves) }
+    unsafe { S::search::<E, i32, WALK, true, NARROW, GPAIRS, _>(p, &at(p.layout.a), &at(p.layout.b), moves) }
 }
 
 /// A walk launch that finds the stop word set leaves at once: no moves, and no donor taken
@@ -211,7 +176,7 @@ unsafe fn leave_stopped(p: &AcoParams) {
 /// The elite slot (`AcoParams::elite_rows`) walk `blk` starts from at this launch, where
 /// `ts_rank_walks` regrouped it onto an elite walk (`AcoParams::donor_slots`).
 #[inline(always)]
-pub(super) fn donor_slot(p: &AcoParams, blk: usize) -> Option<usize> {
+pub(crate) fn donor_slot(p: &AcoParams, blk: usize) -> Option<usize> {
     if p.donor_slots == 0 {
         return None;
     }
@@ -232,14 +197,23 @@ pub(super) fn tenure_rule(p: &AcoParams, blk: usize) -> Tenure {
     Tenure { list_size: p.tabu_list_size, per_move: p.flags & LS_TENURE_PER_MOVE != 0, law }.of_unit(blk)
 }
 
+/// Entries between two rows of H and of the tabu matrix in shared memory: n + 1 where the
+/// host padded them (`LS_PADDED_ROWS`, only on the fast path), else n. A row length read at
+/// run time, where the padded plans had kernels of their own: docs/search.md says what it
+/// cost.
+#[inline(always)]
+pub(super) fn shared_row(p: &AcoParams, fast: bool) -> u32 {
+    if fast && p.flags & LS_PADDED_ROWS != 0 { p.n + 1 } else { p.n }
+}
+
 /// Calls `f(i, at)` for this thread's share of the n² entries of a matrix kept in rows of
-/// n in global memory (entry i) and in rows of n + `PAD` in shared memory (entry at), entries
-/// tid, tid + T, …: with `PAD` = 0 the plain strided loop, counted in 32 bits; else one
+/// n in global memory (entry i) and in rows of `row` in shared memory (entry at), entries
+/// tid, tid + T, …: with rows of n the plain strided loop, counted in 32 bits; else one
 /// division a thread, not one an entry. Every copy between a walk's tables in global and
 /// shared memory goes through it (the tabu matrix in `Unit`, H in `sums.rs`).
 #[inline(always)]
-pub(super) fn for_each_entry<const PAD: usize>(n: u32, mut f: impl FnMut(usize, usize)) {
-    if PAD == 0 {
+pub(super) fn for_each_entry(n: u32, row: u32, mut f: impl FnMut(usize, usize)) {
+    if row == n {
         let mut i = thread_idx_x();
         while i < n * n {
             f(i as usize, i as usize);
@@ -248,7 +222,6 @@ pub(super) fn for_each_entry<const PAD: usize>(n: u32, mut f: impl FnMut(usize, 
         return;
     }
     let (tid, threads) = (thread_idx_x(), block_dim_x());
-    let row = n + PAD as u32;
     let (mut r, mut c) = (tid / n, tid % n);
     let (down, across) = (threads / n, threads % n);
     while r < n {
@@ -291,7 +264,7 @@ impl Unit {
     /// Reads block `blk`'s unit and loads its permutation (and best and tabu matrix) into
     /// the search's memory. Pitfall: the caller's next barrier publishes what it wrote.
     #[inline(always)]
-    pub unsafe fn begin<const PAD: usize, const NARROW: bool>(p: &AcoParams, walk_kernel: bool) -> Unit {
+    pub unsafe fn begin<const NARROW: bool>(p: &AcoParams, walk_kernel: bool, row: u32) -> Unit {
         let blk = block_idx_x() as usize;
         let n = p.n as usize;
         let tabu_search = p.flags & LS_TABU != 0;
@@ -334,8 +307,8 @@ impl Unit {
                 block_copy_bytes(best, if from_ant { ant as *const u8 } else { start }, n);
                 let kept = (p.tabu as *const i32).add(blk * n * n);
                 // A walk's own matrix (fresh before its first move), copied in when the
-                // search works in shared memory (in rows of n + `PAD` there).
-                for_each_entry::<PAD>(p.n, |i, at| {
+                // search works in shared memory (in rows of `row` there).
+                for_each_entry(p.n, row, |i, at| {
                     if NARROW {
                         let until = if !walk || done == 0 { TABU_FREE } else { *kept.add(i) };
                         st_shared_u16(
@@ -367,6 +340,7 @@ impl Unit {
     /// Fig. 2 (the result replaces its unit's best ant when as good or better), the costs,
     /// the iteration counts and the RNG. `cur`: the search's current cost, `best_cost`:
     /// its best (the tabu search's) — the result is `best` for a tabu search, else `perm`.
+    /// `row`: the tabu matrix's row length in shared memory (`shared_row`).
     /// `hit`: thread 0 claimed the stop word on reaching the target (`stop::claim_stop`);
     /// that search writes `AcoParams::hit` before anything else. `rng` is thread
     /// `rng_owner`'s, the one that drew from it.
@@ -374,7 +348,7 @@ impl Unit {
     /// search's last write to `perm` and `best`.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    pub unsafe fn finish<const PAD: usize, const NARROW: bool>(
+    pub unsafe fn finish<const NARROW: bool>(
         &self,
         p: &AcoParams,
         cur: i64,
@@ -383,6 +357,7 @@ impl Unit {
         rng: &Xoshiro128,
         rng_owner: u32,
         hit: bool,
+        row: u32,
     ) {
         let (tid, blk, n) = (thread_idx_x(), self.blk, self.n);
         let (result, result_cost) = if self.tabu_search { (self.best, best_cost) } else { (self.perm, cur) };
@@ -408,11 +383,11 @@ impl Unit {
             let kept = (p.tabu as *mut i32).add(blk * n * n);
             if self.walk && NARROW {
                 let window = shared_base() + p.layout.tabu as u64;
-                for_each_entry::<PAD>(p.n, |i, at| {
+                for_each_entry(p.n, row, |i, at| {
                     *kept.add(i) = narrow_tabu::decode(ld_shared_u16(window + 2 * at as u64) as u16, self.tabu_base)
                 });
             } else if self.walk && self.tabu != kept {
-                for_each_entry::<PAD>(p.n, |i, at| *kept.add(i) = *self.tabu.add(at));
+                for_each_entry(p.n, row, |i, at| *kept.add(i) = *self.tabu.add(at));
             }
             // Step 8 of Fig. 2: the c-ant replaces its unit's best when it is as good or better.
             let ant_cost = (p.ant_costs as *mut i64).add(blk);
@@ -451,7 +426,7 @@ unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: Matrix<E>>(p: &Aco
     let mata = p.flags & LS_MATA != 0;
     let lay = &p.layout;
     let scratch = shared_base() + lay.scratch as u64;
-    let unit = unsafe { Unit::begin::<0, false>(p, WALK) };
+    let unit = unsafe { Unit::begin::<false>(p, WALK, p.n) };
     let (tabu_search, walk, tabu, perm_ptr, best_ptr) = (unit.tabu_search, unit.walk, unit.tabu, unit.perm, unit.best);
     let delta = unsafe {
         if p.flags & LS_DELTA_SHARED != 0 {
@@ -578,50 +553,5 @@ unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: Matrix<E>>(p: &Aco
         }
     }
     sync_threads();
-    unsafe { unit.finish::<0, false>(p, cur, best_cost, iterations, &rng, 0, hit) };
+    unsafe { unit.finish::<false>(p, cur, best_cost, iterations, &rng, 0, hit, p.n) };
 }
-
-macro_rules! ls_kernel {
-    ($t:ty, $name:ident) => {
-        /// Local search (tabu search or 2-opt, MATA or plain) of every c-ant, then step 8 of
-        /// cAS: the result replaces its unit's best ant when it is as good or better.
-        ///
-        /// # Safety
-        /// `p` points to an `AcoParams` whose buffers are allocated for `m` ants; launch with
-        /// grid = m, block = T_TOTAL rounded up to 32, and `p.layout.total` bytes of dynamic
-        /// shared memory.
-        ///
-        /// # Thread mapping
-        /// Block = ant; threads map to moves as the module docs say.
-        #[unsafe(no_mangle)]
-        pub unsafe extern "ptx-kernel" fn $name(p: *const AcoParams) {
-            unsafe { run::<Mata, $t, false>(&*p, (*p).ls_iterations) }
-        }
-    };
-}
-ls_kernel!(u16, aco_local_search_u16);
-ls_kernel!(u32, aco_local_search_u32);
-ls_kernel!(i32, aco_local_search_i32);
-
-macro_rules! walk_kernel {
-    ($t:ty, $name:ident) => {
-        /// `moves` more moves of every walk of the `ts` family (robust tabu search
-        /// going on from launch to launch, `ls::tabu_walk` on the CPU): from its c-ant, with
-        /// its tabu matrix in `p.tabu` and its iteration count in `p.walks`; the current
-        /// solution goes back to the c-ant, the best to the unit's ant.
-        ///
-        /// # Safety
-        /// As `aco_local_search_*`, with `p.tabu` holding m·n² i32 and `p.walks` m u32 (zero
-        /// before a walk's first launch, when its tabu matrix is all `TABU_FREE`).
-        ///
-        /// # Thread mapping
-        /// Block = walk; threads map to moves as the module docs say.
-        #[unsafe(no_mangle)]
-        pub unsafe extern "ptx-kernel" fn $name(p: *const AcoParams, moves: u32) {
-            unsafe { run::<Mata, $t, true>(&*p, moves) }
-        }
-    };
-}
-walk_kernel!(u16, ts_walk_u16);
-walk_kernel!(u32, ts_walk_u32);
-walk_kernel!(i32, ts_walk_i32);

@@ -35,9 +35,9 @@ use qapgpu_common::ls::{ASPIRED, Candidate, class_of_earlier, move_class};
 use qapgpu_common::mata::touching_move;
 use qapgpu_common::moves::{delta_offset_in, delta_update_terms_in, facility_terms, move_index, touches, unpack_pair};
 use qapgpu_common::narrow_tabu;
-use qapgpu_common::params::AcoParams;
+use qapgpu_common::params::{AcoParams, LS_GLOBAL_PAIRS};
 
-use super::ls::{Search, Unit, run, tenure_rule};
+use super::ls::{Search, Unit, shared_row, tenure_rule};
 use crate::block::warp_argmin;
 use crate::intrinsics::*;
 use crate::matrices::{DevCost, DevElem, DevMatrix};
@@ -45,7 +45,7 @@ use crate::rngs::load_rng;
 use crate::stop::{claim_stop, read_stop};
 
 /// The split mapping, as the module docs describe.
-struct Split;
+pub(crate) struct Split;
 
 impl Search for Split {
     #[inline(always)]
@@ -54,7 +54,6 @@ impl Search for Split {
         D: DevCost,
         const WALK: bool,
         const FAST: bool,
-        const PAD: usize,
         const NARROW: bool,
         const GPAIRS: bool,
         M: DevMatrix<E>,
@@ -107,11 +106,11 @@ impl Tables {
         unpack_pair(unsafe { ld_shared_u16(self.pairs + 2 * k as u64) })
     }
 
-    /// `pair`, or where `GLOBAL` move k's pair from the global table `first_pairs` (plans
-    /// without a shared one).
+    /// `pair`, or where `GLOBAL` and `first_pairs` is not 0 move k's pair from that global
+    /// table (plans without a shared one, `LS_GLOBAL_PAIRS`).
     #[inline(always)]
     pub unsafe fn pair_in<const GLOBAL: bool>(&self, k: u32, first_pairs: u64) -> (u32, u32) {
-        if GLOBAL {
+        if GLOBAL && first_pairs != 0 {
             unpack_pair(unsafe { *(first_pairs as *const u16).add(k as usize) } as u32)
         } else {
             unsafe { self.pair(k) }
@@ -376,7 +375,7 @@ impl<E: DevElem, D: DevCost, M: DevMatrix<E>> Pricer<D> for SplitPricer<'_, E, M
 #[inline(always)]
 unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: DevMatrix<E>>(p: &AcoParams, a: &M, b: &M, moves: u32) {
     let pricer = SplitPricer { elem: PhantomData, a, b, n: p.n, moves: p.moves, lanes: p.lanes };
-    unsafe { drive::<D, WALK, false, 0, false, false, _>(p, &pricer, moves) }
+    unsafe { drive::<D, WALK, false, false, false, _>(p, &pricer, moves) }
 }
 
 /// One block's search of the split family: the iteration of the module docs, with the
@@ -393,7 +392,6 @@ pub(super) unsafe fn drive<
     D: DevCost,
     const WALK: bool,
     const FAST: bool,
-    const PAD: usize,
     const NARROW: bool,
     const GPAIRS: bool,
     P: Pricer<D>,
@@ -404,18 +402,19 @@ pub(super) unsafe fn drive<
 ) {
     let (tid, threads) = (thread_idx_x(), block_dim_x());
     let nu = p.n;
-    // The tabu matrix's rows (`LsLayout::row`): n, or n + 1 in the padded kernels.
-    let row = nu + PAD as u32;
+    // The tabu matrix's rows (`LsLayout::row`): n, or n + 1 in padded plans.
+    let row = if FAST { shared_row(p, true) } else { nu };
     let t = Tables::of(p);
-    let unit = unsafe { Unit::begin::<PAD, NARROW>(p, WALK) };
+    let unit = unsafe { Unit::begin::<NARROW>(p, WALK, row) };
     let (tabu_search, tabu) = (unit.tabu_search, unit.tabu);
     let aspiration = if unit.walk { p.aspiration as i32 } else { 0 };
     // `NARROW`: entries are held above this base, and moves are classed against `now - base`.
     let tabu_base = unit.tabu_base;
     // The tabu matrix's shared-window address where `FAST`.
     let tabu_window = shared_base() + p.layout.tabu as u64;
-    // Plans without a shared table of pairs (`GPAIRS`) read them from global memory.
-    let mut k = if GPAIRS { p.moves } else { tid };
+    // Plans without a shared table of pairs (`LS_GLOBAL_PAIRS`, only in kernels that may
+    // read them from global memory, `GPAIRS`) leave it out.
+    let mut k = if GPAIRS && p.flags & LS_GLOBAL_PAIRS != 0 { p.moves } else { tid };
     while k < p.moves {
         unsafe { st_shared_u16(t.pairs + 2 * k as u64, *(p.first_pairs as *const u16).add(k as usize) as u32) };
         k += threads;
@@ -588,49 +587,5 @@ pub(super) unsafe fn drive<
     if keep {
         unsafe { pricer.save(&t) };
     }
-    unsafe { unit.finish::<PAD, NARROW>(p, cur, best_cost, iterations, &rng, keeper, hit) };
+    unsafe { unit.finish::<NARROW>(p, cur, best_cost, iterations, &rng, keeper, hit, row) };
 }
-
-/// The search and walk kernels of one mapping of the split family for each element type:
-/// `$body` is the mapping's `Search`, `$run` the body's dispatch (`ls::run`, `ls::run_fast`), `$what` its name and `$needs` what its plan must give
-/// (the Safety sections).
-macro_rules! family_kernels {
-    ($body:ty, $run:ident, $what:literal, $needs:literal, $(($t:ty, $search:ident, $walk:ident)),+) => {$(
-        #[doc = concat!("`aco_local_search_*` with the ", $what, " mapping: the local search of every c-ant, then")]
-        /// step 8 of cAS.
-        ///
-        /// # Safety
-        #[doc = concat!("As `aco_local_search_*`, with ", $needs, ";")]
-        /// `p.first_pairs` holding all C packed pairs; launch with block = T (a multiple of 32).
-        ///
-        /// # Thread mapping
-        /// Block = ant; threads map to moves as the mapping's module docs say.
-        #[unsafe(no_mangle)]
-        pub unsafe extern "ptx-kernel" fn $search(p: *const AcoParams) {
-            unsafe { $run::<$body, $t, false>(&*p, (*p).ls_iterations) }
-        }
-
-        #[doc = concat!("`ts_walk_*` with the ", $what, " mapping: `moves` more moves of every walk.")]
-        ///
-        /// # Safety
-        /// As `ts_walk_*` and the requirements of the search kernel above.
-        ///
-        /// # Thread mapping
-        /// Block = walk; threads map to moves as the mapping's module docs say.
-        #[unsafe(no_mangle)]
-        pub unsafe extern "ptx-kernel" fn $walk(p: *const AcoParams, moves: u32) {
-            unsafe { $run::<$body, $t, true>(&*p, moves) }
-        }
-    )+};
-}
-pub(super) use family_kernels;
-
-family_kernels!(
-    Split,
-    run,
-    "split",
-    "`p.layout` a split plan (`LS_SPLIT`: pairs, terms and Δ in shared memory) and `p.lanes` a power of two up to 32",
-    (u16, aco_split_search_u16, ts_split_walk_u16),
-    (u32, aco_split_search_u32, ts_split_walk_u32),
-    (i32, aco_split_search_i32, ts_split_walk_i32)
-);

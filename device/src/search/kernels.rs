@@ -1,0 +1,91 @@
+//! Every local-search kernel, instantiated from the one table
+//! (`qapgpu_common::ls_kernel_list!`): a body (`Body`) in a role (`Role`) for one element
+//! type. The host loads them by the table's names, and `cargo xtask build-ptx` caps their
+//! registers and checks their spills from the same table (`search::kernels::budget`).
+use qapgpu_common::params::AcoParams;
+
+use super::ls::{Mata, run, run_fast};
+use super::split::Split;
+use super::sums::Sums;
+
+/// One body's dispatch: the general bodies through `ls::run` (move-cost type and
+/// matrices' memory picked per launch from the plan's flags), the fast path's through
+/// `ls::run_fast` (`NARROW` fixed at compile time, `GPAIRS` where the pairs may be read from
+/// global memory).
+macro_rules! body {
+    (Mata, $t:ty, $walk:literal, $p:expr, $moves:expr) => {
+        run::<Mata, $t, $walk>($p, $moves)
+    };
+    (Split, $t:ty, $walk:literal, $p:expr, $moves:expr) => {
+        run::<Split, $t, $walk>($p, $moves)
+    };
+    (Sums, $t:ty, $walk:literal, $p:expr, $moves:expr) => {
+        run::<Sums, $t, $walk>($p, $moves)
+    };
+    (SumsFast, $t:ty, $walk:literal, $p:expr, $moves:expr) => {
+        run_fast::<Sums, $t, $walk, false, false>($p, $moves)
+    };
+    // A c-ant's search may read the pairs from global memory (`LS_GLOBAL_PAIRS`, at run
+    // time); a walk's never does (`Body::SumsFastNarrow`).
+    (SumsFastNarrow, $t:ty, false, $p:expr, $moves:expr) => {
+        run_fast::<Sums, $t, false, true, true>($p, $moves)
+    };
+    (SumsFastNarrow, $t:ty, true, $p:expr, $moves:expr) => {
+        run_fast::<Sums, $t, true, true, false>($p, $moves)
+    };
+}
+
+/// One entry of the table.
+macro_rules! kernel {
+    ($name:ident, $body:ident, Search, $t:ty) => {
+        #[doc = concat!("The local search of every c-ant on the `", stringify!($body), "` body (`Body::", stringify!($body), "`), ", stringify!($t), " matrices,")]
+        /// then step 8 of cAS: the result replaces its unit's best ant when it is as good or
+        /// better.
+        ///
+        /// # Safety
+        /// `p` points to an `AcoParams` whose buffers are allocated for `m` ants, and whose
+        /// `layout` and `flags` come from a plan that names this kernel
+        /// (`qapgpu_common::search::plan`); launch with one block an ant (a wave of them),
+        /// the plan's `shape.launched()` threads a block and `layout.total` bytes of dynamic
+        /// shared memory.
+        ///
+        /// # Thread mapping
+        /// Block = ant; threads map to moves as the body's module says (`ls`, `split`,
+        /// `sums`).
+        ///
+        /// # Registers
+        /// `qapgpu_common::search::kernels::budget` (capped in the PTX by xtask).
+        #[unsafe(no_mangle)]
+        pub unsafe extern "ptx-kernel" fn $name(p: *const AcoParams) {
+            unsafe { body!($body, $t, false, &*p, (*p).ls_iterations) }
+        }
+    };
+    ($name:ident, $body:ident, Walk, $t:ty) => {
+        #[doc = concat!("`moves` more moves of every walk on the `", stringify!($body), "` body (`Body::", stringify!($body), "`), ", stringify!($t), " matrices:")]
+        /// robust tabu search going on from launch to launch (`ls::tabu_walk` on the CPU),
+        /// from its c-ant, with its tabu matrix in `p.tabu` and its iteration count in
+        /// `p.walks`; the current solution goes back to the c-ant, the best to the unit's ant.
+        ///
+        /// # Safety
+        /// As the search kernels, with `p.tabu` holding m·n² i32 and `p.walks` m u32 (zero
+        /// before a walk's first launch, when its tabu matrix is all `TABU_FREE`).
+        ///
+        /// # Thread mapping
+        /// Block = walk; threads map to moves as the body's module says.
+        ///
+        /// # Registers
+        /// `qapgpu_common::search::kernels::budget` (capped in the PTX by xtask).
+        #[unsafe(no_mangle)]
+        pub unsafe extern "ptx-kernel" fn $name(p: *const AcoParams, moves: u32) {
+            unsafe { body!($body, $t, true, &*p, moves) }
+        }
+    };
+}
+
+macro_rules! define {
+    ($(($name:ident, $body:ident, $role:ident, $t:ty)),* $(,)?) => {
+        $(kernel!($name, $body, $role, $t);)*
+    };
+}
+
+qapgpu_common::ls_kernel_list!(define);
