@@ -9,6 +9,24 @@
 //! assert_eq!(sol.cost, 30);
 //! # anyhow::Ok(())
 //! ```
+//!
+//! Each family's settings are a field of `Options`: `ga`, `aco` (the colony, and the local
+//! search that `ts` and `memetic` share), `ts` (its regrouping and restarts) and `cga`. Unset
+//! ones take the papers' values or the policy table's (`algo::policy`):
+//!
+//! ```no_run
+//! use qapgpu::algo::{aco::AcoOptions, ts::TsOptions};
+//! use qapgpu::{Options, solve};
+//! let inst = qapgpu::io::qaplib::read_dat(std::path::Path::new("data/qaplib/tai35b.dat"))?;
+//! let opts = Options {
+//!     algorithm: Some("ts".into()),
+//!     aco: AcoOptions { ls_iterations: Some(1024), ..AcoOptions::default() }, // moves per launch
+//!     ts: TsOptions { regroup_every: Some(64), ..TsOptions::default() },      // --regroup-every 64
+//!     ..Options::default()
+//! };
+//! println!("{}", solve(&inst, &opts)?.cost);
+//! # anyhow::Ok(())
+//! ```
 use crate::algo::{self, Backend, Options};
 use crate::io::Instance;
 use crate::run::{self, Limits, Observer, Silent};

@@ -116,7 +116,7 @@ fn walks_regroup_onto_the_elite() {
     }
     assert_eq!(moved, 7);
     let mut opts = ts_on_cpu(known);
-    (opts.aco.ants, opts.aco.regroup_every) = (Some(8), Some(20));
+    (opts.aco.ants, opts.ts.regroup_every) = (Some(8), Some(20));
     let sol = qapgpu::solve(&inst, &opts).unwrap();
     assert_eq!(sol.cost, known);
     assert!(sol.layout.contains("restarting from theirs every 20 moves 8 times"), "{}", sol.layout);
@@ -125,7 +125,7 @@ fn walks_regroup_onto_the_elite() {
     let e = qapgpu::solve(&inst, &colony).unwrap_err().to_string();
     assert!(e.contains("--regroup-every") && e.contains("aco-ts"), "{e}");
     let mut zero = opts.clone();
-    zero.aco.regroup_keep = Some(0.0);
+    zero.ts.regroup_keep = Some(0.0);
     let e = qapgpu::solve(&inst, &zero).unwrap_err().to_string();
     assert!(e.contains("--regroup-keep"), "{e}");
 }
@@ -158,12 +158,12 @@ fn walks_regroup_onto_a_diverse_elite() {
         assert_eq!(moved, 12 - elite as usize, "round {round}");
     }
     let mut opts = ts_on_cpu(known);
-    (opts.aco.ants, opts.aco.regroup_every, opts.aco.regroup_distance) = (Some(8), Some(20), Some(0.5));
+    (opts.aco.ants, opts.ts.regroup_every, opts.ts.regroup_distance) = (Some(8), Some(20), Some(0.5));
     let sol = qapgpu::solve(&inst, &opts).unwrap();
     assert_eq!(sol.cost, known);
     assert!(sol.layout.contains("at least 13 positions from every better one's"), "{}", sol.layout);
     let mut colony = qapgpu::Options { algorithm: Some("aco-ts".into()), ..opts };
-    colony.aco.regroup_every = None;
+    colony.ts.regroup_every = None;
     let err = qapgpu::solve(&inst, &colony).unwrap_err().to_string();
     assert!(err.contains("--regroup-distance") && err.contains("aco-ts"), "{err}");
 }
@@ -177,7 +177,7 @@ fn ts_walks_restart_after_a_stall_and_keep_the_best() {
     let (inst, _) = bench::load("tai40a").unwrap();
     let mut opts = ts_on_cpu(0);
     // 100 moves a launch: each `advance` is 100 moves of every walk.
-    (opts.aco.ls_iterations, opts.aco.restart_after) = (Some(100), Some(200));
+    (opts.aco.ls_iterations, opts.ts.restart_after) = (Some(100), Some(200));
     let mut s = build(&Backend::Cpu { threads: 2 }, &inst, &opts).unwrap();
     assert!(
         s.info().layout.contains("from random solutions after 200 moves without a new best"),
@@ -197,7 +197,7 @@ fn ts_walks_restart_after_a_stall_and_keep_the_best() {
     // A fresh start improves on its first launch, so at most one restart every 3 launches.
     assert!((1..=20).contains(&restarts), "{restarts} restarts in 60 launches");
     let never = qapgpu::Options {
-        aco: qapgpu::algo::aco::AcoOptions { restart_after: Some(0), ..opts.aco.clone() },
+        ts: qapgpu::algo::ts::TsOptions { restart_after: Some(0), ..opts.ts.clone() },
         ..opts.clone()
     };
     let mut s = build(&Backend::Cpu { threads: 2 }, &inst, &never).unwrap();
@@ -222,8 +222,8 @@ fn ts_walks_restart_in_cycles_that_double() {
     let mut opts = ts_on_cpu(0);
     // Cycles of 100, 200, 400, 800 and 1600 moves, in launches of at most 64: 2, 4, 7, 13 and
     // 26 launches, then the last population runs on.
-    assert_eq!(qapgpu::algo::ts::MAX_CYCLE_RESTARTS, 4);
-    (opts.aco.ls_iterations, opts.aco.restart_cycle) = (Some(64), Some(100));
+    assert_eq!(qapgpu::algo::policy::MAX_CYCLE_RESTARTS, 4);
+    (opts.aco.ls_iterations, opts.ts.restart_cycle) = (Some(64), Some(100));
     let mut s = build(&Backend::Cpu { threads: 2 }, &inst, &opts).unwrap();
     assert!(
         s.info()
@@ -332,36 +332,41 @@ fn memetic_breeds_and_reaches_the_optimum() {
 /// keeps what the user set, and `--one-wave` on the CPU cuts m to one ant per thread.
 #[test]
 fn auto_tunes_the_colony_on_structured_data() {
-    use qapgpu::algo::{Backend, auto, build};
+    use qapgpu::algo::{Backend, auto, build, policy};
     let (b80, _) = bench::load("tai80b").unwrap();
     let (a80, _) = bench::load("tai80a").unwrap();
     let opts = qapgpu::Options::default();
     assert_eq!(auto::choose(&b80, true).0, "aco-ts");
     assert_eq!(auto::choose(&a80, true).0, "ts");
-    assert!(auto::is_uniform(&a80) && !auto::is_uniform(&b80));
+    assert!(policy::is_uniform(&a80) && !policy::is_uniform(&b80));
     let t = auto::tune(&b80, &opts, true);
     assert_eq!((t.aco.one_wave, t.aco.ls_iterations, t.aco.tenure_per_move), (Some(true), Some(80), Some(false)));
     assert!(matches!(t.aco.class, Some(qapgpu::algo::aco::Class::RealLifeLike)));
     assert_eq!(auto::tune(&a80, &opts, true).aco.ls_iterations, None);
     // Structured data: sums settling at n ≤ 128; above, sums only where it runs the fast
-    // path on the GPU (tai150b), else MATA.
+    // path on the GPU (tai150b), else MATA. A layout the user chose is kept.
+    use qapgpu::algo::aco::{Layout, LayoutRule};
     assert_eq!(
-        (t.aco.layout, t.aco.settle_layout, t.aco.sums_if_fast),
-        (Some(qapgpu::algo::aco::Layout::Sums), true, false)
+        (t.aco.layout, auto::layout_rule(&b80, &opts, true)),
+        (Some(Layout::Sums), LayoutRule::Settle { chosen: false })
     );
     let (b150, _) = bench::load("tai150b").unwrap();
     let t150 = auto::tune(&b150, &opts, true);
+    assert_eq!((t150.aco.layout, auto::layout_rule(&b150, &opts, true)), (Some(Layout::Sums), LayoutRule::SumsIfFast));
+    let mut split = opts.clone();
+    split.aco.layout = Some(Layout::Split);
     assert_eq!(
-        (t150.aco.layout, t150.aco.settle_layout, t150.aco.sums_if_fast),
-        (Some(qapgpu::algo::aco::Layout::Sums), false, true)
+        (auto::tune(&b150, &split, true).aco.layout, auto::layout_rule(&b150, &split, true)),
+        (Some(Layout::Split), LayoutRule::Kept)
     );
+    assert_eq!(auto::layout_rule(&a80, &opts, true), LayoutRule::Kept);
     // Uniform data above n = 100: the colony (a random instance of n = 101 with tai*a's
     // entries, 0 to 99).
     let mut rng = qapgpu_common::rng::Xoshiro128::from_stream(7, 0);
     let entries =
         |rng: &mut qapgpu_common::rng::Xoshiro128| (0..101 * 101).map(|_| rng.below(100) as i64).collect::<Vec<i64>>();
     let a101 = qapgpu::io::Instance::new("uniform101", 101, entries(&mut rng), entries(&mut rng)).unwrap();
-    assert!(auto::is_uniform(&a101));
+    assert!(policy::is_uniform(&a101));
     assert_eq!(auto::choose(&a101, true).0, "aco-ts");
     let t = auto::tune(&a101, &opts, true);
     assert_eq!(

@@ -4,6 +4,7 @@
 //! case is reported as ignored, with the reason. One test per engine, so that no other test
 //! of this binary competes for the cores while a limit is measured.
 use qapgpu::algo::aco::AcoOptions;
+use qapgpu::algo::ts::TsOptions;
 use qapgpu::algo::{Backend, EngineChoice, Options};
 use qapgpu::io::{Instance, qaplib};
 use qapgpu::run::Silent;
@@ -52,15 +53,15 @@ fn cases(engine: EngineChoice) -> Vec<(Instance, Options, String)> {
     }
     // Walks that regroup onto a diverse elite read their solutions after every launch of
     // 2048 moves (the host waits on them).
-    let diverse = AcoOptions {
+    let diverse = TsOptions {
         regroup_every: Some(2048),
         regroup_rounds: Some(0),
         regroup_distance: Some(0.5),
-        ..AcoOptions::default()
+        ..TsOptions::default()
     };
     v.push((
         big.clone(),
-        Options { algorithm: Some("ts".into()), aco: diverse, ..base.clone() },
+        Options { algorithm: Some("ts".into()), ts: diverse, ..base.clone() },
         "ts n = 256 --regroup-every 2048 --regroup-distance 0.5".into(),
     ));
     let endless = Options {

@@ -1,12 +1,14 @@
 //! The algorithm families and their registry. Each family has a folder with its settings,
 //! its driver (the `Solver` the run loop drives) and its GPU and CPU engines; adding a
-//! family is that folder and one line in `FAMILIES`.
+//! family is that folder and one line in `FAMILIES`. Beside them: `auto`'s rule (`auto`), and
+//! the policy table that holds every tuned default and threshold (`policy`).
 pub mod aco;
 pub mod auto;
 pub mod cga;
 pub mod ga;
 pub mod memetic;
 pub mod multi;
+pub mod policy;
 pub mod start;
 pub mod ts;
 
@@ -21,9 +23,11 @@ use std::time::Duration;
 pub struct Family {
     /// The `--algo` value.
     pub name: &'static str,
+    /// One line for `--help`.
     pub about: &'static str,
     /// Smallest n it solves.
     pub min_n: usize,
+    /// Builds its solver of the options on a backend.
     pub build: fn(&Backend, &Instance, &Options) -> Result<Box<dyn Solver>>,
 }
 
@@ -35,6 +39,7 @@ pub const FAMILIES: &[Family] =
 /// measurable features.
 pub const AUTO: &str = "auto";
 
+/// The registry's family of `name` (one-line error naming the choices).
 pub fn family(name: &str) -> Result<&'static Family> {
     FAMILIES.iter().find(|f| f.name == name).ok_or_else(|| {
         let names: Vec<&str> = FAMILIES.iter().map(|f| f.name).collect();
@@ -67,13 +72,6 @@ pub fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<d
     let gpu = backend.is_gpu();
     gpu_takes(inst, gpu)?;
     let fam = resolve(inst, opts, gpu)?;
-    let tuned;
-    let opts = if matches!(opts.algorithm.as_deref(), None | Some(AUTO)) {
-        tuned = auto::tune(inst, opts, gpu);
-        &tuned
-    } else {
-        opts
-    };
     if inst.n < fam.min_n {
         bail!(
             "{}: n = {} is below {} for {} (--algo ga-independent takes n ≥ 2)",
@@ -83,19 +81,13 @@ pub fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<d
             fam.name
         );
     }
-    if fam.name != ts::TS.name && opts.aco.regroup_every.is_some_and(|e| e > 0) {
-        bail!("--regroup-every: only --algo ts regroups its walks, not {}", fam.name);
-    }
-    if fam.name != ts::TS.name && opts.aco.regroup_distance.is_some_and(|d| d > 0.0) {
-        bail!("--regroup-distance: only --algo ts regroups its walks, not {}", fam.name);
-    }
-    if fam.name != ts::TS.name && opts.aco.restart_after.is_some_and(|e| e > 0) {
-        bail!("--restart-after: only --algo ts restarts its walks, not {}", fam.name);
-    }
-    if fam.name != ts::TS.name && opts.aco.restart_cycle.is_some_and(|e| e > 0) {
-        bail!("--restart-cycle: only --algo ts restarts its walks, not {}", fam.name);
-    }
-    Ok(start::started((fam.build)(backend, inst, opts)?, inst))
+    opts.ts.check_family(fam.name)?;
+    let solver = if matches!(opts.algorithm.as_deref(), None | Some(AUTO)) {
+        auto::build(fam, backend, inst, opts)?
+    } else {
+        (fam.build)(backend, inst, opts)?
+    };
+    Ok(start::started(solver, inst))
 }
 
 /// Whether the GPU kernels take `inst`'s entries (`ElemWidth::on_gpu`: u16 and i32) where
@@ -129,15 +121,22 @@ pub enum EngineChoice {
     /// The GPU when one is usable, else the CPU.
     #[default]
     Auto,
+    /// The GPU engine (an error where none is usable).
     Gpu,
+    /// The CPU engine.
     Cpu,
 }
 
 /// Where solvers run: one opened GPU (shared by every solver built on it) or the CPU.
 #[derive(Clone)]
 pub enum Backend {
+    /// One opened GPU.
     Gpu(Gpu),
-    Cpu { threads: usize },
+    /// The CPU engines.
+    Cpu {
+        /// `--threads` (0: one per core).
+        threads: usize,
+    },
 }
 
 /// Most CPU threads `--threads` takes (a pool of many more only costs start-up time).
@@ -164,6 +163,7 @@ pub fn cpu_pool(threads: usize) -> Result<rayon::ThreadPool> {
 }
 
 impl Backend {
+    /// Whether it is a GPU.
     pub fn is_gpu(&self) -> bool {
         matches!(self, Backend::Gpu(_))
     }
@@ -203,6 +203,7 @@ impl Backend {
         Ok(all)
     }
 
+    /// The device, in words, for reports.
     pub fn describe(&self) -> String {
         match self {
             Backend::Gpu(g) => g.describe(),
@@ -216,8 +217,9 @@ impl Backend {
 /// and names the command-line option in its one-line error.
 #[derive(Clone, Debug)]
 pub struct Options {
-    /// Registry name (`FAMILIES`); None: `default_for(n)`.
+    /// Registry name (`FAMILIES`) or `auto`; None: `auto`, which picks from the instance.
     pub algorithm: Option<String>,
+    /// GPU, CPU, or the GPU when usable.
     pub engine: EngineChoice,
     /// CPU threads, 0 = all cores.
     pub threads: usize,
@@ -231,14 +233,21 @@ pub struct Options {
     pub multi: multi::Model,
     /// Islands across devices: advances between two ring migrations (`--migrate-every`).
     pub migrate_every: u32,
+    /// The run's seed.
     pub seed: u64,
     /// Stop at this cost or better.
     pub target: Option<i64>,
+    /// Stop after this long with the best so far (None: no limit).
     pub time_limit: Option<Duration>,
     /// Best-known value, for gaps in reports.
     pub known: Option<i64>,
+    /// The GAs' settings (`ga-independent`, `ga-islands`).
     pub ga: ga::GaOptions,
+    /// The colony's settings and those of the local search it shares with `ts` and `memetic`.
     pub aco: aco::AcoOptions,
+    /// `ts`'s own settings (regrouping, restarts).
+    pub ts: ts::TsOptions,
+    /// The cellular GA's settings.
     pub cga: cga::CgaOptions,
 }
 
@@ -259,25 +268,26 @@ impl Default for Options {
             known: None,
             ga: ga::GaOptions::default(),
             aco: aco::AcoOptions::default(),
+            ts: ts::TsOptions::default(),
             cga: cga::CgaOptions::default(),
         }
     }
 }
 
 impl Options {
+    /// Checks every value; the one-line error names the command-line option.
     pub fn validate(&self) -> Result<()> {
         if let Some(a) = &self.algorithm {
             check_name(a)?;
         }
         check_range("--threads", self.threads as f64, 0.0, MAX_THREADS as f64)?;
         check_range("--migrate-every", self.migrate_every as f64, 1.0, 1e9)?;
-        if let Some(t) = self.time_limit {
-            if t.is_zero() {
-                bail!("--time-limit must be positive");
-            }
+        if self.time_limit.is_some_and(|t| t.is_zero()) {
+            bail!("--time-limit must be positive");
         }
         self.ga.validate()?;
         self.aco.validate()?;
+        self.ts.validate()?;
         self.cga.validate()
     }
 }

@@ -1,8 +1,17 @@
 //! Command-line arguments and their mapping onto `Options`. Types are parsed here; ranges
-//! are checked once, by `Options::validate`, for the CLI and the library alike.
-use crate::algo::aco::{AcoOptions, Class, Layout};
-use crate::algo::cga::{CgaOptions, LsMapping, Pass, Topology};
+//! are checked once, by `Options::validate`, for the CLI and the library alike. Defaults
+//! and the help's figures come from the policy table (`algo::policy`) and the families'
+//! paper settings, never restated here.
+use crate::algo::aco::{self, AcoOptions, Class, Layout};
+use crate::algo::cga::{CgaConfig, CgaOptions, LsMapping, Pass, Topology};
 use crate::algo::ga::{CountMethod, GaOptions};
+use crate::algo::policy::{
+    DEFAULT_REGROUP_EVERY, DEFAULT_REGROUP_MAX_N, DEFAULT_REGROUP_MIN_N, DEFAULT_REGROUP_ROUNDS, DEFAULT_RESTART_CYCLE,
+    MAX_CYCLE_RESTARTS, REGROUP_KEEP, REGROUP_ROUNDS, STRUCTURED_REGROUP_ROUNDS, STRUCTURED_WALK_MAX_N,
+    STRUCTURED_WALK_THREADS, TENURE_FACTOR, TS_ANY_N, UNIFORM_REGROUP_DISTANCE, UNIFORM_REGROUP_EVERY,
+    UNIFORM_REGROUP_EVERY_SMALL, UNIFORM_REGROUP_MAX_N, UNIFORM_REGROUP_SMALL_N,
+};
+use crate::algo::ts::TsOptions;
 use crate::algo::{AUTO, EngineChoice, FAMILIES, Options};
 use crate::problems::Kind;
 use crate::problems::clique::Direction;
@@ -28,9 +37,7 @@ fn seconds(s: &str) -> Result<Duration, String> {
 /// `--algo`: the registry's names, with their descriptions in `--help`.
 fn algorithms() -> PossibleValuesParser {
     let auto = PossibleValue::new(AUTO).help(format!(
-        "the algorithm and its settings from the instance's features (the default): ts for n ≤ {}, and on the GPU for uniform random data up to n = {}; else aco-ts with a colony set for time to target",
-        crate::algo::auto::TS_ANY_N,
-        crate::algo::ts::UNIFORM_REGROUP_MAX_N
+        "the algorithm and its settings from the instance's features (the default): ts for n ≤ {TS_ANY_N}, and on the GPU for uniform random data up to n = {UNIFORM_REGROUP_MAX_N}; else aco-ts with a colony set for time to target"
     ));
     PossibleValuesParser::new(
         std::iter::once(auto).chain(FAMILIES.iter().map(|f| PossibleValue::new(f.name).help(f.about))),
@@ -110,16 +117,16 @@ impl DeviceArgs {
 #[derive(Args, Clone)]
 pub struct GaArgs {
     /// Individuals per subpopulation (threads per block), a multiple of 32 in [32, 1024].
-    #[arg(long, default_value_t = 128)]
+    #[arg(long, default_value_t = GaOptions::default().subpop)]
     subpop: u32,
     /// Subpopulations (blocks); 0 fills the GPU (or 4 per CPU thread).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = GaOptions::default().blocks)]
     blocks: u32,
-    /// Mutation rate p_m, in [0, 1] (default 0.1 for the GAs, 0.01 for cga).
-    #[arg(long, allow_negative_numbers = true)]
+    // Mutation rate p_m (`help::pm`).
+    #[arg(long, allow_negative_numbers = true, help = help::pm())]
     pm: Option<f64>,
     /// B_rate of the restart strategy, in (0, 1].
-    #[arg(long, default_value_t = 0.6, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = GaOptions::default().b_rate, allow_negative_numbers = true)]
     b_rate: f64,
     /// Turn restarts off (default for ga-islands, as in seed 000).
     #[arg(long, conflicts_with = "restart")]
@@ -128,13 +135,13 @@ pub struct GaArgs {
     #[arg(long)]
     restart: bool,
     /// Generations between B_count checks.
-    #[arg(long, default_value_t = 50)]
+    #[arg(long, default_value_t = GaOptions::default().restart_interval)]
     restart_interval: u32,
     /// G_interval: generations between island migrations (a multiple of --restart-interval).
-    #[arg(long, default_value_t = 500)]
+    #[arg(long, default_value_t = GaOptions::default().migration_interval)]
     migration_interval: u32,
     /// How the GPU counts B_count.
-    #[arg(long, value_enum, default_value = "reduce")]
+    #[arg(long, value_enum, default_value_t = GaOptions::default().count)]
     count: CountMethod,
 }
 
@@ -143,7 +150,7 @@ impl GaArgs {
         GaOptions {
             subpop: self.subpop,
             blocks: self.blocks,
-            pm: self.pm.unwrap_or(0.1),
+            pm: self.pm.unwrap_or(GaOptions::default().pm),
             b_rate: self.b_rate,
             restarts: if self.no_restart {
                 Some(false)
@@ -159,7 +166,8 @@ impl GaArgs {
     }
 }
 
-/// Seed 003's settings; unset ones come from its Table 4 for the instance's class.
+/// Seed 003's settings, which the `ts` and `memetic` walks share for their search; unset
+/// ones come from its Table 4 for the instance's class (or the family's defaults).
 #[derive(Args, Clone)]
 pub struct AcoArgs {
     /// Thread mapping of the local search's move costs (default: mata, seed 003's; for ts,
@@ -182,21 +190,18 @@ pub struct AcoArgs {
     /// IT_TS or IT_2OPT: iterations of one local search. Default 16n (class i) or 4n (iv).
     #[arg(long)]
     ls_iterations: Option<u32>,
-    /// T_list-size of the robust tabu search (tenure T·r³). Default n for the colonies, 8n
-    /// for ts and memetic.
-    #[arg(long)]
+    // T_list-size (`help::tabu_list`).
+    #[arg(long, help = help::tabu_list())]
     tabu_list: Option<u32>,
     /// Tabu tenures: one draw per move for both entries (seed 003's reading, the default of
     /// aco-ts) or one per tabu entry (Taillard's code, the default of ts and memetic).
     #[arg(long, value_enum)]
     tenure: Option<TenureDraw>,
-    /// The tenure's distribution: T·r³ (seed 003; the default of the colonies), uniform in
-    /// [0.9·T, 1.1·T] (Taillard's Ro-TS code, with T = n there), or mixed: T·r³ in even walks
-    /// and uniform around T/4 in odd ones (the default of ts and memetic, with T = 8n).
-    #[arg(long, value_enum)]
+    // The tenure's distribution (`help::tenure_law`).
+    #[arg(long, value_enum, help = help::tenure_law())]
     tenure_law: Option<TenureLawArg>,
-    /// MMAS's p_best, which sets τ_min. Default 0.005.
-    #[arg(long)]
+    // MMAS's p_best (`help::p_best`).
+    #[arg(long, help = help::p_best())]
     p_best: Option<f64>,
     /// Cut m to the ants the device runs at once (one wave of blocks on a GPU, an ant per
     /// thread on the CPU). `auto` sets it on structured instances.
@@ -205,45 +210,9 @@ pub struct AcoArgs {
     /// N_S: O(1) moves per thread. Default ⌈n/4⌉.
     #[arg(long)]
     ns: Option<u32>,
-    /// Threads per block of the split and sums layouts, rounded up to a warp (default: half
-    /// a thread per move, a quarter for ts but at most 128 on structured data up to n = 40,
-    /// 64 to 512; sums takes at least n).
-    #[arg(long)]
+    // Threads per block of the split and sums layouts (`help::split_threads`).
+    #[arg(long, help = help::split_threads())]
     split_threads: Option<u32>,
-    /// ts: moves of every walk between two regroupings, where the walks outside the best
-    /// --regroup-keep restart from the elite's current solutions ("go with the winners");
-    /// 0: never. Default on the GPU: 32 for n = 30 to 40 (2 rounds on structured data, 4 on
-    /// uniform random data), 1024 (n ≤ 64) or 768
-    /// all along on uniform random data from n = 41 to 100, never otherwise. Measured in
-    /// docs/benchmarks-record.md ("Two hundred runs a target", "Go with the winners all along").
-    #[arg(long)]
-    regroup_every: Option<u32>,
-    /// ts: the share of the walks, by current cost, that the others regroup onto, in (0, 1]
-    /// (default 0.25).
-    #[arg(long)]
-    regroup_keep: Option<f64>,
-    /// ts: regroupings per run (default 2 or 4 where ts regroups a few rounds by default, else
-    /// 8, the first read of the best's worth; 0: all along).
-    #[arg(long)]
-    regroup_rounds: Option<u32>,
-    /// ts: after this many moves of every walk without a new best, all walks restart from
-    /// random solutions (the best so far is kept); 0: never (the default).
-    #[arg(long)]
-    restart_after: Option<u32>,
-    /// ts: after this many moves of every walk, all walks restart from random solutions and
-    /// regroup from their first round again (the best so far is kept); every later cycle is
-    /// twice as long as the last, and after 4 restarts the walks run on; 0: never. Default on
-    /// the GPU: 256 for uniform random data of n = 30 to 40, never otherwise. Measured in
-    /// docs/benchmarks-record.md ("Restarts that draw new starts", "A regrouping without a
-    /// launch of its own").
-    #[arg(long)]
-    restart_cycle: Option<u32>,
-    /// ts: when the walks regroup, a walk is elite only where its solution differs from every
-    /// better elite walk's in at least this share of the n positions, in [0, 1]; 0: the best
-    /// by cost alone. Default: 0.5 on the GPU where the walks regroup all along on uniform
-    /// data above n = 64, 0 otherwise.
-    #[arg(long)]
-    regroup_distance: Option<f64>,
     /// IT_TOTAL: stop after this many local-search iterations in all (Table 5 uses n·50000).
     #[arg(long)]
     max_ls_iterations: Option<u64>,
@@ -257,8 +226,6 @@ impl AcoArgs {
     pub(super) fn options(&self) -> AcoOptions {
         AcoOptions {
             layout: self.layout,
-            settle_layout: false,
-            sums_if_fast: false,
             class: self.class,
             ants: self.ants,
             rho: self.rho,
@@ -275,15 +242,121 @@ impl AcoArgs {
             one_wave: self.one_wave.then_some(true),
             ns: self.ns,
             split_threads: self.split_threads,
+            max_ls_iterations: self.max_ls_iterations,
+            wide_delta: self.wide_delta,
+        }
+    }
+}
+
+/// `ts`'s own settings (`TsOptions`); unset ones come from the policy table. Their help
+/// text is built from its rows (`help`).
+#[derive(Args, Clone)]
+pub struct TsArgs {
+    // `help::regroup_every`.
+    #[arg(long, help = help::regroup_every())]
+    regroup_every: Option<u32>,
+    // `help::regroup_keep`.
+    #[arg(long, help = help::regroup_keep())]
+    regroup_keep: Option<f64>,
+    // `help::regroup_rounds`.
+    #[arg(long, help = help::regroup_rounds())]
+    regroup_rounds: Option<u32>,
+    /// ts: after this many moves of every walk without a new best, all walks restart from
+    /// random solutions (the best so far is kept); 0: never (the default).
+    #[arg(long)]
+    restart_after: Option<u32>,
+    // `help::restart_cycle`.
+    #[arg(long, help = help::restart_cycle())]
+    restart_cycle: Option<u32>,
+    // `help::regroup_distance`.
+    #[arg(long, help = help::regroup_distance())]
+    regroup_distance: Option<f64>,
+}
+
+impl TsArgs {
+    pub(super) fn options(&self) -> TsOptions {
+        TsOptions {
             regroup_every: self.regroup_every,
             regroup_keep: self.regroup_keep,
             regroup_rounds: self.regroup_rounds,
             restart_after: self.restart_after,
             restart_cycle: self.restart_cycle,
             regroup_distance: self.regroup_distance,
-            max_ls_iterations: self.max_ls_iterations,
-            wide_delta: self.wide_delta,
         }
+    }
+}
+
+/// Help texts with figures, built from the policy table and the families' paper settings so
+/// that `--help` shows the values the code runs.
+mod help {
+    use super::*;
+
+    /// `--pm`.
+    pub fn pm() -> String {
+        let cga = CgaConfig::paper(Pass::Greedy, Topology::N8).pm;
+        format!("Mutation rate p_m, in [0, 1] (default {} for the GAs, {cga} for cga)", GaOptions::default().pm)
+    }
+
+    /// `--tabu-list`.
+    pub fn tabu_list() -> String {
+        format!(
+            "T_list-size of the robust tabu search (tenure T·r³). Default n for the colonies, {TENURE_FACTOR}n for ts and memetic"
+        )
+    }
+
+    /// `--tenure-law`.
+    pub fn tenure_law() -> String {
+        format!(
+            "The tenure's distribution: T·r³ (seed 003; the default of the colonies), uniform in [0.9·T, 1.1·T] (Taillard's Ro-TS code, with T = n there), or mixed: T·r³ in even walks and uniform around T/4 in odd ones (the default of ts and memetic, with T = {TENURE_FACTOR}n)"
+        )
+    }
+
+    /// `--p-best`.
+    pub fn p_best() -> String {
+        format!("MMAS's p_best, which sets τ_min. Default {}", aco::P_BEST)
+    }
+
+    /// `--split-threads`.
+    pub fn split_threads() -> String {
+        format!(
+            "Threads per block of the split and sums layouts, rounded up to a warp (default: half a thread per move, a quarter for ts but at most {STRUCTURED_WALK_THREADS} on structured data up to n = {STRUCTURED_WALK_MAX_N}, 64 to 512; sums takes at least n)"
+        )
+    }
+
+    /// `--regroup-every`.
+    pub fn regroup_every() -> String {
+        format!(
+            "ts: moves of every walk between two regroupings, where the walks outside the best --regroup-keep restart from the elite's current solutions (\"go with the winners\"); 0: never. Default on the GPU: {DEFAULT_REGROUP_EVERY} for n = {DEFAULT_REGROUP_MIN_N} to {DEFAULT_REGROUP_MAX_N} ({STRUCTURED_REGROUP_ROUNDS} rounds on structured data, {DEFAULT_REGROUP_ROUNDS} on uniform random data), {UNIFORM_REGROUP_EVERY_SMALL} (n ≤ {UNIFORM_REGROUP_SMALL_N}) or {UNIFORM_REGROUP_EVERY} all along on uniform random data from n = {} to {UNIFORM_REGROUP_MAX_N}, never otherwise. Measured in docs/benchmarks-record.md (\"Two hundred runs a target\", \"Go with the winners all along\")",
+            DEFAULT_REGROUP_MAX_N + 1
+        )
+    }
+
+    /// `--regroup-keep`.
+    pub fn regroup_keep() -> String {
+        format!(
+            "ts: the share of the walks, by current cost, that the others regroup onto, in (0, 1] (default {REGROUP_KEEP})"
+        )
+    }
+
+    /// `--regroup-rounds`.
+    pub fn regroup_rounds() -> String {
+        format!(
+            "ts: regroupings per run (default {STRUCTURED_REGROUP_ROUNDS} or {DEFAULT_REGROUP_ROUNDS} where ts regroups a few rounds by default, else {REGROUP_ROUNDS}, the first read of the best's worth; 0: all along)"
+        )
+    }
+
+    /// `--restart-cycle`.
+    pub fn restart_cycle() -> String {
+        format!(
+            "ts: after this many moves of every walk, all walks restart from random solutions and regroup from their first round again (the best so far is kept); every later cycle is twice as long as the last, and after {MAX_CYCLE_RESTARTS} restarts the walks run on; 0: never. Default on the GPU: {DEFAULT_RESTART_CYCLE} for uniform random data of n = {DEFAULT_REGROUP_MIN_N} to {DEFAULT_REGROUP_MAX_N}, never otherwise. Measured in docs/benchmarks-record.md (\"Restarts that draw new starts\", \"A regrouping without a launch of its own\")"
+        )
+    }
+
+    /// `--regroup-distance`.
+    pub fn regroup_distance() -> String {
+        format!(
+            "ts: when the walks regroup, a walk is elite only where its solution differs from every better elite walk's in at least this share of the n positions, in [0, 1]; 0: the best by cost alone. Default: {UNIFORM_REGROUP_DISTANCE} on the GPU where the walks regroup all along on uniform data above n = {UNIFORM_REGROUP_SMALL_N}, 0 otherwise"
+        )
     }
 }
 
@@ -347,27 +420,27 @@ pub fn grid(s: &str) -> Result<(u32, u32), String> {
 #[derive(Args, Clone)]
 pub struct CgaArgs {
     /// Local search of the cellular GA.
-    #[arg(long, value_enum, default_value = "greedy")]
+    #[arg(long, value_enum, default_value_t = CgaPass::of(CgaOptions::default().pass))]
     ls: CgaPass,
     /// Neighbourhood on the toroidal grid.
-    #[arg(long, value_enum, default_value = "8n")]
+    #[arg(long, value_enum, default_value_t = CgaTopology::of(CgaOptions::default().topology))]
     topology: CgaTopology,
     /// Grid of the population, WxH (the papers: 8x8).
     #[arg(long, default_value = "8x8", value_parser = grid)]
     grid: (u32, u32),
     /// Crossover probability p_c, in [0, 1].
-    #[arg(long, default_value_t = 0.6, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = CgaOptions::default().pc, allow_negative_numbers = true)]
     pc: f64,
     /// Transposition probability p_t, in [0, 1].
-    #[arg(long, default_value_t = 0.4, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = CgaOptions::default().pt, allow_negative_numbers = true)]
     pt: f64,
     /// GPU thread mapping of the local search (auto: gene for greedy, move for 2-opt, the
     /// faster of each as measured).
-    #[arg(long, value_enum, default_value = "auto")]
+    #[arg(long, value_enum, default_value_t = CgaOptions::default().mapping)]
     ls_mapping: LsMapping,
     /// Local-search passes per individual and generation: 1 (the thesis's), K, or 0 for
     /// passes until one improves nothing (a local optimum every generation).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = CgaOptions::default().passes)]
     ls_passes: u32,
     /// Stop after this many generations (the papers: 100).
     #[arg(long)]
@@ -375,6 +448,15 @@ pub struct CgaArgs {
 }
 
 impl CgaPass {
+    /// The value of `pass`.
+    fn of(pass: Pass) -> CgaPass {
+        match pass {
+            Pass::TwoOpt => CgaPass::TwoOpt,
+            Pass::Greedy => CgaPass::Greedy,
+        }
+    }
+
+    /// The cellular GA's pass it names.
     pub fn pass(self) -> Pass {
         match self {
             CgaPass::TwoOpt => Pass::TwoOpt,
@@ -384,6 +466,18 @@ impl CgaPass {
 }
 
 impl CgaTopology {
+    /// The value of `topology`.
+    fn of(topology: Topology) -> CgaTopology {
+        match topology {
+            Topology::N4 => CgaTopology::N4,
+            Topology::N8 => CgaTopology::N8,
+            Topology::N16 => CgaTopology::N16,
+            Topology::N20 => CgaTopology::N20,
+            Topology::Random => CgaTopology::Random,
+        }
+    }
+
+    /// The cellular GA's topology it names.
     pub fn topology(self) -> Topology {
         match self {
             CgaTopology::N4 => Topology::N4,
@@ -455,6 +549,8 @@ pub struct SolveArgs {
     #[command(flatten)]
     pub aco: AcoArgs,
     #[command(flatten)]
+    pub ts: TsArgs,
+    #[command(flatten)]
     pub cga: CgaArgs,
     #[command(flatten)]
     pub device: DeviceArgs,
@@ -470,6 +566,7 @@ impl SolveArgs {
             time_limit: Some(self.time_limit),
             ga: self.ga.options(),
             aco: self.aco.options(),
+            ts: self.ts.options(),
             cga: self.cga.options(self.ga.pm),
             ..self.device.options(seed)
         }
@@ -643,6 +740,10 @@ pub struct BenchArgs {
     /// protocols set their own and refuse them.
     #[command(flatten)]
     pub aco: AcoArgs,
+    /// compare, ttt, gaps, problems: `ts`'s own options for every run, as `solve` takes
+    /// them; the papers' protocols refuse them.
+    #[command(flatten)]
+    pub ts: TsArgs,
     #[command(flatten)]
     pub device: DeviceArgs,
 }

@@ -4,6 +4,7 @@ use super::args::{BenchArgs, CgaTopology, Protocol, Search};
 use crate::algo::Backend;
 use crate::algo::aco::AcoOptions;
 use crate::algo::cga::Pass;
+use crate::algo::ts::TsOptions;
 use crate::bench::{Table, compare, problems, seed000, seed001, seed003, seed004, ttt};
 use crate::io::qaplib;
 use anyhow::Result;
@@ -18,15 +19,15 @@ pub fn bench(a: BenchArgs) -> Result<()> {
     base.cga.mapping = a.ls_mapping;
     base.cga.passes = a.ls_passes;
     // The papers' protocols set their own ACO options; the others run every run with these.
-    let aco = a.aco.options();
+    let (aco, ts) = (a.aco.options(), a.ts.options());
     if a.protocol.is_papers() {
         anyhow::ensure!(
-            aco == AcoOptions::default(),
+            aco == AcoOptions::default() && ts == TsOptions::default(),
             "bench {}: a paper's protocol sets its own ACO options (--ants, --layout, --split-threads, …); they apply to compare, ttt, gaps and problems",
             a.protocol.to_possible_value().map_or_else(String::new, |v| v.get_name().to_string())
         );
     } else {
-        base.aco = aco;
+        (base.aco, base.ts) = (aco, ts);
     }
     base.validate()?;
     let backends = Backend::open_all(&base, |why| eprintln!("note: {why}"))?;

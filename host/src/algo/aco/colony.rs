@@ -52,6 +52,7 @@ pub fn build(backends: &[Backend], inst: &Instance, opts: &Options) -> Result<Bo
     }))
 }
 
+/// The master/slave colony's driver: the devices' engines and the master's τ.
 pub struct Colony {
     /// (label, engine); None once a device has failed (its ants are lost, the colony goes on).
     devices: Vec<Option<(String, Box<dyn AcoEngine>)>>,

@@ -18,6 +18,8 @@ use qapgpu_common::rng::Xoshiro128;
 use rayon::prelude::*;
 use std::time::Instant;
 
+/// The CPU engine of the colony and of the walks: the kernels' operators on a pool of
+/// threads, one ant (or walk) a task.
 pub struct AcoCpu {
     cfg: AcoConfig,
     n: usize,
@@ -40,6 +42,7 @@ pub struct AcoCpu {
 }
 
 impl AcoCpu {
+    /// The engine of `cfg` on `inst`, on `threads` CPU threads (0: one per core).
     pub fn new(inst: &Instance, cfg: &AcoConfig, threads: usize) -> Result<AcoCpu> {
         anyhow::ensure!(inst.n >= 3, "{}: the local searches need n ≥ 3", inst.name);
         anyhow::ensure!(cfg.ants >= 1, "the colony needs at least one ant");

@@ -17,6 +17,7 @@ use qapgpu_common::ls::{LsKind, NO_TARGET, Tenure, TenureLaw, uniform_tenure_ran
 use qapgpu_common::mata::{Mapping, default_ns};
 use std::sync::Arc;
 
+/// The registry's line of `--algo aco-ts`.
 pub const TABU: Family = Family {
     name: "aco-ts",
     about: "cunning ant system with robust tabu search on the GPU, MATA mapping (seed 003)",
@@ -24,6 +25,7 @@ pub const TABU: Family = Family {
     build: |b, i, o| build(b, i, o, LsKind::Tabu),
 };
 
+/// The registry's line of `--algo aco-2opt`.
 pub const TWO_OPT: Family = Family {
     name: "aco-2opt",
     about: "cunning ant system with best-improvement 2-opt (seed 003, experiment 2)",
@@ -31,25 +33,25 @@ pub const TWO_OPT: Family = Family {
     build: |b, i, o| build(b, i, o, LsKind::TwoOpt),
 };
 
-/// The ACO settings of `Options` (the command line's `--layout` … `--max-ls-iterations`);
-/// unset ones come from Table 4 for the instance's class.
+/// The colony's settings of `Options` and those of its local search, which the `ts` and
+/// `memetic` walks share (the command line's `--layout` … `--max-ls-iterations`); unset ones
+/// come from Table 4 for the instance's class, or from the family's defaults (`ts`'s in the
+/// policy table). `ts`'s own settings are `ts::TsOptions`.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct AcoOptions {
     /// None: the family's (MATA for aco-ts and aco-2opt, sums for ts).
     pub layout: Option<Layout>,
-    /// `layout` is a default (`auto`'s), not the user's: on a GPU, the engine takes the
-    /// fastest layout that runs there in its stead where it cannot (`gpu::settle_layout`).
-    pub settle_layout: bool,
-    /// `layout` is `auto`'s sums for large structured data, kept on a GPU only where its plan
-    /// runs the fast path (`gpu::runs_fast_path`), else MATA (tai150b: docs/benchmarks-record.md, "The
-    /// sums fast path for tai150b").
-    pub sums_if_fast: bool,
     /// None: class iv for taiNNb, class i otherwise.
     pub class: Option<Class>,
+    /// m: units (ants or walks), one block each on the GPU.
     pub ants: Option<u32>,
+    /// ρ: the pheromone kept per iteration.
     pub rho: Option<f64>,
+    /// γ: the share of a c-ant sampled from τ.
     pub gamma: Option<f64>,
+    /// IT_TS or IT_2OPT: iterations of one local search (moves per launch for the walks).
     pub ls_iterations: Option<u32>,
+    /// T_list-size: the tenure's scale T.
     pub tabu_list: Option<u32>,
     /// One tenure draw per move for both tabu entries (else one per entry).
     pub tenure_per_move: Option<bool>,
@@ -59,25 +61,10 @@ pub struct AcoOptions {
     pub p_best: Option<f64>,
     /// m at most the ants the device runs at once (`AcoConfig::one_wave`).
     pub one_wave: Option<bool>,
+    /// N_S: O(1) moves per thread (MATA and plain).
     pub ns: Option<u32>,
     /// Threads per block of the split and sums layouts (None: `mata::split_threads`).
     pub split_threads: Option<u32>,
-    /// ts: moves of every walk between two regroupings (0: never; `ts::Regroup`).
-    pub regroup_every: Option<u32>,
-    /// ts: the share of the walks the others regroup onto.
-    pub regroup_keep: Option<f64>,
-    /// ts: regroupings per run (0: all along).
-    pub regroup_rounds: Option<u32>,
-    /// ts: moves of every walk without a new best after which all walks restart from random
-    /// solutions (0: never; `ts::restart_after`).
-    pub restart_after: Option<u32>,
-    /// ts: moves of every walk in the walks' first cycle, after which all walks restart from
-    /// random solutions, the regroupings from their first round; every later cycle is twice
-    /// as long (0: never; `ts::restart_cycle`).
-    pub restart_cycle: Option<u32>,
-    /// ts: the share of n in which an elite walk's solution differs from every better elite
-    /// walk's when the walks regroup (0: the best by cost alone; `ts::regroup_distance`).
-    pub regroup_distance: Option<f64>,
     /// IT_TOTAL: stop after this many local-search iterations in all.
     pub max_ls_iterations: Option<u64>,
     /// Move costs in i64 on the GPU even where i32 is proven to hold them (for comparison).
@@ -87,33 +74,31 @@ pub struct AcoOptions {
 /// Most ants `--ants` takes.
 pub const MAX_ANTS: u32 = 1 << 16;
 
+/// MMAS's p_best, which sets τ_min (`--p-best`). Seed 003 does not give it; higher τ_min
+/// (p_best 0.0001) gained 0.03–0.05 points on three instances, inside the noise of 5 runs,
+/// so it stays 0.005 (docs/benchmarks-record.md, "Table 5: IT_TOTAL = n·50000 local-search
+/// iterations, or the optimum").
+pub const P_BEST: f64 = 0.005;
+
 impl AcoOptions {
+    /// Checks every value's range; the one-line error names the command-line option.
     pub fn validate(&self) -> Result<()> {
         let opt = |name: &str, v: Option<f64>, lo: f64, hi: f64| v.map_or(Ok(()), |v| check_range(name, v, lo, hi));
         opt("--ants", self.ants.map(f64::from), 1.0, MAX_ANTS as f64)?;
-        if let Some(r) = self.rho {
-            if !(0.0..1.0).contains(&r) {
-                bail!("--rho = {r}: must be in [0, 1)");
-            }
+        if let Some(r) = self.rho
+            && !(0.0..1.0).contains(&r)
+        {
+            bail!("--rho = {r}: must be in [0, 1)");
         }
         opt("--gamma", self.gamma, 0.0, 1.0)?;
-        if let Some(p) = self.p_best {
-            if !(p > 0.0 && p < 1.0) {
-                bail!("--p-best = {p}: must be in (0, 1)");
-            }
+        if let Some(p) = self.p_best
+            && !(p > 0.0 && p < 1.0)
+        {
+            bail!("--p-best = {p}: must be in (0, 1)");
         }
         opt("--ls-iterations", self.ls_iterations.map(f64::from), 1.0, i32::MAX as f64)?;
         opt("--tabu-list", self.tabu_list.map(f64::from), 1.0, 65535.0)?;
         opt("--ns", self.ns.map(f64::from), 1.0, qapgpu_common::moves::move_count(qapgpu_common::MAX_N as u32) as f64)?;
-        opt("--regroup-every", self.regroup_every.map(f64::from), 0.0, i32::MAX as f64)?;
-        opt("--restart-after", self.restart_after.map(f64::from), 0.0, i32::MAX as f64)?;
-        opt("--restart-cycle", self.restart_cycle.map(f64::from), 0.0, i32::MAX as f64)?;
-        opt("--regroup-distance", self.regroup_distance, 0.0, 1.0)?;
-        if let Some(k) = self.regroup_keep {
-            if !(k > 0.0 && k <= 1.0) {
-                bail!("--regroup-keep = {k}: must be in (0, 1]");
-            }
-        }
         opt("--max-ls-iterations", self.max_ls_iterations.map(|v| v as f64), 1.0, f64::MAX)
     }
 }
@@ -136,6 +121,7 @@ pub enum Layout {
 }
 
 impl Layout {
+    /// The thread mapping of `common::mata` it stands for.
     pub fn mapping(self) -> Mapping {
         match self {
             Layout::Mata => Mapping::Mata,
@@ -144,6 +130,7 @@ impl Layout {
             Layout::Sums => Mapping::Sums,
         }
     }
+    /// Its `--layout` name.
     pub fn name(self) -> &'static str {
         match self {
             Layout::Mata => "mata",
@@ -177,16 +164,44 @@ impl Class {
     }
 }
 
+/// What an engine may do with `AcoConfig::layout` on a GPU (`settle`). Internal: the
+/// drivers set it, `ts`'s and `auto`'s (`auto::layout_rule`); no options struct carries it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LayoutRule {
+    /// Run `layout` as it is: the user's choice for a colony, or seed 003's MATA.
+    #[default]
+    Kept,
+    /// Where `layout` does not run or fit, take the fastest layout that does
+    /// (`gpu::settle_layout`); `chosen`: the layout is the user's, kept wherever it runs at
+    /// all.
+    Settle {
+        /// The layout is the user's.
+        chosen: bool,
+    },
+    /// `auto`'s sums for large structured data: kept only where its plan runs the fast path
+    /// (`gpu::runs_fast_path`), else MATA (tai150b: docs/benchmarks-record.md, "The sums fast
+    /// path for tai150b").
+    SumsIfFast,
+}
+
+/// One engine's settings, resolved from `Options` (`from_options`) and the family's driver.
 #[derive(Clone, Debug)]
 pub struct AcoConfig {
+    /// Tabu search or 2-opt.
     pub ls: LsKind,
+    /// The thread mapping of the move costs.
     pub layout: Layout,
+    /// What the engine may do with `layout` on a GPU (set by the drivers, `LayoutRule`).
+    pub layout_rule: LayoutRule,
     /// m: units (ants), one block each on the GPU.
     pub ants: u32,
+    /// ρ: the pheromone kept per iteration.
     pub rho: f64,
+    /// γ: the share of a c-ant sampled from τ.
     pub gamma: f64,
     /// IT_TS (tabu search) or IT_2OPT.
     pub ls_iterations: u32,
+    /// T_list-size: the tenure's scale T.
     pub tabu_list_size: u32,
     /// Both tabu entries of a move get one tenure draw (`ls::Tenure::per_move`).
     pub tenure_per_move: bool,
@@ -202,6 +217,7 @@ pub struct AcoConfig {
     pub split_threads: Option<u32>,
     /// MMAS's p_best for τ_min.
     pub p_best: f64,
+    /// The run's seed.
     pub seed: u64,
     /// A local search that reaches this cost ends the iteration for every ant (the run's
     /// target; `NO_TARGET` without one).
@@ -216,7 +232,8 @@ pub struct AcoConfig {
 }
 
 impl AcoConfig {
-    /// Table 4 of seed 003 (and §6.3 for 2-opt: IT_2OPT and m as IT_TS and m).
+    /// Table 4 of seed 003 (and §6.3 for 2-opt: IT_2OPT and m as IT_TS and m): the paper's
+    /// values, with MMAS's `P_BEST`, which the paper does not give.
     pub fn paper(ls: LsKind, n: u32, class: Class) -> AcoConfig {
         let (ants, gamma, ls_iterations) = match class {
             Class::Random => (n, 0.4, 16 * n),
@@ -225,6 +242,7 @@ impl AcoConfig {
         AcoConfig {
             ls,
             layout: Layout::Mata,
+            layout_rule: LayoutRule::Kept,
             ants,
             rho: 0.5,
             gamma,
@@ -237,7 +255,7 @@ impl AcoConfig {
             one_wave: false,
             ns: default_ns(n),
             split_threads: None,
-            p_best: 0.005,
+            p_best: P_BEST,
             seed: 1,
             target: NO_TARGET,
             walk: false,
@@ -295,6 +313,7 @@ impl AcoConfig {
         format!("{law}, {}", if self.tenure_per_move { "one draw per move" } else { "one draw per entry" })
     }
 
+    /// γ as the threshold a 32-bit draw is compared with.
     pub fn gamma_threshold(&self) -> u32 {
         probability_threshold(self.gamma)
     }
@@ -307,6 +326,7 @@ impl AcoConfig {
         Bounds { min: min as f32, max: max as f32 }
     }
 
+    /// The registry name of its family.
     pub fn algo_name(&self) -> &'static str {
         match self.ls {
             LsKind::Tabu => "aco-ts",
@@ -318,14 +338,21 @@ impl AcoConfig {
 /// Every unit's state, for comparing the kernels with their CPU twin.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AcoSnapshot {
+    /// Every unit's best ant (the archive).
     pub ants: Vec<Vec<u8>>,
+    /// Their costs.
     pub ant_costs: Vec<i64>,
+    /// Every unit's c-ant (a walk's current solution).
     pub cants: Vec<Vec<u8>>,
+    /// Their costs.
     pub cant_costs: Vec<i64>,
+    /// Every unit's local-search iterations so far.
     pub ls_iterations: Vec<u32>,
     /// τ as raw f32 bits (bit-identical, not approximately equal).
     pub tau_bits: Vec<u32>,
+    /// Every unit's RNG state.
     pub rng: Vec<[u32; 4]>,
+    /// The best-so-far cost.
     pub best: i64,
 }
 
@@ -333,8 +360,11 @@ pub struct AcoSnapshot {
 /// evaluated, and wall seconds spent in them.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct LsStats {
+    /// Neighbourhood scans.
     pub iterations: u64,
+    /// Move costs evaluated.
     pub evaluations: u64,
+    /// Wall seconds in the local searches.
     pub seconds: f64,
 }
 
@@ -342,6 +372,7 @@ pub struct LsStats {
 pub trait AcoEngine: Send {
     /// Where it runs; its stop word ends the local searches in flight.
     fn site(&self) -> &Site;
+    /// The settings it runs.
     fn config(&self) -> &AcoConfig;
     /// Threads per block of the local search (T_TOTAL; 1 on the CPU).
     fn threads_per_block(&self) -> u32;
@@ -360,9 +391,11 @@ pub trait AcoEngine: Send {
     fn update_best(&mut self) -> Result<i64>;
     /// Step 5: τ ← τ_init first when given, then evaporation, deposit and clamping.
     fn pheromone(&mut self, init: Option<f32>, bounds: Bounds) -> Result<()>;
+    /// The best so far: its cost and permutation.
     fn best(&mut self) -> Result<(i64, Vec<u8>)>;
     /// The totals so far (on the GPU, after waiting for kernels an early hit left running).
     fn ls_stats(&mut self) -> Result<LsStats>;
+    /// Every unit's state (for the twin tests).
     fn snapshot(&mut self) -> Result<AcoSnapshot>;
     /// The units' best ants (rows of n) and their costs: the archive the pheromone is laid
     /// from.
@@ -455,16 +488,38 @@ pub fn engine(backend: &Backend, inst: &Instance, cfg: &AcoConfig) -> Result<Box
     })
 }
 
+/// Applies `cfg.layout_rule` on a GPU: `cfg.layout` becomes the layout the engine will run
+/// (the CPU engine runs every layout's moves alike).
+pub fn settle(backend: &Backend, inst: &Instance, cfg: &mut AcoConfig) -> Result<()> {
+    let Backend::Gpu(g) = backend else { return Ok(()) };
+    match cfg.layout_rule {
+        LayoutRule::Kept => {}
+        LayoutRule::Settle { chosen } => gpu::settle_layout(g, inst, cfg, chosen)?,
+        LayoutRule::SumsIfFast => {
+            if !gpu::runs_fast_path(g, inst, cfg)? {
+                cfg.layout = Layout::Mata;
+            }
+        }
+    }
+    Ok(())
+}
+
 fn build(backend: &Backend, inst: &Instance, opts: &Options, ls: LsKind) -> Result<Box<dyn Solver>> {
+    build_colony(backend, inst, opts, ls, LayoutRule::Kept)
+}
+
+/// The colony of `opts` with local search `ls`, its layout taken by `rule` (`auto`'s
+/// driver passes its own; the registry's families keep the layout).
+pub fn build_colony(
+    backend: &Backend,
+    inst: &Instance,
+    opts: &Options,
+    ls: LsKind,
+    rule: LayoutRule,
+) -> Result<Box<dyn Solver>> {
     let mut cfg = AcoConfig::from_options(ls, inst, opts);
-    if let (Backend::Gpu(g), true) = (backend, opts.aco.settle_layout) {
-        gpu::settle_layout(g, inst, &mut cfg, false)?;
-    }
-    if let (Backend::Gpu(g), true) = (backend, opts.aco.sums_if_fast)
-        && !gpu::runs_fast_path(g, inst, &cfg)?
-    {
-        cfg.layout = Layout::Mata;
-    }
+    cfg.layout_rule = rule;
+    settle(backend, inst, &mut cfg)?;
     Ok(Box::new(AcoSolver::new(engine(backend, inst, &cfg)?, inst.n, opts.target, opts.aco.max_ls_iterations)))
 }
 
@@ -480,6 +535,8 @@ pub struct AcoSolver {
 }
 
 impl AcoSolver {
+    /// The driver of `engine` on an instance of size `n`, until `target` or
+    /// `max_ls_iterations` local-search iterations (IT_TOTAL).
     pub fn new(engine: Box<dyn AcoEngine>, n: usize, target: Option<i64>, max_ls_iterations: Option<u64>) -> AcoSolver {
         AcoSolver { engine, n, target, max_ls_iterations, iterations: 0, budget_used: 0 }
     }
@@ -490,6 +547,7 @@ impl AcoSolver {
         c.ants as u64 * c.ls_iterations as u64
     }
 
+    /// The engine it drives.
     pub fn engine(&self) -> &dyn AcoEngine {
         self.engine.as_ref()
     }

@@ -1,10 +1,16 @@
 //! `memetic`: a population method whose offspring are improved by the GPU tabu search (seed
 //! 000's future work, items 4–5). The population is the `ts` walks' bests; the walks are
-//! the improvement step. Every `BREED_EVERY` launches, the worst quarter of the walks
+//! the improvement step. Every `policy::BREED_EVERY` launches, the worst quarter of the walks
 //! restart, with a fresh tabu memory, from children of two parents drawn by binary
 //! tournament among the other walks' bests, made by uniform-like crossover (UX, which keeps
 //! what the parents share: `common::ops::ux`). Nothing else changes between launches: the
 //! walks keep running on the device, the target is checked inside the search.
+//!
+//! `memetic` has no settings of its own: its walks take the local search's
+//! (`aco::AcoOptions`), and its breeding the policy table's rows (`BREED_EVERY`,
+//! `BREED_ONE_IN`, `MEMETIC_CPU_WALKS`); `ts`'s regrouping and restarts are refused
+//! (`ts::TsOptions::check_family`).
+use super::policy::{BREED_EVERY, BREED_ONE_IN, MEMETIC_CPU_WALKS};
 use super::ts::{TsSolver, walk_engine};
 use super::{Backend, Family, Options};
 use crate::io::Instance;
@@ -15,6 +21,7 @@ use qapgpu_common::ops::ux;
 use qapgpu_common::rng::Xoshiro128;
 use std::sync::Arc;
 
+/// The registry's line of `--algo memetic`.
 pub const MEMETIC: Family = Family {
     name: "memetic",
     about: "memetic hybrid: the GPU tabu-search walks as a population, the worst restarted from UX children of tournament parents",
@@ -22,17 +29,10 @@ pub const MEMETIC: Family = Family {
     build,
 };
 
-/// Launches of every walk between two breedings.
-pub const BREED_EVERY: u64 = 4;
-
-/// Walks of a CPU population unless `--ants` says otherwise (one per thread is too few to
-/// breed from).
-pub const CPU_WALKS: u32 = 16;
-
 fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn Solver>> {
     let mut o = opts.clone();
     if matches!(backend, Backend::Cpu { .. }) {
-        o.aco.ants = Some(opts.aco.ants.unwrap_or(CPU_WALKS));
+        o.aco.ants = Some(opts.aco.ants.unwrap_or(MEMETIC_CPU_WALKS));
     }
     let ts = TsSolver::new(walk_engine(backend, inst, &o)?, opts.target);
     let rng = Xoshiro128::from_stream(opts.seed, u64::MAX - 7);
@@ -54,7 +54,7 @@ pub struct MemeticSolver {
 pub fn split_by_rank(costs: &[i64]) -> (Vec<usize>, Vec<usize>) {
     let mut order: Vec<usize> = (0..costs.len()).collect();
     order.sort_by_key(|&k| (costs[k], k));
-    let replace = if costs.len() >= 2 { (costs.len() / 4).max(1) } else { 0 };
+    let replace = if costs.len() >= 2 { (costs.len() / BREED_ONE_IN).max(1) } else { 0 };
     let keep = order.len() - replace;
     (order[keep..].to_vec(), order[..keep].to_vec())
 }
@@ -112,7 +112,7 @@ impl Solver for MemeticSolver {
     fn advance(&mut self) -> Result<Advance> {
         self.ts.advance()?;
         self.launches += 1;
-        if self.launches % BREED_EVERY == 0 && !self.ts.stop_word().is_set() {
+        if self.launches.is_multiple_of(BREED_EVERY) && !self.ts.stop_word().is_set() {
             self.breed()?;
         }
         Ok(Advance::Continue)

@@ -2,43 +2,54 @@
 //! independent Ro-TS walks, one block each, every walk going on from launch to launch with
 //! its own tabu matrix, iteration count and best (the `ts_walk` kernels, `ls::tabu_walk` on
 //! the CPU); no construction, no pheromone, no host work between launches but reading the
-//! best (and choosing a diverse elite, below). The run's target is checked inside the search: the block that reaches it writes
-//! the stop word and every walk stops at its next poll.
+//! best (and choosing a diverse elite, below). The run's target is checked inside the
+//! search: the block that reaches it writes the stop word and every walk stops at its next
+//! poll.
 //!
 //! The walks also "go with the winners" (`Regroup`): every so many moves, a small kernel
 //! ranks them by current cost and copies the best quarter's solutions aside, and every other
 //! walk starts its next launch from one of those copies, queued behind the walk launches
-//! without a wait. On the GPU for n from
-//! `DEFAULT_REGROUP_MIN_N` to `DEFAULT_REGROUP_MAX_N` they do so by default, twice (on
-//! uniform random data four times) 32 moves at a run's start, and on uniform data above n = 40 (up to
-//! `UNIFORM_REGROUP_MAX_N`) every 768 or 1024 moves all run long, where the walks
-//! become the population of one search (`default_regroup`); `--regroup-every` sets it
-//! anywhere, and `--regroup-every 0` turns it off. Above n = 64 the elite is also kept
-//! diverse (`regroup_distance`, `elite`): a walk is elite only where its solution differs
-//! from every better elite walk's in half the positions or more. That choice is made on the
-//! host, from the walks' solutions read after each launch (a wait a regrouping, 3–4 % of
-//! the moves at n = 80). Where the walks regroup four rounds (uniform data, n = 30 to 40)
-//! they also start afresh from new random solutions after 256 moves, then after cycles
-//! twice as long, at most 4 times (`restart_cycle`): the rare run whose walks crowd far
-//! from the target starts over instead of walking on for thousands of moves. `--restart-after` starts every
-//! walk afresh once their bests stall (`restart_after`).
+//! without a wait. On the GPU for n from `DEFAULT_REGROUP_MIN_N` to `DEFAULT_REGROUP_MAX_N`
+//! they do so by default, twice (on uniform random data four times) 32 moves at a run's
+//! start, and on uniform data above n = 40 (up to `UNIFORM_REGROUP_MAX_N`) every 768 or 1024
+//! moves all run long, where the walks become the population of one search
+//! (`default_regroup`); `--regroup-every` sets it anywhere, and `--regroup-every 0` turns it
+//! off. Above n = 64 the elite is also kept diverse (`regroup_distance`, `elite`): a walk is
+//! elite only where its solution differs from every better elite walk's in half the
+//! positions or more. That choice is made on the host, from the walks' solutions read after
+//! each launch (a wait a regrouping, 3–4 % of the moves at n = 80). Where the walks regroup
+//! four rounds (uniform data, n = 30 to 40) they also start afresh from new random solutions
+//! after 256 moves, then after cycles twice as long, at most 4 times (`restart_cycle`): the
+//! rare run whose walks crowd far from the target starts over instead of walking on for
+//! thousands of moves. `--restart-after` starts every walk afresh once their bests stall
+//! (`restart_after`).
+//!
+//! Every default and threshold named here is a row of the policy table (`algo::policy`),
+//! with the measurement behind it; `TsOptions` holds the command line's settings of its own.
 //!
 //! The engines are the ACO family's (`algo::aco::{gpu, cpu}`) in walk mode
 //! (`AcoConfig::walk`): the same buffers and thread mappings; by default the sums layout
-//! where it applies (`aco::gpu::settle_layout`).
+//! where it applies (`AcoConfig::layout_rule`, `aco::settle`).
 pub mod elite;
 
-use super::aco::{self, AcoConfig, AcoEngine, Layout};
-use super::auto;
-use super::{Backend, Family, Options};
+use super::aco::{self, AcoConfig, AcoEngine, LayoutRule};
+use super::policy::{
+    self, ASPIRATION_FACTOR, DEFAULT_REGROUP_EVERY, DEFAULT_REGROUP_MAX_N, DEFAULT_REGROUP_MIN_N,
+    DEFAULT_REGROUP_ROUNDS, DEFAULT_RESTART_CYCLE, LAUNCH_ITERATIONS, LOW_DOMINANCE, MAX_CYCLE_RESTARTS, MAX_SEGMENTS,
+    REGROUP_KEEP, REGROUP_ROUNDS, STRUCTURED_REGROUP_ROUNDS, STRUCTURED_WALK_MAX_N, STRUCTURED_WALK_THREADS,
+    TENURE_FACTOR, TENURE_LAW, TENURE_PER_MOVE, TS_LAYOUT, UNIFORM_REGROUP_DISTANCE, UNIFORM_REGROUP_MAX_N,
+    UNIFORM_REGROUP_SMALL_N,
+};
+use super::{Backend, Family, Options, check_range};
 use crate::io::Instance;
 use crate::run::stop::StopWord;
 use crate::run::{Advance, Counters, Solver, SolverInfo};
-use anyhow::Result;
-use qapgpu_common::ls::{LsKind, TenureLaw};
+use anyhow::{Result, bail};
+use qapgpu_common::ls::LsKind;
 use qapgpu_common::mata::{MAX_THREADS, walk_split_threads};
 use std::sync::Arc;
 
+/// The registry's line of `--algo ts`.
 pub const TS: Family = Family {
     name: "ts",
     about: "multi-start robust tabu search: one walk per block, going on from launch to launch, the GPU filled",
@@ -46,112 +57,68 @@ pub const TS: Family = Family {
     build,
 };
 
-/// Moves of every walk per launch (`--ls-iterations`): long enough that a launch's fresh Δ
-/// scan and its host round trip are small, short enough for a progress line; the target and
-/// the stop word end a launch early anyway.
-pub const LAUNCH_ITERATIONS: u32 = 2048;
-
-/// Ro-TS (Taillard's 2006 code): the tabu duration is r³ times this many n (r uniform in
-/// [0, 1), one draw per entry), and an assignment unused for this many n² iterations is
-/// aspired.
-pub const TENURE_FACTOR: u32 = 8;
-/// Half the walks draw as Taillard's 2006 code does (T·r³, T = 8n), half as his 1991 Ro-TS
-/// did (uniform around T/4 = 2n): on the small structured targets the uniform walks hit
-/// the optimum sooner (tai35b: median 0.7 ms against 1.1 ms) but now and then not for
-/// thousands of moves (tai40b), and on tai*a the cubic ones do better (docs/benchmarks-record.md).
-pub const TENURE_LAW: TenureLaw = TenureLaw::Mixed;
-pub const ASPIRATION_FACTOR: u32 = 5;
-
-/// Most threads a walk has on structured data (a matrix dominance of at least
-/// `auto::LOW_DOMINANCE`) up to n = `STRUCTURED_WALK_MAX_N`: there the first hit comes from
-/// many walks more than from fast ones. Over 200 runs a target on the H100 (docs/benchmarks-record.md,
-/// "Two hundred runs a target"), 128 threads reached tai35b's optimum in 0.90 ms against
-/// 1.03 ms with the quarter-thread rule's 160, and tai40b's in 1.32 ms against 3.46 ms with
-/// its 224; tai25b, kra30a, kra30b, tai30b and ste36b were within noise of their best from
-/// 128 up. Uniform data keeps the rule (`mata::walk_split_threads`): tai40a reached 1 % above
-/// the optimum in 0.73 ms with its 224 threads, 0.88 ms with 128.
-pub const STRUCTURED_WALK_THREADS: u32 = 128;
-/// Largest n where `STRUCTURED_WALK_THREADS` applies (`auto::TS_ANY_N`, where `auto` runs
-/// `ts`): above it fewer, faster walks win again (40 runs: tai50b's optimum in 0.229 s with
-/// 128 threads against 0.128 s with the rule's 320, tai60b's in 0.88 s against 0.21 s).
-pub const STRUCTURED_WALK_MAX_N: usize = auto::TS_ANY_N;
-
-/// The share of the walks the others regroup onto ("go with the winners", `ls::donor_rank`).
-/// On the CPU twin of
-/// 792 tai35b walks (`examples/go_with_winners.rs`, 12 trials each) the first walk reached
-/// the optimum after 296 moves on average without it and after 140–154 with a quarter kept
-/// every 30–50 moves. On the GPU (H100, docs/benchmarks-record.md "Go with the winners"), 8 rounds of
-/// 32 moves cut tai40b's time to the optimum from 4.2 to 0.51 ms and tai30b's from 0.69 to
-/// 0.49 ms, but cost the smallest targets 0.03–0.1 ms and left tai35b no shorter (one seed
-/// in 20 took 36 ms); regrouping all along crowded the walks into one region. Regrouping
-/// inside one cooperative launch, with no launch boundary a round, gave the same times
-/// (`docs/trials/regroup-in-launch.patch`, docs/benchmarks-record.md "Go with the winners inside one
-/// launch"), though the twin's 40-trial figures say eight rounds of 32 halve the moves. Those
-/// GPU figures were means of 20 runs, too few to see the gain on tai35b: over 200 runs
-/// (docs/benchmarks-record.md, "Two hundred runs a target") it was there (`DEFAULT_REGROUP_EVERY`).
-pub const REGROUP_KEEP: f64 = 0.25;
-
-/// `ts`'s regrouping where the command line does not set it, on the GPU for n from
-/// `DEFAULT_REGROUP_MIN_N` to `DEFAULT_REGROUP_MAX_N` (where `auto` runs `ts`): every
-/// `DEFAULT_REGROUP_EVERY` moves, `DEFAULT_REGROUP_ROUNDS` times, then plain walks. Over
-/// 200 runs a target on the H100 (docs/benchmarks-record.md, "Two hundred runs a target"), 4 rounds of
-/// 32 moves took tai35b's optimum from 0.90 to 0.67 ms (σ from 0.74 to 0.25), tai40b's from
-/// 1.33 to 0.55 ms, tai30b's from 0.57 to 0.40 ms and tai40a's 1 % from 0.73 to 0.62 ms, and
-/// cost kra30a, kra30b and ste36b 0.04–0.08 ms (each still at least 68× its issue-10 Ro-TS
-/// time). 16 moves a round
-/// gave runs of tens of ms (the walks crowd into one region); 48 moves, 6 rounds and a
-/// share of 1/8 were no better. Below n = 30 the walks reach their targets within a few
-/// hundred moves anyway, and the rounds' relaunches only cost: tai25b 0.15 → 0.17 ms (200
-/// runs; 0.14 → 0.21 ms over the issue's 10 runs).
-///
-/// Since a regrouping costs no launch of its own (docs/benchmarks-record.md, "A regrouping without a
-/// launch of its own"), two rounds do better on structured data (`STRUCTURED_REGROUP_ROUNDS`)
-/// and uniform data keeps four.
-pub const DEFAULT_REGROUP_EVERY: u32 = 32;
-pub const DEFAULT_REGROUP_ROUNDS: u32 = 4;
-/// The rounds on structured data (not `auto::is_uniform`). Over 2000 runs on the H100,
-/// tai35b's optimum took 0.503 ms on average with 2 rounds and no restart cycle against
-/// 0.564 ms with 4 rounds and cycles of 256 moves (3 rounds 0.526–0.531 ms, 1 round 0.571
-/// ms), and no run took 2 ms: the walks no longer crowd, so the restart cycles have nothing
-/// to cut (0.512 ms with them). Over 500–1000 runs kra30b took 0.280 ms against 0.321,
-/// tai30b 0.325 against 0.333, kra30a, ste36b and tai40b within 3 %. tai40a's 1 % took
-/// 0.664 ms with 2 rounds against 0.534 ms with 4, so uniform data keeps 4.
-pub const STRUCTURED_REGROUP_ROUNDS: u32 = 2;
-pub const DEFAULT_REGROUP_MIN_N: usize = 30;
-pub const DEFAULT_REGROUP_MAX_N: usize = auto::TS_ANY_N;
-
-/// `ts`'s regrouping on uniform random data (`auto::is_uniform`) above n = `auto::TS_ANY_N`
-/// up to `UNIFORM_REGROUP_MAX_N`, on the GPU: every `uniform_regroup_every(n)` moves, all run
-/// long. There the walks are the population of one search, which ends lower than the
-/// colony `auto` ran before on all four shared tai*a above n = 40. Means over seeds 1–16
-/// (tai80a, tai100a) or 1–8 (tai50a, tai60a) on the H100 (docs/benchmarks-record.md, "Go with the
-/// winners all along on tai*a"), gap after 1 s in %, for regroupings every 512 / 640 / 768 /
-/// 896 / 1024 moves, and the colony (`aco-ts --class i --ls-iterations 32n --one-wave`):
-///
-/// | instance | 512 | 640 | 768 | 896 | 1024 | colony |
-/// |---|---|---|---|---|---|---|
-/// | tai50a | | | 0.158 | | **0.109** | 0.337 |
-/// | tai60a | | | 0.344 | | **0.306** | 0.366 |
-/// | tai80a | 0.538 | 0.499 | **0.445** | 0.495 | 0.514 | 0.512 |
-/// | tai100a | 0.399 | 0.378 | 0.359 | **0.346** | 0.382 | 0.439 |
-///
-/// (The elite by cost alone; above n = 64 it is now also kept diverse, `regroup_distance`.)
-/// Every 1536 or 2048 moves ended tai80a and tai100a as high as walks that never regroup
-/// (about 0.7 %): between two rounds a walk must stay close enough to where it started for
-/// its cost to say something about that region. So the rounds are as long as the best
-/// measured for the n around them: `UNIFORM_REGROUP_EVERY_SMALL` up to n =
-/// `UNIFORM_REGROUP_SMALL_N`, `UNIFORM_REGROUP_EVERY` above.
-pub const UNIFORM_REGROUP_EVERY: u32 = 768;
-pub const UNIFORM_REGROUP_EVERY_SMALL: u32 = 1024;
-pub const UNIFORM_REGROUP_SMALL_N: usize = 64;
-
-/// Moves between two regroupings on uniform data of size n (`UNIFORM_REGROUP_EVERY`).
-pub fn uniform_regroup_every(n: usize) -> u32 {
-    if n <= UNIFORM_REGROUP_SMALL_N { UNIFORM_REGROUP_EVERY_SMALL } else { UNIFORM_REGROUP_EVERY }
+/// `ts`'s own settings of `Options` (the command line's `--regroup-every` …
+/// `--regroup-distance`); unset ones take the policy table's defaults for the instance and
+/// the engine (`default_regroup`, `restart_cycle`, `regroup_distance`). The walks' search
+/// itself (layout, moves per launch, tenures, walks) is set by `AcoOptions`, as the colony's
+/// local search is.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TsOptions {
+    /// Moves of every walk between two regroupings (0: never; `Regroup`).
+    pub regroup_every: Option<u32>,
+    /// The share of the walks the others regroup onto (None: `policy::REGROUP_KEEP`).
+    pub regroup_keep: Option<f64>,
+    /// Regroupings per run (0: all along).
+    pub regroup_rounds: Option<u32>,
+    /// Moves of every walk without a new best after which all walks restart from random
+    /// solutions (0: never; `restart_after`).
+    pub restart_after: Option<u32>,
+    /// Moves of every walk in the walks' first cycle, after which all walks restart from
+    /// random solutions, the regroupings from their first round; every later cycle is twice
+    /// as long (0: never; `restart_cycle`).
+    pub restart_cycle: Option<u32>,
+    /// The share of n in which an elite walk's solution differs from every better elite
+    /// walk's when the walks regroup (0: the best by cost alone; `regroup_distance`).
+    pub regroup_distance: Option<f64>,
 }
 
-/// Largest n where `UNIFORM_REGROUP_EVERY` is the default: the largest measured (tai100a).
-pub const UNIFORM_REGROUP_MAX_N: usize = 100;
+impl TsOptions {
+    /// Checks every value's range; the one-line error names the command-line option.
+    pub fn validate(&self) -> Result<()> {
+        let opt = |name: &str, v: Option<f64>, lo: f64, hi: f64| v.map_or(Ok(()), |v| check_range(name, v, lo, hi));
+        opt("--regroup-every", self.regroup_every.map(f64::from), 0.0, i32::MAX as f64)?;
+        opt("--restart-after", self.restart_after.map(f64::from), 0.0, i32::MAX as f64)?;
+        opt("--restart-cycle", self.restart_cycle.map(f64::from), 0.0, i32::MAX as f64)?;
+        opt("--regroup-distance", self.regroup_distance, 0.0, 1.0)?;
+        if let Some(k) = self.regroup_keep
+            && !(k > 0.0 && k <= 1.0)
+        {
+            bail!("--regroup-keep = {k}: must be in (0, 1]");
+        }
+        Ok(())
+    }
+
+    /// Refuses settings that would regroup or restart the walks of another family than
+    /// `ts` (`family`, a registry name): only `ts` has them.
+    pub fn check_family(&self, family: &str) -> Result<()> {
+        if family == TS.name {
+            return Ok(());
+        }
+        if self.regroup_every.is_some_and(|e| e > 0) {
+            bail!("--regroup-every: only --algo ts regroups its walks, not {family}");
+        }
+        if self.regroup_distance.is_some_and(|d| d > 0.0) {
+            bail!("--regroup-distance: only --algo ts regroups its walks, not {family}");
+        }
+        if self.restart_after.is_some_and(|e| e > 0) {
+            bail!("--restart-after: only --algo ts restarts its walks, not {family}");
+        }
+        if self.restart_cycle.is_some_and(|e| e > 0) {
+            bail!("--restart-cycle: only --algo ts restarts its walks, not {family}");
+        }
+        Ok(())
+    }
+}
 
 /// Whether the walks regroup a few rounds by default: on the GPU, for n from
 /// `DEFAULT_REGROUP_MIN_N` to `DEFAULT_REGROUP_MAX_N` (`DEFAULT_REGROUP_ROUNDS` on uniform
@@ -163,9 +130,9 @@ fn rounds_by_default(n: usize, gpu: bool) -> bool {
 /// The regrouping (every, rounds; rounds 0: all along) of a `ts` run: the command line's
 /// (`--regroup-every 0`: none), else on the GPU the default for n in
 /// `DEFAULT_REGROUP_MIN_N..=DEFAULT_REGROUP_MAX_N` (its rounds by `uniform`), or on
-/// `uniform` data for n above that
-/// up to `UNIFORM_REGROUP_MAX_N`, else none. The CPU runs a walk a core, too few to regroup
-/// onto a share of them by default.
+/// `uniform` data for n above that up to `UNIFORM_REGROUP_MAX_N` every
+/// `policy::uniform_regroup_every(n)` moves all run long, else none. The CPU runs a walk a
+/// core, too few to regroup onto a share of them by default.
 pub fn default_regroup(
     every: Option<u32>,
     rounds: Option<u32>,
@@ -181,7 +148,7 @@ pub fn default_regroup(
             rounds.unwrap_or(if uniform { DEFAULT_REGROUP_ROUNDS } else { STRUCTURED_REGROUP_ROUNDS }),
         )),
         None if gpu && uniform && (DEFAULT_REGROUP_MAX_N + 1..=UNIFORM_REGROUP_MAX_N).contains(&n) => {
-            Some((uniform_regroup_every(n), rounds.unwrap_or(0)))
+            Some((policy::uniform_regroup_every(n), rounds.unwrap_or(0)))
         }
         None => None,
     }
@@ -192,29 +159,12 @@ pub fn default_regroup(
 /// On tai*a, where the walks go with the winners all along, they stall for seconds after the
 /// first 0.1–0.8 s (`solve --trace`). Starting them afresh hardly moves the 1-s gap: on the
 /// H100, seeds 1–8, tai80a ended 0.391 % above the best known without, 0.374 % after 32768
-/// moves and 0.395 % after 65536 (docs/benchmarks-record.md, "Restarts that draw new starts"; the
-/// figures of "Go with the winners all along on tai*a" came from restarts that drew the
+/// moves and 0.395 % after 65536 (docs/benchmarks-record.md, "Restarts that draw new starts";
+/// the figures of "Go with the winners all along on tai*a" came from restarts that drew the
 /// first starts again).
 pub fn restart_after(after: Option<u32>) -> Option<u64> {
     after.filter(|&m| m > 0).map(u64::from)
 }
-
-/// The walks' first cycle where they restart by default (`restart_cycle`, uniform data): 4
-/// rounds of 32 moves and 128 moves on. The figures below were taken on tai35b when
-/// structured data, too, regrouped 4 rounds; with its 2 rounds now the cycles no longer pay
-/// there (`STRUCTURED_REGROUP_ROUNDS`). Over 2000 runs on the H100, tai35b's optimum took 0.605 ms on
-/// average without restarts and 0.583 ms with cycles doubling from 256 (σ 0.87 against
-/// 0.28 ms: the 1 % of runs whose walks crowd far from the optimum after the rounds, and
-/// took about 10 ms, start over instead); doubling from 160 did worse (0.634 ms), and a
-/// trial build with cycles of one fixed length no better. tai25b, tai30b, tai40b, ste36b,
-/// kra30a, kra30b and tai40a's 1 % were within noise (docs/benchmarks-record.md, "Restarts that draw
-/// new starts").
-pub const DEFAULT_RESTART_CYCLE: u32 = 256;
-
-/// Most restarts by the cycle rule (`restart_cycle`): after cycles of M, 2M, 4M and 8M moves
-/// (3840 moves at M = 256, about 20 ms of tai35b's walks), the last population runs on, so a
-/// run for quality over seconds keeps one population nearly all along.
-pub const MAX_CYCLE_RESTARTS: u64 = 4;
 
 /// Moves of every walk in the walks' first cycle, after which all walks start afresh from
 /// random solutions, the regroupings from their first round, the run's best kept; each later
@@ -231,21 +181,11 @@ pub fn restart_cycle(cycle: Option<u32>, n: usize, gpu: bool, uniform: bool) -> 
     }
 }
 
-/// The elite's least distance where the walks regroup all along on uniform data above
-/// n = `UNIFORM_REGROUP_SMALL_N`, as a share of n (`regroup_distance`).
-pub const UNIFORM_REGROUP_DISTANCE: f64 = 0.5;
-
 /// The least number of positions in which two elite walks' solutions differ when the walks
 /// regroup (`elite::diverse_winners`; None: the elite is the best walks by cost alone):
 /// `--regroup-distance F` (a share of n; 0: none), else on the GPU
 /// `UNIFORM_REGROUP_DISTANCE` on uniform data from n = `UNIFORM_REGROUP_SMALL_N` + 1 to
-/// `UNIFORM_REGROUP_MAX_N`. There the population otherwise settles within half a second in
-/// one region: over seeds 1–32 on the H100, within 1 s, tai80a ended 0.414 % above the best
-/// known against 0.475 %, tai100a 0.320 % against 0.374 %, and random uniform instances of
-/// n = 72 and 90 (seeds 1–8) closer to the best cost seen (0.065 and 0.040 % against 0.145 and
-/// 0.102 %). Shares of 0.45 and 0.55 did as well (seeds 1–16), 0.25 and 0.65 no better than none, 0.8
-/// worse; on tai50a (0.256 % against 0.109 %) and tai60a (0.326 against 0.306 %) it did not
-/// pay (docs/benchmarks-record.md, "A diverse elite").
+/// `UNIFORM_REGROUP_MAX_N`, where the walks regroup all along.
 pub fn regroup_distance(share: Option<f64>, n: usize, gpu: bool, uniform: bool) -> Option<usize> {
     let share = match share {
         Some(s) => s,
@@ -257,26 +197,21 @@ pub fn regroup_distance(share: Option<f64>, n: usize, gpu: bool, uniform: bool) 
     (share > 0.0).then(|| ((share * n as f64).ceil() as usize).max(1))
 }
 
-/// Most launches (and regroupings) queued by one `advance`: the host sees that a walk
-/// reached the target only when it reads the best after them, and every launch queued
-/// behind the hit still costs its blocks' start and exit.
-pub const MAX_SEGMENTS: u32 = 8;
-
-/// Regroupings a run makes unless `--regroup-rounds` says otherwise: those of its first
-/// `advance` (`MAX_SEGMENTS`). Regrouping all along crowds the walks into one region
-/// (docs/benchmarks-record.md, "Go with the winners").
-pub const REGROUP_ROUNDS: u32 = MAX_SEGMENTS;
-
 /// How the walks regroup: after each of their first `rounds` launches of `every` moves (at
 /// most a launch's `launch` moves; `segments` of them per `advance`, at most
 /// `MAX_SEGMENTS`), the walks outside the best `elite` restart from theirs (None: there is
 /// nothing to regroup). After the last round, launches of `launch` moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Regroup {
+    /// Moves of every walk between two regroupings (at most `launch`).
     pub every: u32,
+    /// Moves of every walk per launch after the last round.
     pub launch: u32,
+    /// Rounds queued per `advance` (at most `MAX_SEGMENTS`).
     pub segments: u32,
+    /// Regroupings per run (`u32::MAX`: all along).
     pub rounds: u32,
+    /// The walks the others regroup onto (None: all of them, nothing to regroup).
     pub elite: Option<u32>,
 }
 
@@ -301,8 +236,8 @@ impl Regroup {
 /// launches, which `init` cuts them to).
 fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn Solver>> {
     let engine = walk_engine(backend, inst, opts)?;
-    let x = &opts.aco;
-    let (gpu, uniform) = (backend.is_gpu(), auto::is_uniform(inst));
+    let x = &opts.ts;
+    let (gpu, uniform) = (backend.is_gpu(), policy::is_uniform(inst));
     let regroup = default_regroup(x.regroup_every, x.regroup_rounds, inst.n, gpu, uniform).map(|(every, rounds)| {
         let (cfg, keep) = (engine.config(), x.regroup_keep.unwrap_or(REGROUP_KEEP));
         Regroup::new(every, cfg.ls_iterations, rounds, cfg.ants, keep)
@@ -325,7 +260,10 @@ fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn S
 pub fn walk_engine(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn AcoEngine>> {
     let mut cfg = AcoConfig::from_options(LsKind::Tabu, inst, opts);
     cfg.walk = true;
-    cfg.layout = opts.aco.layout.unwrap_or(Layout::Sums);
+    cfg.layout = opts.aco.layout.unwrap_or(TS_LAYOUT);
+    // On a GPU, a layout that does not run or fit gives way to the fastest that does; the
+    // user's is kept wherever it runs at all.
+    cfg.layout_rule = LayoutRule::Settle { chosen: opts.aco.layout.is_some() };
     cfg.split_threads = opts.aco.split_threads.or(Some(walk_threads(inst)));
     cfg.ls_iterations = opts.aco.ls_iterations.unwrap_or(LAUNCH_ITERATIONS);
     // Taillard's Ro-TS settings: tenures r³·8n (in half the walks), long-term aspiration
@@ -333,12 +271,11 @@ pub fn walk_engine(backend: &Backend, inst: &Instance, opts: &Options) -> Result
     let n = inst.n as u32;
     cfg.tabu_list_size = opts.aco.tabu_list.unwrap_or(TENURE_FACTOR * n);
     cfg.aspiration = ASPIRATION_FACTOR * n * n;
-    // Taillard's code draws each entry's tenure.
-    cfg.tenure_per_move = opts.aco.tenure_per_move.unwrap_or(false);
+    cfg.tenure_per_move = opts.aco.tenure_per_move.unwrap_or(TENURE_PER_MOVE);
     cfg.tenure_law = opts.aco.tenure_law.unwrap_or(TENURE_LAW);
+    aco::settle(backend, inst, &mut cfg)?;
     match backend {
-        Backend::Gpu(g) => {
-            aco::gpu::settle_layout(g, inst, &mut cfg, opts.aco.layout.is_some())?;
+        Backend::Gpu(_) => {
             // By default the GPU filled: as many walks as its SMs hold at once, one wave
             // (`AcoConfig::one_wave`, applied by the engine from the layout it plans).
             if opts.aco.ants.is_none() {
@@ -355,7 +292,7 @@ pub fn walk_engine(backend: &Backend, inst: &Instance, opts: &Options) -> Result
 /// most `STRUCTURED_WALK_THREADS` on structured data up to n = `STRUCTURED_WALK_MAX_N`.
 pub fn walk_threads(inst: &Instance) -> u32 {
     let quarter = walk_split_threads(inst.n as u32, MAX_THREADS);
-    if inst.n <= STRUCTURED_WALK_MAX_N && auto::max_dominance(inst) >= auto::LOW_DOMINANCE {
+    if inst.n <= STRUCTURED_WALK_MAX_N && policy::max_dominance(inst) >= LOW_DOMINANCE {
         quarter.min(STRUCTURED_WALK_THREADS)
     } else {
         quarter
@@ -390,6 +327,8 @@ pub struct TsSolver {
 }
 
 impl TsSolver {
+    /// The driver of `engine`'s walks, plain ones (no regrouping, no restarts) until the
+    /// target `target` (None: the time limit alone).
     pub fn new(engine: Box<dyn AcoEngine>, target: Option<i64>) -> TsSolver {
         let launch = engine.config().ls_iterations;
         TsSolver {
@@ -604,11 +543,12 @@ impl Solver for TsSolver {
 
 #[cfg(test)]
 mod tests {
-    use super::{
+    use super::{Regroup, default_regroup, regroup_distance, restart_cycle, walk_threads};
+    use crate::algo::policy::{
         DEFAULT_REGROUP_EVERY, DEFAULT_REGROUP_MAX_N, DEFAULT_REGROUP_MIN_N, DEFAULT_REGROUP_ROUNDS,
-        DEFAULT_RESTART_CYCLE, REGROUP_ROUNDS, Regroup, STRUCTURED_REGROUP_ROUNDS, STRUCTURED_WALK_MAX_N,
+        DEFAULT_RESTART_CYCLE, REGROUP_ROUNDS, STRUCTURED_REGROUP_ROUNDS, STRUCTURED_WALK_MAX_N,
         STRUCTURED_WALK_THREADS, UNIFORM_REGROUP_EVERY, UNIFORM_REGROUP_EVERY_SMALL, UNIFORM_REGROUP_MAX_N,
-        UNIFORM_REGROUP_SMALL_N, default_regroup, regroup_distance, restart_cycle, walk_threads,
+        UNIFORM_REGROUP_SMALL_N,
     };
     use crate::io::Instance;
     use qapgpu_common::mata::{MAX_THREADS, walk_split_threads};

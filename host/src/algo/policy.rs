@@ -1,0 +1,335 @@
+//! The policy table: every tuned default and threshold of `auto`'s rule, of `auto`'s
+//! colonies, of `ts` and of `memetic`, each row with the measurement that set it. `auto`
+//! reads its rule from here, `ts` and `memetic` their defaults, and the command line its help
+//! text, so that no other place restates a number.
+//!
+//! The citations name sections of [the record of trials](../../../docs/benchmarks-record.md)
+//! ("the record") by their titles; [BENCHMARKS.md](../../../BENCHMARKS.md) has the tables
+//! that sum them up. The values that reproduce a seed paper stay with their family and say
+//! so: seed 003's Table 4 in `aco::AcoConfig::paper`, the GAs' in `ga::GaOptions::default`,
+//! the cellular GA's in `cga::CgaOptions::default`.
+//!
+//! The table reads the families' types (`aco::Class`, `aco::Layout`) and no family's
+//! code; every family that needs a row reads it from here.
+use super::aco::{Class, Layout, MAX_ANTS};
+use crate::io::Instance;
+use qapgpu_common::ls::TenureLaw;
+
+// ---------------------------------------------------------------------------------------
+// The data's class: uniform random or structured.
+// ---------------------------------------------------------------------------------------
+
+/// Dominance (100·σ/μ of a matrix's entries, in %) below which data looks uniform random:
+/// tai*a have 59–63 % in both matrices, the structured tai*b over 300 % in one (the record,
+/// "`auto`: a colony for time to target").
+pub const LOW_DOMINANCE: f64 = 100.0;
+
+/// 100 · standard deviation / |mean| of the entries; infinite for a zero mean (a matrix of
+/// zeros or one balanced around 0, as posed problems have, is not uniform random data).
+pub fn dominance(m: &[i64]) -> f64 {
+    let n = m.len() as f64;
+    let mean = m.iter().map(|&x| x as f64).sum::<f64>() / n;
+    if mean == 0.0 {
+        return f64::INFINITY;
+    }
+    let var = m.iter().map(|&x| (x as f64 - mean).powi(2)).sum::<f64>() / n;
+    100.0 * var.sqrt() / mean.abs()
+}
+
+/// The larger dominance of the two matrices.
+pub fn max_dominance(inst: &Instance) -> f64 {
+    dominance(&inst.a).max(dominance(&inst.b))
+}
+
+/// Whether `inst` looks like uniform random data: both dominances below `LOW_DOMINANCE`.
+pub fn is_uniform(inst: &Instance) -> bool {
+    max_dominance(inst) < LOW_DOMINANCE
+}
+
+// ---------------------------------------------------------------------------------------
+// `auto`'s rule (`auto::choose`).
+// ---------------------------------------------------------------------------------------
+
+/// Largest n for which `auto` runs `ts`, whatever the data: the walks reached every target
+/// of issue 10 up to n = 40 first (the record, "`auto`: a colony for time to target", and
+/// "Two hundred runs a target").
+pub const TS_ANY_N: usize = 40;
+
+/// Largest n of uniform random data for which `auto` runs `ts` on the GPU, and where its
+/// walks regroup all along by default (`DEFAULT_REGROUP_MAX_N` + 1 up to this n): the largest
+/// measured (tai100a; the record, "Go with the winners all along on tai*a" and "A diverse
+/// elite").
+pub const UNIFORM_REGROUP_MAX_N: usize = 100;
+
+// ---------------------------------------------------------------------------------------
+// `auto`'s colonies for `aco-ts` (`auto::tune`), tuned for time to target, not seed 003's
+// Table 4.
+// ---------------------------------------------------------------------------------------
+
+/// One of `auto`'s colonies: the settings `auto::tune` fills where the user left them unset.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Colony {
+    /// The Table 4 class the rest of the settings (ρ, γ, m) come from.
+    pub class: Class,
+    /// IT_TS, in n.
+    pub ls_factor: u32,
+    /// m, before `one_wave` cuts it (None: Table 4's).
+    pub ants: Option<u32>,
+    /// m cut to the ants the device runs at once (`--one-wave`).
+    pub one_wave: bool,
+    /// One tenure draw per move (None: Table 4's, one per move).
+    pub tenure_per_move: Option<bool>,
+    /// The layout, settled on the GPU where it does not run or fit (`aco::LayoutRule`).
+    pub layout: Layout,
+}
+
+/// The colony for uniform random data (tai*a) above the n where `auto` runs `ts`:
+/// class (i) with searches of 32n moves, twice Table 4's 16n (longer searches found 1 %
+/// above the optimum sooner on tai50a–tai100a; 2n–8n later; tai100a: 1 % above the optimum
+/// in 0.092 s, Table 4's colony 0.139 s), and one wave of ants: every block the GPU holds at
+/// once (2n ants took as long an iteration at n = 80 and 100 and ended higher within 1 s; a
+/// cAS iteration lasts as long as its slowest SM, so tai80a's 160 ants on 132 SMs took as
+/// long as 264). The record, "`auto`: a colony for time to target", and "Go with the winners,
+/// and where the colony stops on tai*a" ("Whole waves for the colony on uniform data").
+pub const UNIFORM_COLONY: Colony = Colony {
+    class: Class::Random,
+    ls_factor: 32,
+    ants: Some(MAX_ANTS),
+    one_wave: true,
+    tenure_per_move: None,
+    layout: Layout::Sums,
+};
+
+/// The colony for structured data (tai*b) above n = `TS_ANY_N`: class (iv)'s γ, one wave of
+/// ants, searches of n moves, so that pheromone and donors recombine the ants' bests four
+/// times as often as with Table 4's 4n (n beat 2n and 4n on tai80b, tai100b and tai150b), and
+/// a tenure drawn per tabu entry (Taillard's, shorter; it won on tai150b). tai80b's optimum in
+/// 0.27 s (Table 4's colony 0.67 s), tai100b's in 0.34 s (0.96 s), 0.2 % above tai150b's in
+/// 1.6 s (8.7 s). The record, "`auto`: a colony for time to target".
+pub const STRUCTURED_COLONY: Colony = Colony {
+    class: Class::RealLifeLike,
+    ls_factor: 1,
+    ants: None,
+    one_wave: true,
+    tenure_per_move: Some(false),
+    layout: Layout::Sums,
+};
+
+/// Largest n of structured data whose colony runs the split family's layouts (sums, or
+/// split) wherever they fit: with split, tai80b and tai100b reached their optimum 20–26 %
+/// sooner than with MATA, the same 264-ant colony; on tai150b the larger one-wave colony took
+/// 2.5 times as long as MATA's 132 ants to 0.2 % (split) and 3.9 times (sums: 1.98 s against
+/// 0.51 s). Above it the colony runs MATA unless the sums plan is on the fast path (one ant an
+/// SM, as MATA: tai150b to 0.2 % in 0.28 s against 0.65 s). The record, "The split layout: a
+/// faster iteration", "The sums layout: every move in O(1)" and "The sums fast path for
+/// tai150b".
+pub const STRUCTURED_SPLIT_N: usize = 128;
+
+// ---------------------------------------------------------------------------------------
+// `ts`: the walks (`ts::walk_engine`, `ts::walk_threads`).
+// ---------------------------------------------------------------------------------------
+
+/// Moves of every walk per launch (`--ls-iterations`): long enough that a launch's fresh Δ
+/// scan and its host round trip are small, short enough for a progress line; the target and
+/// the stop word end a launch early anyway (the record, "The fast path (issue 10): a
+/// multi-start tabu search on the GPU, `auto`, start-up").
+pub const LAUNCH_ITERATIONS: u32 = 2048;
+
+/// Ro-TS (Taillard's 2006 code, not tuned here): the tabu duration is r³ times this many n
+/// (r uniform in [0, 1)), and `TENURE_PER_MOVE` says how it is drawn (the record, "The fast
+/// path (issue 10)").
+pub const TENURE_FACTOR: u32 = 8;
+
+/// Ro-TS (Taillard's 2006 code, not tuned here): an assignment unused for this many n²
+/// iterations is aspired. Shorter aspirations (16n to 64n moves) did worse but on tai100a
+/// (the record, "Launch costs, and five more ways at tai80a").
+pub const ASPIRATION_FACTOR: u32 = 5;
+
+/// The walks draw a tenure per tabu entry, as Taillard's code does (not `aco-ts`'s one per
+/// move, which brought the colony to seed 003's errors: the record, "Table 5: IT_TOTAL =
+/// n·50000 local-search iterations, or the optimum").
+pub const TENURE_PER_MOVE: bool = false;
+
+/// Half the walks draw as Taillard's 2006 code does (T·r³, T = 8n), half as his 1991 Ro-TS
+/// did (uniform around T/4 = 2n): on the small structured targets the uniform walks hit the
+/// optimum sooner (tai35b: median 0.7 ms against 1.1 ms) but now and then not for thousands
+/// of moves (tai40b), and on tai*a the cubic ones do better (the record, "The start of a
+/// solve, and a tenure portfolio for `ts`").
+pub const TENURE_LAW: TenureLaw = TenureLaw::Mixed;
+
+/// The walks' layout where the user does not choose one: sums, the same moves as MATA's
+/// sooner, settled on the GPU where it does not apply or fit (the record, "The sums layout:
+/// every move in O(1)").
+pub const TS_LAYOUT: Layout = Layout::Sums;
+
+/// Most threads a walk has on structured data (a matrix dominance of at least
+/// `LOW_DOMINANCE`) up to n = `STRUCTURED_WALK_MAX_N`: there the first hit comes from many
+/// walks more than from fast ones. Over 200 runs a target on the H100 (the record, "Two
+/// hundred runs a target"), 128 threads reached tai35b's optimum in 0.90 ms against 1.03 ms
+/// with the quarter-thread rule's 160, and tai40b's in 1.32 ms against 3.46 ms with its 224;
+/// tai25b, kra30a, kra30b, tai30b and ste36b were within noise of their best from 128 up.
+/// Uniform data keeps the rule (`mata::walk_split_threads`): tai40a reached 1 % above the
+/// optimum in 0.73 ms with its 224 threads, 0.88 ms with 128.
+pub const STRUCTURED_WALK_THREADS: u32 = 128;
+
+/// Largest n where `STRUCTURED_WALK_THREADS` applies (`TS_ANY_N`, where `auto` runs `ts`):
+/// above it fewer, faster walks win again (40 runs: tai50b's optimum in 0.229 s with 128
+/// threads against 0.128 s with the rule's 320, tai60b's in 0.88 s against 0.21 s; the
+/// record, "Two hundred runs a target").
+pub const STRUCTURED_WALK_MAX_N: usize = TS_ANY_N;
+
+// ---------------------------------------------------------------------------------------
+// `ts`: "go with the winners" (`ts::default_regroup`, `ts::Regroup`).
+// ---------------------------------------------------------------------------------------
+
+/// The share of the walks the others regroup onto (`--regroup-keep`, `ls::donor_rank`). On
+/// the CPU twin of 792 tai35b walks (`examples/go_with_winners.rs`, 12 trials each) the first
+/// walk reached the optimum after 296 moves on average without it and after 140–154 with a
+/// quarter kept every 30–50 moves. On the GPU (H100, the record, "Go with the winners, and
+/// where the colony stops on tai*a"), 8 rounds of 32 moves cut tai40b's time to the optimum
+/// from 4.2 to 0.51 ms and tai30b's from 0.69 to 0.49 ms, but cost the smallest targets
+/// 0.03–0.1 ms and left tai35b no shorter (one seed in 20 took 36 ms); regrouping all along
+/// crowded the walks into one region. Regrouping inside one cooperative launch, with no
+/// launch boundary a round, gave the same times (`docs/trials/regroup-in-launch.patch`, the
+/// record, "Go with the winners inside one launch"), though the twin's 40-trial figures say
+/// eight rounds of 32 halve the moves. Those GPU figures were means of 20 runs, too few to see
+/// the gain on tai35b: over 200 runs (the record, "Two hundred runs a target") it was there
+/// (`DEFAULT_REGROUP_EVERY`).
+pub const REGROUP_KEEP: f64 = 0.25;
+
+/// `ts`'s regrouping where the command line does not set it, on the GPU for n from
+/// `DEFAULT_REGROUP_MIN_N` to `DEFAULT_REGROUP_MAX_N` (where `auto` runs `ts`): every
+/// `DEFAULT_REGROUP_EVERY` moves, `DEFAULT_REGROUP_ROUNDS` times on uniform data and
+/// `STRUCTURED_REGROUP_ROUNDS` on structured data, then plain walks. Over 200 runs a target on
+/// the H100 (the record, "Two hundred runs a target"), 4 rounds of 32 moves took tai35b's
+/// optimum from 0.90 to 0.67 ms (σ from 0.74 to 0.25), tai40b's from 1.33 to 0.55 ms,
+/// tai30b's from 0.57 to 0.40 ms and tai40a's 1 % from 0.73 to 0.62 ms, and cost kra30a,
+/// kra30b and ste36b 0.04–0.08 ms (each still at least 68× its issue-10 Ro-TS time). 16 moves
+/// a round gave runs of tens of ms (the walks crowd into one region); 48 moves, 6 rounds and a
+/// share of 1/8 were no better.
+pub const DEFAULT_REGROUP_EVERY: u32 = 32;
+
+/// The rounds of `DEFAULT_REGROUP_EVERY` moves on uniform data (`is_uniform`), n from
+/// `DEFAULT_REGROUP_MIN_N` to `DEFAULT_REGROUP_MAX_N`: tai40a's 1 % took 0.534 ms with 4
+/// rounds against 0.664 ms with 2 (the record, "Two hundred runs a target", and "A regrouping
+/// without a launch of its own, and two rounds on structured data").
+pub const DEFAULT_REGROUP_ROUNDS: u32 = 4;
+
+/// The rounds on structured data (not `is_uniform`). Since a regrouping costs no launch of
+/// its own, over 2000 runs on the H100 tai35b's optimum took 0.503 ms on average with 2 rounds
+/// and no restart cycle against 0.564 ms with 4 rounds and cycles of 256 moves (3 rounds
+/// 0.526–0.531 ms, 1 round 0.571 ms), and no run took 2 ms: the walks no longer crowd, so the
+/// restart cycles have nothing to cut (0.512 ms with them). Over 500–1000 runs kra30b took
+/// 0.280 ms against 0.321, tai30b 0.325 against 0.333, kra30a, ste36b and tai40b within 3 %
+/// (the record, "A regrouping without a launch of its own, and two rounds on structured
+/// data").
+pub const STRUCTURED_REGROUP_ROUNDS: u32 = 2;
+
+/// Smallest n where the walks regroup a few rounds by default: below n = 30 they reach their
+/// targets within a few hundred moves anyway, and the rounds' relaunches only cost (tai25b
+/// 0.15 → 0.17 ms over 200 runs, 0.14 → 0.21 ms over the issue's 10; the record, "Two hundred
+/// runs a target").
+pub const DEFAULT_REGROUP_MIN_N: usize = 30;
+
+/// Largest n where the walks regroup a few rounds by default: `TS_ANY_N`, where `auto` runs
+/// `ts` whatever the data (the record, "Two hundred runs a target").
+pub const DEFAULT_REGROUP_MAX_N: usize = TS_ANY_N;
+
+/// `ts`'s regrouping on uniform random data (`is_uniform`) above n = `DEFAULT_REGROUP_MAX_N`
+/// up to `UNIFORM_REGROUP_MAX_N`, on the GPU: every `UNIFORM_REGROUP_EVERY_SMALL` moves up to
+/// n = `UNIFORM_REGROUP_SMALL_N`, every `UNIFORM_REGROUP_EVERY` above, all run long. There the
+/// walks are the population of one search, which ends lower than the colony `auto` ran before
+/// on all four shared tai*a above n = 40. Means over seeds 1–16 (tai80a, tai100a) or 1–8
+/// (tai50a, tai60a) on the H100 (the record, "Go with the winners all along on tai*a"), gap
+/// after 1 s in %, for regroupings every 512 / 640 / 768 / 896 / 1024 moves, and the colony
+/// (`aco-ts --class i --ls-iterations 32n --one-wave`):
+///
+/// | instance | 512 | 640 | 768 | 896 | 1024 | colony |
+/// |---|---|---|---|---|---|---|
+/// | tai50a | | | 0.158 | | **0.109** | 0.337 |
+/// | tai60a | | | 0.344 | | **0.306** | 0.366 |
+/// | tai80a | 0.538 | 0.499 | **0.445** | 0.495 | 0.514 | 0.512 |
+/// | tai100a | 0.399 | 0.378 | 0.359 | **0.346** | 0.382 | 0.439 |
+///
+/// (The elite by cost alone; above n = 64 it is now also kept diverse,
+/// `UNIFORM_REGROUP_DISTANCE`.) Every 1536 or 2048 moves ended tai80a and tai100a as high as
+/// walks that never regroup (about 0.7 %): between two rounds a walk must stay close enough
+/// to where it started for its cost to say something about that region. So the rounds are as
+/// long as the best measured for the n around them.
+pub const UNIFORM_REGROUP_EVERY: u32 = 768;
+
+/// Moves between two regroupings on uniform data up to n = `UNIFORM_REGROUP_SMALL_N`
+/// (tai50a, tai60a: the table of `UNIFORM_REGROUP_EVERY`).
+pub const UNIFORM_REGROUP_EVERY_SMALL: u32 = 1024;
+
+/// Largest n of uniform data that regroups every `UNIFORM_REGROUP_EVERY_SMALL` moves, and
+/// above which the elite is kept diverse (`UNIFORM_REGROUP_DISTANCE`; the record, "Go with
+/// the winners all along on tai*a" and "A diverse elite").
+pub const UNIFORM_REGROUP_SMALL_N: usize = 64;
+
+/// Moves between two regroupings on uniform data of size n (`UNIFORM_REGROUP_EVERY`).
+pub fn uniform_regroup_every(n: usize) -> u32 {
+    if n <= UNIFORM_REGROUP_SMALL_N { UNIFORM_REGROUP_EVERY_SMALL } else { UNIFORM_REGROUP_EVERY }
+}
+
+/// The elite's least distance where the walks regroup all along on uniform data from n =
+/// `UNIFORM_REGROUP_SMALL_N` + 1 to `UNIFORM_REGROUP_MAX_N`, as a share of n
+/// (`--regroup-distance`, `ts::regroup_distance`). There the population otherwise settles
+/// within half a second in one region: over seeds 1–32 on the H100, within 1 s, tai80a ended
+/// 0.414 % above the best known against 0.475 %, tai100a 0.320 % against 0.374 %, and random
+/// uniform instances of n = 72 and 90 (seeds 1–8) closer to the best cost seen (0.065 and
+/// 0.040 % against 0.145 and 0.102 %). Shares of 0.45 and 0.55 did as well (seeds 1–16), 0.25
+/// and 0.65 no better than none, 0.8 worse; on tai50a (0.256 % against 0.109 %) and tai60a
+/// (0.326 against 0.306 %) it did not pay (the record, "A diverse elite").
+pub const UNIFORM_REGROUP_DISTANCE: f64 = 0.5;
+
+/// Most launches (and regroupings) queued by one `advance`: the host sees that a walk reached
+/// the target only when it reads the best after them, and every launch queued behind the hit
+/// still costs its blocks' start and exit (the record, "Go with the winners, and where the
+/// colony stops on tai*a").
+pub const MAX_SEGMENTS: u32 = 8;
+
+/// Regroupings a run makes where `--regroup-every` is given without `--regroup-rounds`:
+/// those of its first `advance` (`MAX_SEGMENTS`). Regrouping all along crowds the walks into
+/// one region (the record, "Go with the winners, and where the colony stops on tai*a").
+pub const REGROUP_ROUNDS: u32 = MAX_SEGMENTS;
+
+// ---------------------------------------------------------------------------------------
+// `ts`: restarts (`ts::restart_cycle`; `--restart-after` has no default).
+// ---------------------------------------------------------------------------------------
+
+/// The walks' first cycle where they restart by default (`ts::restart_cycle`): on the GPU
+/// where they regroup `DEFAULT_REGROUP_ROUNDS` rounds (uniform data, n from
+/// `DEFAULT_REGROUP_MIN_N` to `DEFAULT_REGROUP_MAX_N`), 4 rounds of 32 moves and 128 moves on.
+/// The figures below were taken on tai35b when structured data, too, regrouped 4 rounds; with
+/// its 2 rounds now the cycles no longer pay there (`STRUCTURED_REGROUP_ROUNDS`). Over 2000
+/// runs on the H100, tai35b's optimum took 0.605 ms on average without restarts and 0.583 ms
+/// with cycles doubling from 256 (σ 0.87 against 0.28 ms: the 1 % of runs whose walks crowd
+/// far from the optimum after the rounds, and took about 10 ms, start over instead); doubling
+/// from 160 did worse (0.634 ms), and a trial build with cycles of one fixed length no better.
+/// tai25b, tai30b, tai40b, ste36b, kra30a, kra30b and tai40a's 1 % were within noise (the
+/// record, "Restarts that draw new starts, and restart cycles for n = 30 to 40").
+pub const DEFAULT_RESTART_CYCLE: u32 = 256;
+
+/// Most restarts by the cycle rule (`--restart-cycle`): after cycles of M, 2M, 4M and 8M
+/// moves (3840 moves at M = 256, about 20 ms of tai35b's walks), the last population runs on,
+/// so a run for quality over seconds keeps one population nearly all along (the record,
+/// "Restarts that draw new starts, and restart cycles for n = 30 to 40").
+pub const MAX_CYCLE_RESTARTS: u64 = 4;
+
+// ---------------------------------------------------------------------------------------
+// `memetic` (measured as it stands, not tuned: the record, "The memetic hybrid (`--algo
+// memetic`)").
+// ---------------------------------------------------------------------------------------
+
+/// Launches of every walk between two breedings: within 1 s about 6 breedings at n = 60 (the
+/// record, "The memetic hybrid (`--algo memetic`)").
+pub const BREED_EVERY: u64 = 4;
+
+/// One walk in this many (the worst quarter by best cost, at least one) restarts from a
+/// child at a breeding (the record, "The memetic hybrid (`--algo memetic`)").
+pub const BREED_ONE_IN: usize = 4;
+
+/// Walks of a CPU population unless `--ants` says otherwise: one per thread is too few to
+/// breed from (not measured).
+pub const MEMETIC_CPU_WALKS: u32 = 16;
