@@ -70,8 +70,8 @@ pub fn main() -> i32 {
         }
     };
     let result = match cli.cmd {
-        Some(Cmd::Solve(a)) => solve::solve(a),
-        None => solve::solve(cli.solve),
+        Some(Cmd::Solve(a)) => solve_command(a),
+        None => solve_command(cli.solve),
         Some(Cmd::Bench(a)) => bench::bench(a),
         Some(Cmd::Pose(a)) => problem::pose(a),
         Some(Cmd::Info(d)) => solve::info(&d),
@@ -85,6 +85,14 @@ pub fn main() -> i32 {
             stderr_line(format_args!("error: {}", text.replace('\n', " ")));
             1
         }
+    }
+}
+
+/// `solve`: a QAP instance, or another problem posed as a QAP (`--problem`).
+fn solve_command(a: SolveArgs) -> anyhow::Result<()> {
+    match a.problem.problem {
+        Some(kind) => problem::solve(a, kind),
+        None => solve::solve(a),
     }
 }
 

@@ -16,10 +16,9 @@ const DEFAULT_SEED: u64 = 2024;
 /// Largest `--target-gap` in percent.
 const MAX_GAP: f64 = 1e6;
 
+/// `qapgpu solve` of a QAP instance (`solve --problem`, another problem posed as a QAP, is
+/// `problem::solve`).
 pub fn solve(a: SolveArgs) -> Result<()> {
-    if let Some(kind) = a.problem.problem {
-        return super::problem::solve(a, kind);
-    }
     if a.problem.k.is_some() || a.problem.open_tour {
         bail!("--k and --open-tour go with --problem");
     }
