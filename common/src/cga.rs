@@ -280,7 +280,7 @@ pub fn local_search<E: Elem, A: Matrix<E>, B: Matrix<E>>(
 
 /// The best-so-far of a cellular GA run: the only thing the host reads each generation.
 #[repr(C)]
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct CgaBest {
     pub cost: i64,
     /// Generation at which `cost` was first reached (0: the initial population).
@@ -289,6 +289,7 @@ pub struct CgaBest {
     pub elite: u32,
     pub perm: [u8; crate::MAX_N],
 }
+const _: () = assert!(size_of::<CgaBest>() == 272);
 
 impl Default for CgaBest {
     fn default() -> Self {

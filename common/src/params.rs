@@ -1,6 +1,12 @@
 //! `#[repr(C)]` parameter blocks shared by the host and the kernels. Each kernel takes one
 //! pointer to one of these blocks in global memory (never aggregates by value).
+//!
+//! Every block is `bytemuck::Pod` (no padding, any bytes valid), so the host copies it to
+//! and from the device without `unsafe`. The kernels read fields at fixed offsets: the
+//! `size_of` assertion after each block catches a change of layout, and a field added must
+//! fill the block to its alignment with an explicit `_pad` field.
 use crate::shuffle::Shuffle;
+use bytemuck::{Pod, Zeroable};
 
 /// Matrix A is in the module's constant bank (`QAP_CONST_A`) instead of global memory.
 pub const FLAG_A_IN_CONST: u32 = 1;
@@ -14,7 +20,7 @@ pub const FLAG_PER_BLOCK_TARGET: u32 = 8;
 
 /// Offsets into a GA block's dynamic shared memory, from `layout::GaLayout`.
 #[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
 pub struct GaSharedLayout {
     /// Bytes per individual row (n rounded up so that rows start on odd 4-byte words).
     pub stride: u32,
@@ -24,6 +30,7 @@ pub struct GaSharedLayout {
     pub scratch_offset: u32,
     pub total: u32,
 }
+const _: () = assert!(size_of::<GaSharedLayout>() == 24);
 
 /// Global-memory state of one GA run, as device pointers (u64), plus its settings.
 ///
@@ -32,7 +39,7 @@ pub struct GaSharedLayout {
 /// loads coalesce), `best_cost` i64[blocks], `best_perm` u8[blocks][stride],
 /// `restarts` u32[blocks], `control` one `RunControl`.
 #[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
 pub struct GaParams {
     pub a: u64,
     pub b: u64,
@@ -64,10 +71,11 @@ pub struct GaParams {
     pub blocks: u32,
     pub layout: GaSharedLayout,
 }
+const _: () = assert!(size_of::<GaParams>() == 160);
 
 /// Written by the block that first reaches the target (FoundFlag of seed 001).
 #[repr(C)]
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
 pub struct RunControl {
     pub found: u32,
     pub found_block: u32,
@@ -76,6 +84,7 @@ pub struct RunControl {
     pub start_ns: u64,
     pub found_perm: [u8; crate::MAX_N],
 }
+const _: () = assert!(size_of::<RunControl>() == 280);
 
 impl Default for RunControl {
     fn default() -> Self {
@@ -85,7 +94,7 @@ impl Default for RunControl {
 
 /// Island migration (seed 000): individual x of `src` moves to slot `shuffle.apply(x)` of `dst`.
 #[repr(C)]
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
 pub struct MigrateParams {
     pub src_pop: u64,
     pub dst_pop: u64,
@@ -95,6 +104,7 @@ pub struct MigrateParams {
     pub total: u32,
     pub stride: u32,
 }
+const _: () = assert!(size_of::<MigrateParams>() == 64);
 
 /// The local search is the robust tabu search (else 2-opt).
 pub const LS_TABU: u32 = 1;
@@ -136,7 +146,7 @@ pub const LS_GLOBAL_PAIRS: u32 = 32768;
 
 /// Offsets into a local-search block's dynamic shared memory, from `layout::LsLayout`.
 #[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
 pub struct LsSharedLayout {
     pub perm: u32,
     pub best: u32,
@@ -154,10 +164,11 @@ pub struct LsSharedLayout {
     pub sums: u32,
     pub total: u32,
 }
+const _: () = assert!(size_of::<LsSharedLayout>() == 44);
 
 /// The best-so-far solution of an ACO run, the only thing the host reads each iteration.
 #[repr(C)]
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
 pub struct AcoBest {
     pub cost: i64,
     /// Local-search iterations of every search since the run began: each block adds its
@@ -165,6 +176,7 @@ pub struct AcoBest {
     pub ls_total: u64,
     pub perm: [u8; crate::MAX_N],
 }
+const _: () = assert!(size_of::<AcoBest>() == 272);
 
 impl Default for AcoBest {
     fn default() -> Self {
@@ -178,13 +190,14 @@ impl Default for AcoBest {
 /// (docs/benchmarks-record.md, "A hit reaches the host at once"). `flag` is written last: 1 when `cost`
 /// and `perm` hold the hit; the host clears it before a run.
 #[repr(C)]
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
 pub struct TargetHit {
     pub flag: u32,
     pub _pad: u32,
     pub cost: i64,
     pub perm: [u8; crate::MAX_N],
 }
+const _: () = assert!(size_of::<TargetHit>() == 272);
 
 /// The value a search that reached the run's target writes to the stop word when it is the
 /// first to (`stop::claim_stop`): nonzero like the host's 1, so every poll stops, and
@@ -201,7 +214,7 @@ pub const STOP_BY_HIT: u32 = 2;
 /// when not in shared memory), `first_pairs` u16[T_S] (MATA's lookup table), `best` one
 /// `AcoBest`.
 #[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
 pub struct AcoParams {
     pub a: u64,
     pub b: u64,
@@ -279,6 +292,7 @@ pub struct AcoParams {
     pub tau_max: f32,
     pub layout: LsSharedLayout,
 }
+const _: () = assert!(size_of::<AcoParams>() == 328);
 
 /// The local search's move costs are one per thread (`move` mapping) rather than one
 /// block-wide sum per swap (`gene`, the thesis's).
@@ -289,13 +303,14 @@ pub const CGA_DELTA_SHARED: u32 = 2;
 /// Offsets into a cellular-GA local-search block's dynamic shared memory
 /// (`layout::CgaLayout`).
 #[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
 pub struct CgaSharedLayout {
     pub perm: u32,
     pub scratch: u32,
     pub delta: u32,
     pub total: u32,
 }
+const _: () = assert!(size_of::<CgaSharedLayout>() == 16);
 
 /// Global-memory state of one cellular GA run (seeds 002/004) and its settings; every
 /// cellular-GA kernel takes a pointer to one of these.
@@ -306,7 +321,7 @@ pub struct CgaSharedLayout {
 /// `move` mapping's Δ tables when they do not fit in shared memory), `stop` the host's stop
 /// word.
 #[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
 pub struct CgaParams {
     pub a: u64,
     pub b: u64,
@@ -339,3 +354,4 @@ pub struct CgaParams {
     pub passes: u32,
     pub layout: CgaSharedLayout,
 }
+const _: () = assert!(size_of::<CgaParams>() == 152);

@@ -5,7 +5,7 @@
 use crate::rng::mix64;
 
 #[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct Shuffle {
     pub m: u32,
     pub half_bits: u32,

@@ -4,6 +4,7 @@
 use crate::io::Instance;
 use crate::run::stop::{DeviceMirror, StopWord};
 use anyhow::{Context, Result, bail};
+use bytemuck::Pod;
 use cudarc::driver::sys;
 use cudarc::driver::sys::CUdevice_attribute as Attr;
 use cudarc::driver::{CudaContext, CudaSlice, CudaStream, DevicePtr, PinnedHostSlice};
@@ -134,15 +135,14 @@ pub fn unavailable_reason(ptx: Option<&Path>) -> Option<String> {
     }
 }
 
-pub fn bytes_of<T: Copy>(v: &T) -> &[u8] {
-    // SAFETY: T is a #[repr(C)] plain-data block; reading its bytes is fine.
-    unsafe { std::slice::from_raw_parts(v as *const T as *const u8, size_of::<T>()) }
+/// The bytes of a parameter block, to copy to the device.
+pub fn bytes_of<T: Pod>(v: &T) -> &[u8] {
+    bytemuck::bytes_of(v)
 }
 
-pub fn from_bytes<T: Copy>(b: &[u8]) -> T {
-    assert_eq!(b.len(), size_of::<T>());
-    // SAFETY: T is plain data of exactly these bytes, written by the kernel.
-    unsafe { std::ptr::read_unaligned(b.as_ptr() as *const T) }
+/// A parameter block read back from the bytes the device wrote (exactly `size_of::<T>()`).
+pub fn from_bytes<T: Pod>(b: &[u8]) -> T {
+    bytemuck::pod_read_unaligned(b)
 }
 
 /// Kernels from PTX text: a split file (`kernels::parts`) compiled kernel by kernel on first
@@ -276,16 +276,18 @@ impl Gpu {
 /// address space): the host reads what a kernel wrote while that kernel still runs, with no
 /// copy and no wait on the stream. The owner must let every kernel that may write it end
 /// before dropping it (a stream synchronisation).
-pub struct HostMapped<T: Copy> {
+/// `T` is `Pod`: a kernel may leave any bytes in it.
+pub struct HostMapped<T: Pod> {
     host: *mut T,
     device: u64,
 }
 
 // SAFETY: the allocation is plain page-locked memory; the owner serialises the host's
 // accesses, and the device's writes are ordered by the kernels' system fences.
-unsafe impl<T: Copy> Send for HostMapped<T> {}
+unsafe impl<T: Pod> Send for HostMapped<T> {}
 
-impl<T: Copy> HostMapped<T> {
+impl<T: Pod> HostMapped<T> {
+    /// Allocates one `T` on `gpu`, mapped into its address space, holding `value`.
     pub fn new(gpu: &Gpu, value: T) -> Result<HostMapped<T>> {
         gpu.ctx.bind_to_thread().context("binding the CUDA context")?;
         // SAFETY: the allocation has the size of T and is written before any read.
@@ -314,7 +316,7 @@ impl<T: Copy> HostMapped<T> {
     }
 }
 
-impl<T: Copy> Drop for HostMapped<T> {
+impl<T: Pod> Drop for HostMapped<T> {
     fn drop(&mut self) {
         // SAFETY: allocated by `malloc_host`; the owner let every writer end (type docs).
         unsafe {
@@ -380,12 +382,9 @@ impl DeviceMirror for DeviceStop {
     }
 }
 
-fn element_bytes<E: Elem + TryFrom<i64>>(values: &[i64]) -> Vec<u8> {
+fn element_bytes<E: Elem + TryFrom<i64> + Pod>(values: &[i64]) -> Vec<u8> {
     let typed: Vec<E> = crate::io::instance::in_width(values);
-    // SAFETY: E is u16/u32/i32, plain data.
-    let mut v =
-        unsafe { std::slice::from_raw_parts(typed.as_ptr() as *const u8, std::mem::size_of_val(typed.as_slice())) }
-            .to_vec();
+    let mut v = bytemuck::cast_slice::<E, u8>(&typed).to_vec();
     v.resize(v.len().div_ceil(16) * 16, 0); // kernels copy whole words
     v
 }
