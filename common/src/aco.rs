@@ -45,8 +45,8 @@ pub fn construct(
         free[j] = donor[marked[j] as usize];
     }
     let mut left = ls;
-    for j in 0..ls {
-        let f = marked[j] as usize;
+    for &f in &marked[..ls] {
+        let f = f as usize;
         let row = &tau[f * n..(f + 1) * n];
         let mut sum = 0.0f32;
         for &l in &free[..left] {

@@ -73,6 +73,7 @@ fn max_spread(n: usize, m: &[i64]) -> u128 {
                 *c += (mkr - x).abs();
             }
         }
+        #[allow(clippy::needless_range_loop)] // s indexes the rows and entries of m as well as cols.
         for s in r + 1..n {
             let rows: i64 = row(r).iter().zip(row(s)).map(|(x, y)| (x - y).abs()).sum();
             // The sums ran over k = r and k = s too; Eq. 4 has the two diagonal terms there.

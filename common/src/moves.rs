@@ -82,6 +82,7 @@ pub fn delta_full_in<D: MoveCost, E: Elem, A: Matrix<E>, B: Matrix<E>>(
 /// The paper prints b_{φ'(u)φ'(v)} as the second term of the last factor; the identity
 /// holds with b_{φ'(v)φ'(s)} (Taillard's code), which the tests check against Eq. 4.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)] // Eq. 5's operands: both matrices, φ', the old Δ and four indices.
 pub fn delta_update<E: Elem, D: MoveCost, A: Matrix<E>, B: Matrix<E>>(
     a: &A,
     b: &B,

@@ -43,8 +43,8 @@ pub fn ux(rng: &mut Xoshiro128, p1: &[u8], p2: &[u8], child: &mut [u8], taken: &
         }
     }
     let mut count = 0;
-    for g in 0..n {
-        if taken[g] == 0 {
+    for (g, &t) in taken[..n].iter().enumerate() {
+        if t == 0 {
             left[count] = g as u8;
             count += 1;
         }

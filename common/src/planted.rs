@@ -17,7 +17,7 @@ pub const OFFSET: u16 = 10;
 /// `density_percent` is the share of arcs in G.
 pub fn generate(n: usize, density_percent: u32, seed: u64, a: &mut [u16], b: &mut [u16], solution: &mut [u8]) -> i64 {
     assert!(a.len() == n * n && b.len() == n * n && solution.len() == n);
-    let mut rng = Xoshiro128::from_stream(seed, 0x504C_414E_5445_44);
+    let mut rng = Xoshiro128::from_stream(seed, 0x0050_4C41_4E54_4544);
     random_permutation(&mut rng, solution);
     // Arcs of G and the distances they force to c.
     for x in b.iter_mut() {

@@ -44,6 +44,7 @@ impl Xoshiro128 {
     }
 
     #[inline(always)]
+    #[allow(clippy::should_implement_trait)] // the generator's step, not an iterator: it never ends.
     pub fn next(&mut self) -> u32 {
         let s = &mut self.s;
         let result = s[1].wrapping_mul(5).rotate_left(7).wrapping_mul(9);

@@ -34,13 +34,14 @@ fn coverage(shape: &Shape, last: Option<(u32, u32)>) -> Vec<u32> {
                 }
                 (u, v) = next_pair(u, v);
             }
-        } else if shape.mapping == Mapping::Mata && t >= shape.tl_start && t < shape.total {
-            if let Some((r, s)) = last {
-                if let Some((u, v)) = shape.long_move(t, r, s) {
-                    assert!(u > v && touches(u, v, r, s), "thread {t} got ({u}, {v}) after ({r}, {s})");
-                    seen[move_index(u, v) as usize] += 1;
-                }
-            }
+        } else if shape.mapping == Mapping::Mata
+            && t >= shape.tl_start
+            && t < shape.total
+            && let Some((r, s)) = last
+            && let Some((u, v)) = shape.long_move(t, r, s)
+        {
+            assert!(u > v && touches(u, v, r, s), "thread {t} got ({u}, {v}) after ({r}, {s})");
+            seen[move_index(u, v) as usize] += 1;
         }
     }
     seen
@@ -171,7 +172,7 @@ fn sums_shapes_cover_every_location() {
         for threads in [32, 64, 160, 512, 1024] {
             let s = Shape::split_family(n, threads, Mapping::Sums);
             assert!(
-                s.total >= n && s.total >= threads.min(1024) && s.total % 32 == 0,
+                s.total >= n && s.total >= threads.min(1024) && s.total.is_multiple_of(32),
                 "n = {n}, T = {threads}: {} threads",
                 s.total
             );

@@ -155,7 +155,7 @@ fn restart_count_is_the_ceiling() {
 fn row_stride_has_an_odd_word_count() {
     for n in 1..=256 {
         let s = row_stride(n);
-        assert!(s >= n && s % 4 == 0 && (s / 4) % 2 == 1, "n = {n}: stride {s}");
+        assert!(s >= n && s.is_multiple_of(4) && (s / 4) % 2 == 1, "n = {n}: stride {s}");
     }
 }
 

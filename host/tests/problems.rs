@@ -210,7 +210,7 @@ fn checkers_reject_wrong_answers() {
     assert!(clique::check_clique(&g, &[1, 2, 3]).unwrap_err().contains("not adjacent"));
     assert!(clique::check_clique(&g, &[1, 1]).is_err());
 
-    assert_eq!(gpp::check_partition(&g, 2, &[0, 0, 1, 1]), Ok(1 + 1 + 0 + 0));
+    assert_eq!(gpp::check_partition(&g, 2, &[0, 0, 1, 1]), Ok(2)); // edges 1–2 and 0–2 cross, weight 1 each
     assert!(gpp::check_partition(&g, 2, &[0, 0, 0, 1]).unwrap_err().contains("has 3 vertices"));
     assert!(gpp::check_partition(&g, 2, &[0, 0, 2, 1]).is_err());
 

@@ -145,11 +145,11 @@ impl MultiSolver {
         let count = bests.len();
         for (k, slot) in self.devices.iter_mut().filter(|d| d.is_some()).enumerate() {
             let Some((cost, perm)) = &bests[(k + count - 1) % count] else { continue };
-            if let Some((label, d)) = slot.as_mut() {
-                if let Err(e) = d.solver.immigrate(*cost, perm) {
-                    eprintln!("note: {label} failed: {e:#}; going on with the other devices");
-                    *slot = None;
-                }
+            if let Some((label, d)) = slot.as_mut()
+                && let Err(e) = d.solver.immigrate(*cost, perm)
+            {
+                eprintln!("note: {label} failed: {e:#}; going on with the other devices");
+                *slot = None;
             }
         }
         if self.devices.iter().all(Option::is_none) {
@@ -218,7 +218,9 @@ impl Solver for MultiSolver {
         })?;
         self.keep(found.into_inner().expect("no thread panics holding it"));
         self.steps += 1;
-        if self.found.is_none() && self.migrate_every.is_some_and(|k| self.steps % k as u64 == 0) && !self.word.is_set()
+        if self.found.is_none()
+            && self.migrate_every.is_some_and(|k| self.steps.is_multiple_of(k as u64))
+            && !self.word.is_set()
         {
             self.migrate()?;
         }

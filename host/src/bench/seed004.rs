@@ -20,6 +20,9 @@ use std::time::Duration;
 /// (median, MAD) or (mean, sd) pairs, one per topology 4n, 8n, 16n, 20n.
 type Row4 = [(f64, f64); 4];
 
+/// (best cost, first generation reaching it).
+type BestAt = (i64, u32);
+
 /// Table 4.1: generations to the optimum, 2-opt, median ± MAD.
 pub const T41: &[(&str, Row4)] = &[
     ("els19", [(12.0, 2.0), (12.5, 1.5), (11.5, 1.5), (23.0, 11.0)]),
@@ -108,7 +111,7 @@ pub const T49: &[(&str, [(f64, f64); 2])] = &[
     ("tho40", [(249642.0, 1318.0), (242038.0, 103.0)]),
 ];
 /// Table 4.10: best found (first generation reaching it): PGAGrid, CPU.
-pub const T410: &[(&str, (i64, u32), (i64, u32))] = &[
+pub const T410: &[(&str, BestAt, BestAt)] = &[
     ("els19", (17212548, 2), (17212548, 2)),
     ("esc64a", (116, 1), (116, 1)),
     ("had20", (6922, 2), (6922, 2)),
@@ -397,10 +400,10 @@ pub fn protocol(gpu: &Backend, base: &Options, plan: &Plan) -> Result<Vec<(Strin
                         test(&mut t14, name, pass_name(pass), (topology_name(ta), a), (topology_name(tb), b));
                     }
                 }
-                if let Some(cpu_cell) = get(name, pass, Topology::Random) {
-                    if let Some(a) = get(name, pass, ta) {
-                        test(&mut t16, name, pass_name(pass), (topology_name(ta), a), ("CPU", cpu_cell));
-                    }
+                if let Some(cpu_cell) = get(name, pass, Topology::Random)
+                    && let Some(a) = get(name, pass, ta)
+                {
+                    test(&mut t16, name, pass_name(pass), (topology_name(ta), a), ("CPU", cpu_cell));
                 }
             }
         }

@@ -96,6 +96,7 @@ mod tests {
     /// Reference values from scipy 1.17.1, `scipy.stats.wilcoxon(x, y)` (exact) and
     /// `wilcoxon(x, y, method="approx")` (ties or zeros).
     #[test]
+    #[allow(clippy::approx_constant)] // 3.14 is a sample of scipy's example, not π.
     fn matches_scipy() {
         let close = |a: f64, b: f64| (a - b).abs() < 1e-9 * b.max(1e-3);
         // No ties, no zeros: exact.

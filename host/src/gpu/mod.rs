@@ -404,6 +404,23 @@ pub fn device_matrices(inst: &Instance) -> (Vec<u8>, Vec<u8>) {
     (device_matrix(inst.width, &inst.a), device_matrix(inst.width, &inst.b))
 }
 
+/// Writes member `k` of a population kept as rows of `stride` bytes (`rows`) and their costs
+/// (`costs`): its first `perm.len()` genes and its cost. Used to put an immigrant in.
+pub fn put_row(
+    stream: &Arc<CudaStream>,
+    rows: &mut CudaSlice<u8>,
+    costs: &mut CudaSlice<i64>,
+    stride: usize,
+    k: usize,
+    perm: &[u8],
+    cost: i64,
+) -> Result<()> {
+    stream.memcpy_htod(perm, &mut rows.slice_mut(k * stride..k * stride + perm.len()))?;
+    stream.memcpy_htod(&[cost], &mut costs.slice_mut(k..k + 1))?;
+    stream.synchronize()?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -433,21 +450,4 @@ mod tests {
             assert!(parts.iter().any(|p| p.globals.contains(&"QAP_CONST_A")));
         }
     }
-}
-
-/// Writes member `k` of a population kept as rows of `stride` bytes (`rows`) and their costs
-/// (`costs`): its first `perm.len()` genes and its cost. Used to put an immigrant in.
-pub fn put_row(
-    stream: &Arc<CudaStream>,
-    rows: &mut CudaSlice<u8>,
-    costs: &mut CudaSlice<i64>,
-    stride: usize,
-    k: usize,
-    perm: &[u8],
-    cost: i64,
-) -> Result<()> {
-    stream.memcpy_htod(perm, &mut rows.slice_mut(k * stride..k * stride + perm.len()))?;
-    stream.memcpy_htod(&[cost], &mut costs.slice_mut(k..k + 1))?;
-    stream.synchronize()?;
-    Ok(())
 }

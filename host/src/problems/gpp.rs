@@ -18,7 +18,7 @@ pub struct Gpp {
 impl Gpp {
     pub fn new(graph: Graph, parts: usize) -> Result<Gpp, ProblemError> {
         let n = graph.n;
-        if parts < 2 || parts > n || n % parts != 0 {
+        if parts < 2 || parts > n || !n.is_multiple_of(parts) {
             return Err(option_error(
                 "--k",
                 format!("{n} vertices do not split into {parts} equal parts (k ≥ 2 must divide n)"),

@@ -321,10 +321,10 @@ impl GaEngine for CpuEngine {
                 .min_by_key(|x| x.0)
                 .map_or((i64::MAX, Vec::new()), |(c, s, i)| (c, s.row(i, n).to_vec())),
         };
-        if let Some(f) = self.found()? {
-            if f.0 < best.0 {
-                best = f;
-            }
+        if let Some(f) = self.found()?
+            && f.0 < best.0
+        {
+            best = f;
         }
         Ok(best)
     }

@@ -81,7 +81,7 @@ pub const MAX_BLOCKS: u32 = 1 << 16;
 
 impl GaOptions {
     pub fn validate(&self) -> Result<()> {
-        if self.subpop % 32 != 0 || !(32..=1024).contains(&self.subpop) {
+        if !self.subpop.is_multiple_of(32) || !(32..=1024).contains(&self.subpop) {
             bail!("--subpop = {}: must be a multiple of 32 in [32, 1024]", self.subpop);
         }
         check_range("--blocks", self.blocks as f64, 0.0, MAX_BLOCKS as f64)?;
@@ -91,7 +91,7 @@ impl GaOptions {
         }
         check_range("--restart-interval", self.restart_interval as f64, 1.0, 1e6)?;
         check_range("--migration-interval", self.migration_interval as f64, 1.0, 1e9)?;
-        if self.migration_interval % self.restart_interval != 0 {
+        if !self.migration_interval.is_multiple_of(self.restart_interval) {
             bail!(
                 "--migration-interval = {}: must be a multiple of --restart-interval ({})",
                 self.migration_interval,
@@ -277,7 +277,7 @@ impl Solver for GaSolver {
         let dt = t0.elapsed().as_secs_f64();
         self.generations += gens as u64;
         if c.mode == Mode::Islands
-            && self.generations % c.migration_interval as u64 == 0
+            && self.generations.is_multiple_of(c.migration_interval as u64)
             && !self.engine.site().stop.is_set()
         {
             self.engine.migrate(self.epoch)?;
