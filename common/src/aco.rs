@@ -107,10 +107,13 @@ pub fn best_unit(costs: &[i64]) -> (usize, i64) {
 /// Computed once on the host per iteration and handed to both engines.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Bounds {
+    /// τ_min.
     pub min: f32,
+    /// τ_max.
     pub max: f32,
 }
 
+/// `t` held within `b`.
 #[inline(always)]
 pub fn clamp(t: f32, b: Bounds) -> f32 {
     if t < b.min {

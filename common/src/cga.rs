@@ -89,6 +89,7 @@ impl Topology {
         }
     }
 
+    /// The topology of `CgaParams::topology` (`Topology as u32`).
     pub const fn from_u32(v: u32) -> Topology {
         match v {
             0 => Topology::N4,
@@ -282,11 +283,13 @@ pub fn local_search<E: Elem, A: Matrix<E>, B: Matrix<E>>(
 #[repr(C)]
 #[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct CgaBest {
+    /// The best cost so far (`i64::MAX` before any).
     pub cost: i64,
     /// Generation at which `cost` was first reached (0: the initial population).
     pub generation: u32,
     /// Index of the best individual after the last crossover (kept out of mutation).
     pub elite: u32,
+    /// Its permutation (first n bytes).
     pub perm: [u8; crate::MAX_N],
 }
 const _: () = assert!(size_of::<CgaBest>() == 272);

@@ -11,11 +11,14 @@ use crate::elem::Elem;
 /// Width of the move costs, as the host chose it for an instance.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DeltaWidth {
+    /// 32-bit move costs.
     I32,
+    /// 64-bit move costs.
     I64,
 }
 
 impl DeltaWidth {
+    /// Bytes per move cost.
     pub const fn bytes(self) -> u32 {
         match self {
             DeltaWidth::I32 => 4,
@@ -23,6 +26,7 @@ impl DeltaWidth {
         }
     }
 
+    /// "i32" or "i64".
     pub const fn name(self) -> &'static str {
         match self {
             DeltaWidth::I32 => "i32",
@@ -93,9 +97,13 @@ fn max_spread(n: usize, m: &[i64]) -> u128 {
 pub trait MoveCost: Copy + Default + PartialEq + Send + Sync + 'static {
     /// A matrix entry, reduced modulo 2^bits.
     fn of<E: Elem>(e: E) -> Self;
+    /// Wrapping sum.
     fn add(self, o: Self) -> Self;
+    /// Wrapping difference.
     fn sub(self, o: Self) -> Self;
+    /// Wrapping product.
     fn mul(self, o: Self) -> Self;
+    /// The value, widened to i64.
     fn to_i64(self) -> i64;
 }
 

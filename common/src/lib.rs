@@ -5,6 +5,7 @@
 //! The kernels in `device` and the CPU engine in `host` call the very same functions, so a
 //! kernel and its CPU twin produce bit-identical populations from the same seed.
 #![no_std]
+#![warn(missing_docs)]
 
 pub mod aco;
 pub mod cga;

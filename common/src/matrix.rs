@@ -2,6 +2,7 @@
 //! same trait over constant, shared or global memory.
 use crate::elem::Elem;
 
+/// An n×n matrix of entries `E`, read entry by entry.
 pub trait Matrix<E: Elem> {
     /// Element (i, j); callers keep `i, j < n`.
     fn at(&self, i: usize, j: usize) -> E;
@@ -10,11 +11,14 @@ pub trait Matrix<E: Elem> {
 /// A row-major matrix in a slice of length n².
 #[derive(Clone, Copy, Debug)]
 pub struct Dense<'a, E> {
+    /// The n² entries, row after row.
     pub data: &'a [E],
+    /// Rows (and columns).
     pub n: usize,
 }
 
 impl<'a, E: Elem> Dense<'a, E> {
+    /// The matrix of `data`; panics unless it holds n² entries.
     pub fn new(data: &'a [E], n: usize) -> Self {
         assert_eq!(data.len(), n * n, "matrix must hold n² elements");
         Dense { data, n }

@@ -45,6 +45,7 @@ pub const fn pack_pair(u: u32, v: u32) -> u32 {
     (u << 8) | v
 }
 
+/// The (u, v) that `pack_pair` packed into `x`.
 #[inline(always)]
 pub const fn unpack_pair(x: u32) -> (u32, u32) {
     ((x >> 8) & 0xFF, x & 0xFF)

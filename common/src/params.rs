@@ -24,10 +24,15 @@ pub const FLAG_PER_BLOCK_TARGET: u32 = 8;
 pub struct GaSharedLayout {
     /// Bytes per individual row (n rounded up so that rows start on odd 4-byte words).
     pub stride: u32,
+    /// The population pool P.
     pub p_offset: u32,
+    /// The working pool W (the children).
     pub w_offset: u32,
+    /// Matrix B, where `FLAG_B_IN_SHARED` (else 0).
     pub b_offset: u32,
+    /// The block's scratch space for reductions and counts.
     pub scratch_offset: u32,
+    /// Bytes of dynamic shared memory in all.
     pub total: u32,
 }
 const _: () = assert!(size_of::<GaSharedLayout>() == 24);
@@ -41,14 +46,23 @@ const _: () = assert!(size_of::<GaSharedLayout>() == 24);
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
 pub struct GaParams {
+    /// Matrix A (n² entries of the element type).
     pub a: u64,
+    /// Matrix B (n² entries of the element type).
     pub b: u64,
+    /// u8[M][stride]: the populations, block after block.
     pub pop: u64,
+    /// i64[M]: each individual's cost.
     pub costs: u64,
+    /// u32[4][M]: each individual's random stream, as a structure of arrays.
     pub rng: u64,
+    /// i64[blocks]: each block's best cost.
     pub best_cost: u64,
+    /// u8[blocks][stride]: each block's best permutation.
     pub best_perm: u64,
+    /// u32[blocks]: each block's restarts.
     pub restarts: u64,
+    /// One `RunControl`.
     pub control: u64,
     /// u64[blocks]: `%globaltimer` (ns) when the block reached the target, 0 before.
     pub block_times: u64,
@@ -56,19 +70,27 @@ pub struct GaParams {
     /// kernel runs; 0 = none): thread 0 of each block polls it every generation and ends
     /// the launch when it is non-zero.
     pub stop: u64,
+    /// The run's seed, from which every stream is drawn.
     pub seed: u64,
     /// Stop as soon as some individual costs this much or less.
     pub target: i64,
+    /// Problem size.
     pub n: u32,
+    /// Individuals per block.
     pub subpop: u32,
     /// Generations per launch; a multiple of `restart_interval`.
     pub generations: u32,
+    /// The mutation probability as a `Xoshiro128::chance` threshold.
     pub pm_threshold: u32,
     /// Restart when at least this many individuals share the best cost; 0 disables.
     pub restart_count: u32,
+    /// Generations between two checks for a restart.
     pub restart_interval: u32,
+    /// FLAG_* bits.
     pub flags: u32,
+    /// Blocks in the launch: one subpopulation each.
     pub blocks: u32,
+    /// Where each pool sits in a block's dynamic shared memory.
     pub layout: GaSharedLayout,
 }
 const _: () = assert!(size_of::<GaParams>() == 160);
@@ -77,11 +99,15 @@ const _: () = assert!(size_of::<GaParams>() == 160);
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
 pub struct RunControl {
+    /// 1 once a block has reached the target.
     pub found: u32,
+    /// The block that reached it.
     pub found_block: u32,
+    /// The cost it reached.
     pub found_cost: i64,
     /// `%globaltimer` (ns) when the population was drawn: the zero of `block_times`.
     pub start_ns: u64,
+    /// The permutation that reached it (first n bytes).
     pub found_perm: [u8; crate::MAX_N],
 }
 const _: () = assert!(size_of::<RunControl>() == 280);
@@ -96,12 +122,19 @@ impl Default for RunControl {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
 pub struct MigrateParams {
+    /// u8[total][stride]: the populations migrated from.
     pub src_pop: u64,
+    /// u8[total][stride]: where the migrants go.
     pub dst_pop: u64,
+    /// i64[total]: the costs of `src_pop`.
     pub src_costs: u64,
+    /// i64[total]: the costs of `dst_pop`.
     pub dst_costs: u64,
+    /// Where each individual goes.
     pub shuffle: Shuffle,
+    /// Individuals in all blocks.
     pub total: u32,
+    /// Bytes per individual row.
     pub stride: u32,
 }
 const _: () = assert!(size_of::<MigrateParams>() == 64);
@@ -148,20 +181,28 @@ pub const LS_GLOBAL_PAIRS: u32 = 32768;
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
 pub struct LsSharedLayout {
+    /// The current solution.
     pub perm: u32,
+    /// The best solution of the search.
     pub best: u32,
+    /// The argmin's per-warp scratch.
     pub scratch: u32,
+    /// The Δ table, where `LS_DELTA_SHARED`.
     pub delta: u32,
+    /// The tabu matrix, where `LS_TABU_SHARED`.
     pub tabu: u32,
     /// A and B when `LS_AB_SHARED`.
     pub a: u32,
+    /// Matrix B, where `LS_AB_SHARED` (`a` is A).
     pub b: u32,
     /// The split mapping: the packed pair of every move (u16[C]) and Eq. 5's per-facility
     /// terms after the last move (`[D; 4]` per facility, `moves::swap_terms`).
     pub pairs: u32,
+    /// Eq. 5's per-facility terms (the split mapping).
     pub terms: u32,
     /// The sums mapping: the table H (`[D; n²]`, `sums`).
     pub sums: u32,
+    /// Bytes of dynamic shared memory in all.
     pub total: u32,
 }
 const _: () = assert!(size_of::<LsSharedLayout>() == 44);
@@ -170,10 +211,12 @@ const _: () = assert!(size_of::<LsSharedLayout>() == 44);
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
 pub struct AcoBest {
+    /// The best cost so far (`i64::MAX` before any).
     pub cost: i64,
     /// Local-search iterations of every search since the run began: each block adds its
     /// own at its end, so the host learns them with the best, in one read.
     pub ls_total: u64,
+    /// Its permutation (first n bytes).
     pub perm: [u8; crate::MAX_N],
 }
 const _: () = assert!(size_of::<AcoBest>() == 272);
@@ -192,9 +235,13 @@ impl Default for AcoBest {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
 pub struct TargetHit {
+    /// 1 when `cost` and `perm` hold the hit, written last.
     pub flag: u32,
+    /// Keeps `cost` on its 8-byte boundary.
     pub _pad: u32,
+    /// The cost that reached the target.
     pub cost: i64,
+    /// Its permutation (first n bytes).
     pub perm: [u8; crate::MAX_N],
 }
 const _: () = assert!(size_of::<TargetHit>() == 272);
@@ -216,22 +263,36 @@ pub const STOP_BY_HIT: u32 = 2;
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
 pub struct AcoParams {
+    /// Matrix A (n² entries of the element type).
     pub a: u64,
+    /// Matrix B (n² entries of the element type).
     pub b: u64,
+    /// u8[m][stride]: the ants (ant*_k, each unit's best).
     pub ants: u64,
+    /// i64[m]: the ants' costs.
     pub ant_costs: u64,
+    /// u8[m][stride]: the cunning ants built this iteration.
     pub cants: u64,
+    /// i64[m]: their costs.
     pub cant_costs: u64,
+    /// u32[m]: iterations of each ant's last local search.
     pub ls_iters: u64,
+    /// u32[4][m]: each ant's random stream, as a structure of arrays.
     pub rng: u64,
+    /// f32[n][n]: the pheromone.
     pub tau: u64,
+    /// The Δ tables in global memory, where not in shared memory.
     pub delta: u64,
+    /// i32[m][n][n]: the tabu matrices in global memory, where not in shared memory.
     pub tabu: u64,
+    /// u16[T_S]: MATA's lookup table.
     pub first_pairs: u64,
+    /// One `AcoBest`.
     pub best: u64,
     /// The host's stop word, as `GaParams::stop`: a local search ends after the iteration
     /// in which it is seen, with its best solution so far.
     pub stop: u64,
+    /// The run's seed, from which every stream is drawn.
     pub seed: u64,
     /// A local search reaching this cost writes the stop word, ending every ant's search
     /// (`ls::NO_TARGET`: none).
@@ -246,6 +307,7 @@ pub struct AcoParams {
     /// i64 as `LS_DELTA_I32` says) a walk, and u32[m], whether walk k's is up to date with
     /// its current solution (0: rebuild it). 0: no table is kept.
     pub tables: u64,
+    /// u32[m]: whether walk k's table is up to date (0: rebuild it).
     pub tables_ok: u64,
     /// One `TargetHit` in mapped host memory (a device address), written by the search that
     /// claims the stop word on reaching the target (0: none).
@@ -260,24 +322,34 @@ pub struct AcoParams {
     /// current solutions u8[m][stride], costs i64[m], and, where walks keep their tables,
     /// tables (as `tables`) and their marks u32[m] (`elite_tables` 0: none).
     pub elite_rows: u64,
+    /// i64[m]: the elite's costs.
     pub elite_costs: u64,
+    /// The elite's tables, as `tables` (0: none).
     pub elite_tables: u64,
+    /// u32[m]: the marks of `elite_tables`.
     pub elite_ok: u64,
     /// The `ts_walk` kernels: Taillard's long-term aspiration in iterations (`ls::move_class`;
     /// 0: none).
     pub aspiration: u32,
+    /// Problem size.
     pub n: u32,
+    /// Ants (or walks).
     pub m: u32,
+    /// Bytes per row of `ants` and `cants`.
     pub stride: u32,
     /// IT_TS or IT_2OPT of the colony's local search. A walk launch takes its moves, and the
     /// regrouping kernels their elite, as arguments of their own: a value changed in this
     /// block is copied to the device between two kernels of a run.
     pub ls_iterations: u32,
+    /// The tabu tenure's scale T.
     pub tabu_list_size: u32,
     /// N_S, C, T_S, T_L-START of `mata::Shape`.
     pub ns: u32,
+    /// C = n(n−1)/2.
     pub moves: u32,
+    /// T_S.
     pub ts: u32,
+    /// T_L-START.
     pub tl_start: u32,
     /// LS_* flags.
     pub flags: u32,
@@ -285,11 +357,15 @@ pub struct AcoParams {
     pub lanes: u32,
     /// γ as a `Xoshiro128::chance` threshold.
     pub gamma_threshold: u32,
+    /// ρ, the pheromone's persistence.
     pub rho: f32,
     /// Value written by the pheromone initialisation.
     pub tau_init: f32,
+    /// The pheromone's lower bound.
     pub tau_min: f32,
+    /// The pheromone's upper bound.
     pub tau_max: f32,
+    /// Where each array sits in a local-search block's dynamic shared memory.
     pub layout: LsSharedLayout,
 }
 const _: () = assert!(size_of::<AcoParams>() == 328);
@@ -305,9 +381,13 @@ pub const CGA_DELTA_SHARED: u32 = 2;
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
 pub struct CgaSharedLayout {
+    /// The individual being improved.
     pub perm: u32,
+    /// Scratch space for the block's reductions.
     pub scratch: u32,
+    /// The Δ table of the `move` mapping, where `CGA_DELTA_SHARED`.
     pub delta: u32,
+    /// Bytes of dynamic shared memory in all.
     pub total: u32,
 }
 const _: () = assert!(size_of::<CgaSharedLayout>() == 16);
@@ -323,20 +403,35 @@ const _: () = assert!(size_of::<CgaSharedLayout>() == 16);
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
 pub struct CgaParams {
+    /// Matrix A (n² entries of the element type).
     pub a: u64,
+    /// Matrix B (n² entries of the element type).
     pub b: u64,
+    /// u8[P][stride]: the population.
     pub pop: u64,
+    /// u8[P][stride]: the tournament's output.
     pub pop_alt: u64,
+    /// i64[P]: the costs of `pop`.
     pub costs: u64,
+    /// i64[P]: the costs of `pop_alt`.
     pub costs_alt: u64,
+    /// u32[4][P]: each cell's random stream, as a structure of arrays.
     pub rng: u64,
+    /// One `cga::CgaBest`.
     pub best: u64,
+    /// i64[P][C]: the `move` mapping's Δ tables, where not in shared memory.
     pub delta: u64,
+    /// The host's stop word, as `GaParams::stop`.
     pub stop: u64,
+    /// The run's seed, from which every stream is drawn.
     pub seed: u64,
+    /// Problem size.
     pub n: u32,
+    /// Bytes per individual row.
     pub stride: u32,
+    /// Width of the grid.
     pub w: u32,
+    /// Height of the grid.
     pub h: u32,
     /// Generation being computed (1 for the first).
     pub generation: u32,
@@ -346,12 +441,16 @@ pub struct CgaParams {
     pub pass: u32,
     /// CGA_* flags.
     pub flags: u32,
+    /// The crossover probability as a `Xoshiro128::chance` threshold.
     pub pc_threshold: u32,
+    /// The mutation probability as a `Xoshiro128::chance` threshold.
     pub pm_threshold: u32,
+    /// The transposition probability as a `Xoshiro128::chance` threshold.
     pub pt_threshold: u32,
     /// Local-search passes per individual and generation (`cga::TO_LOCAL_OPTIMUM`: until
     /// one improves nothing).
     pub passes: u32,
+    /// Where each array sits in a local-search block's dynamic shared memory.
     pub layout: CgaSharedLayout,
 }
 const _: () = assert!(size_of::<CgaParams>() == 152);

@@ -6,9 +6,11 @@
 use core::convert::Infallible;
 use rand_core::{SeedableRng, TryRng};
 
+/// One xoshiro128** stream: its 16 bytes of state.
 #[repr(C)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Xoshiro128 {
+    /// The state (never all zero).
     pub s: [u32; 4],
 }
 
@@ -43,6 +45,7 @@ impl Xoshiro128 {
         Xoshiro128 { s }
     }
 
+    /// The next 32-bit output (one step of xoshiro128**).
     #[inline(always)]
     #[allow(clippy::should_implement_trait)] // the generator's step, not an iterator: it never ends.
     pub fn next(&mut self) -> u32 {

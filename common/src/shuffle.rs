@@ -4,11 +4,15 @@
 //! stay inside `0..m` (a bijection of `0..m` because the cipher is one of `0..2^bits`).
 use crate::rng::mix64;
 
+/// The keys and sizes of one shuffle; it travels to the device inside `params::MigrateParams`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct Shuffle {
+    /// The size of the domain, `0..m`.
     pub m: u32,
+    /// Bits in each half of the Feistel cipher's block.
     pub half_bits: u32,
+    /// One key per round.
     pub keys: [u32; 4],
 }
 

@@ -154,6 +154,7 @@ pub fn facility_factor<D: MoveCost, E: Elem, A: Matrix<E>>(a: &A, side: Side, r:
     alpha::<D, E, A>(a, side, r, i).sub(alpha(a, side, s, i))
 }
 
+/// Location `l`'s factor of the move that swaps locations `pr` and `ps`: β_{ps l} − β_{pr l}.
 #[inline(always)]
 pub fn location_factor<D: MoveCost, E: Elem, B: Matrix<E>>(b: &B, side: Side, pr: usize, ps: usize, l: usize) -> D {
     beta::<D, E, B>(b, side, ps, l).sub(beta(b, side, pr, l))

@@ -7,12 +7,16 @@ use qapgpu_common::matrix::Dense;
 
 /// Element-typed copies of the matrices.
 pub enum Mats {
+    /// A and B in u16.
     U16(Vec<u16>, Vec<u16>),
+    /// A and B in u32.
     U32(Vec<u32>, Vec<u32>),
+    /// A and B in i32.
     I32(Vec<i32>, Vec<i32>),
 }
 
 impl Mats {
+    /// `inst`'s matrices in its element type.
     pub fn of(inst: &Instance) -> Mats {
         match inst.width {
             ElemWidth::U16 => {
@@ -42,8 +46,11 @@ impl Mats {
 
 /// The matrices in their element type, so closures stay non-generic (`with_mats!`).
 pub enum AnyDense<'a> {
+    /// A and B in u16.
     U16(Dense<'a, u16>, Dense<'a, u16>),
+    /// A and B in u32.
     U32(Dense<'a, u32>, Dense<'a, u32>),
+    /// A and B in i32.
     I32(Dense<'a, i32>, Dense<'a, i32>),
 }
 

@@ -58,6 +58,8 @@
 //!   loop that drives them all;
 //! * `io` reads and writes QAPLIB files; `gpu` and `cpu` hold what every family's engines
 //!   share; `bench` the papers' protocols; `cli` the `qapgpu` command.
+#![warn(missing_docs)]
+
 pub mod algo;
 pub mod api;
 pub mod bench;

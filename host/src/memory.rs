@@ -9,7 +9,9 @@ use anyhow::{Result, bail};
 /// Room for new allocations, and the limit that sets it, in words.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Room {
+    /// Bytes that may still be allocated.
     pub bytes: u128,
+    /// The limit that sets it, in words.
     pub limit: String,
 }
 

@@ -5,6 +5,7 @@ use crate::run::stop::StopWord;
 use anyhow::Result;
 use std::sync::Arc;
 
+/// Where an engine runs and the stop word it obeys.
 pub struct Site {
     /// "gpu" or "cpu".
     pub engine: &'static str,

@@ -5,39 +5,56 @@ use crate::run::{Outcome, SolverInfo, gap_percent};
 use anyhow::{Result, ensure};
 use serde::Serialize;
 
+/// The answer of a solve and how it was found (`text` or JSON).
 #[derive(Serialize, Debug, Clone)]
 pub struct Solution {
+    /// The instance's name.
     pub instance: String,
+    /// Problem size.
     pub n: usize,
+    /// The family that ran (what `auto` chose, where it chose).
     pub algorithm: String,
+    /// "gpu" or "cpu".
     pub engine: String,
+    /// The device, in words.
     pub device: String,
+    /// The run's seed.
     pub seed: u64,
     /// `Σ a[i][j]·b[p(i)][p(j)]` of `permutation`, recomputed on the host.
     pub cost: i64,
     /// 1-based, QAPLIB order: `permutation[i]` is the location of facility i + 1.
     pub permutation: Vec<u32>,
+    /// The target, where one was given.
     pub target: Option<i64>,
+    /// The best-known value, where one is known.
     pub best_known: Option<i64>,
     /// Where `best_known` came from: the bks.csv or .sln file, `--known`, or the planted
     /// instance's optimum; None where no one said (a library caller's `Options::known`).
     pub best_known_source: Option<String>,
+    /// Gap of `cost` to `best_known`, in percent.
     pub gap_percent: Option<f64>,
+    /// Seconds to the target, where it was reached.
     pub time_to_target_s: Option<f64>,
     /// Seconds of search (after set-up: context, module, buffers).
     pub elapsed_s: f64,
     /// Generations or cAS iterations (`unit`).
     pub iterations: u64,
+    /// What `iterations` counts.
     pub unit: String,
+    /// Restarts during the run.
     pub restarts: u64,
     /// Local-search move evaluations (O(1) updates and O(n) recomputations alike) and the
     /// seconds the local-search launches took; 0 for families without one.
     pub move_evaluations: u64,
+    /// Seconds the local-search launches took.
     pub local_search_s: f64,
     /// Iteration (generation) that found `cost`, where the family records it.
     pub found_at_iteration: Option<u64>,
+    /// Blocks (subpopulations or ants).
     pub blocks: u32,
+    /// Threads per block.
     pub threads_per_block: u32,
+    /// The matrices' element type ("u16", "u32" or "i32").
     pub element_width: String,
     /// Stopped by Ctrl-C, SIGTERM or SIGHUP: the best solution so far.
     pub interrupted: bool,
@@ -108,6 +125,7 @@ impl Solution {
         self.permutation.iter().map(|&g| (g - 1) as u8).collect()
     }
 
+    /// The report as text, one field a line.
     pub fn text(&self) -> String {
         let mut s = String::new();
         let line = |s: &mut String, k: &str, v: String| s.push_str(&format!("{k:<16} {v}\n"));

@@ -30,6 +30,7 @@ pub enum Model {
 }
 
 impl Model {
+    /// The `--multi` value.
     pub fn name(self) -> &'static str {
         match self {
             Model::Independent => "independent",
@@ -98,6 +99,7 @@ struct Device {
     word: Arc<StopWord>,
 }
 
+/// One run on several devices, as `Model` says they share it.
 pub struct MultiSolver {
     /// (label, device); None once a device has failed.
     devices: Vec<Option<(String, Device)>>,

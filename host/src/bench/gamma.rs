@@ -2,9 +2,12 @@
 //! predict the mean time of p independent blocks, M(p) = ∫₀^∞ (1 − F(t))^p dt (Eqs. 2–5).
 use statrs::function::gamma::{digamma, gamma_lr};
 
+/// A gamma distribution, by its shape k and scale θ.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GammaFit {
+    /// k.
     pub shape: f64,
+    /// θ.
     pub scale: f64,
 }
 
@@ -38,10 +41,12 @@ impl GammaFit {
         Some(GammaFit { shape: k, scale: mean / k })
     }
 
+    /// Its mean, kθ.
     pub fn mean(&self) -> f64 {
         self.shape * self.scale
     }
 
+    /// F(t), the probability of a time at most `t`.
     pub fn cdf(&self, t: f64) -> f64 {
         if t <= 0.0 { 0.0 } else { gamma_lr(self.shape, t / self.scale) }
     }

@@ -59,6 +59,8 @@ fn gap(cost: i64, known: i64) -> f64 {
     crate::run::gap_percent(cost, Some(known)).unwrap_or(100.0 * cost as f64)
 }
 
+/// The table: each instance of `names` solved `n_runs` times by each of `algos` for `limit`,
+/// the mean gap per algorithm, then the means over all instances and over the tai*a class.
 pub fn protocol(
     backends: &[Backend],
     base: &Options,

@@ -119,9 +119,13 @@ pub fn device_counts(available: usize) -> Vec<usize> {
 pub struct RunRecord {
     /// Seconds to the target, None when not reached within the limit.
     pub reached: Option<f64>,
+    /// Seconds the run took.
     pub elapsed: f64,
+    /// The run's final cost.
     pub cost: i64,
+    /// Local-search move evaluations (`Counters::evaluations`).
     pub evaluations: u64,
+    /// Seconds spent in local searches (`Counters::search_seconds`).
     pub search_seconds: f64,
     /// Blocks the solver used (a filled GPU's count when 0 was asked).
     pub blocks: u32,
@@ -289,12 +293,16 @@ pub fn check_out_dir(dir: &Path) -> Result<()> {
     Ok(())
 }
 
+/// A results table, written as Markdown or CSV.
 pub struct Table {
+    /// The column names.
     pub header: Vec<String>,
+    /// The rows, one cell per column.
     pub rows: Vec<Vec<String>>,
 }
 
 impl Table {
+    /// An empty table with these columns.
     pub fn new(header: &[&str]) -> Table {
         Table { header: header.iter().map(|s| s.to_string()).collect(), rows: Vec::new() }
     }
@@ -305,6 +313,7 @@ impl Table {
         self.rows.push(row);
     }
 
+    /// The table in Markdown.
     pub fn markdown(&self) -> String {
         let mut s = format!("| {} |\n|{}\n", self.header.join(" | "), "---|".repeat(self.header.len()));
         for r in &self.rows {
@@ -313,6 +322,7 @@ impl Table {
         s
     }
 
+    /// The table as CSV.
     pub fn csv(&self) -> String {
         let mut s = self.header.join(",") + "\n";
         for r in &self.rows {

@@ -16,7 +16,9 @@ use std::time::Duration;
 
 /// One benchmark case: a posed problem with a target, and what is known about it.
 pub struct Case {
+    /// The case's name in the table.
     pub label: String,
+    /// The problem, posed as a QAP.
     pub posed: Box<dyn Posed>,
     /// The known optimum or the known existence of a solution, in words.
     pub known: String,

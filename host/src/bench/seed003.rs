@@ -55,7 +55,9 @@ pub fn acceptable(name: &str, known: i64) -> i64 {
 /// which multi-device model (1 and independent: one device).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Column {
+    /// The GPU engine, in this thread mapping.
     Gpu(Layout),
+    /// The CPU engine.
     Cpu,
 }
 

@@ -127,8 +127,10 @@ pub const T410: &[(&str, BestAt, BestAt)] = &[
 pub const TO_OPTIMUM: [&str; 3] = ["els19", "esc64a", "had20"];
 /// Instances run for the full budget (final cost reported).
 pub const FINAL_COST: [&str; 6] = ["nug30", "scr20", "tai35b", "tai40b", "tai60b", "tho40"];
+/// The GPU topologies of the thesis's tables.
 pub const TOPOLOGIES: [Topology; 4] = [Topology::N4, Topology::N8, Topology::N16, Topology::N20];
 
+/// A topology's name in the tables ("CPU" for random couples, the CPU variant's).
 pub fn topology_name(t: Topology) -> &'static str {
     match t {
         Topology::N4 => "4n",
@@ -148,13 +150,19 @@ fn pass_name(p: Pass) -> &'static str {
 
 /// What the protocol runs.
 pub struct Plan {
+    /// The instances to run.
     pub instances: Vec<String>,
+    /// The topologies to run.
     pub topologies: Vec<Topology>,
+    /// The local searches to run.
     pub passes: Vec<Pass>,
+    /// Runs per cell.
     pub runs: usize,
+    /// Generations per run.
     pub generations: u64,
     /// Also the sequential CPU variant (random couples, one thread).
     pub cpu_variant: bool,
+    /// Time limit per run.
     pub limit: Duration,
 }
 

@@ -14,8 +14,11 @@ use std::time::Duration;
 /// One series of a plot: its label and the sorted times of the runs that reached the
 /// target, out of `runs`.
 pub struct Series {
+    /// The series' name in the legend.
     pub label: String,
+    /// Seconds to the target of the runs that reached it, sorted.
     pub times: Vec<f64>,
+    /// Runs in all.
     pub runs: usize,
 }
 
@@ -91,7 +94,9 @@ pub fn plot(path: &Path, title: &str, series: &[Series]) -> Result<()> {
 /// One algorithm's convergence curves: its label and, per run, (seconds, best cost) at
 /// every improvement.
 pub struct Curves {
+    /// The algorithm's name in the legend.
     pub label: String,
+    /// Per run, (seconds, best cost) at every improvement.
     pub runs: Vec<Vec<(f64, i64)>>,
 }
 

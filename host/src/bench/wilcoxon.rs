@@ -10,13 +10,16 @@ use statrs::distribution::{ContinuousCDF, Normal};
 /// Most non-zero differences for the exact distribution.
 pub const EXACT_MAX: usize = 25;
 
+/// The outcome of the two-sided test.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SignedRank {
     /// min(T⁺, T⁻), the rank sums of the positive and negative differences.
     pub statistic: f64,
+    /// The two-sided p-value.
     pub p_value: f64,
     /// Non-zero differences.
     pub n: usize,
+    /// Whether `p_value` is exact (else the normal approximation: ties, or more than `EXACT_MAX` differences).
     pub exact: bool,
     /// T⁺ < T⁻: the first sample tends to be the smaller.
     pub first_smaller: bool,

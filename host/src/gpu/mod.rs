@@ -91,6 +91,7 @@ impl Startup {
         *self.jit.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// What start-up cost and what was loaded, in one line.
     pub fn describe(&self) -> String {
         let jit = self.jit_log();
         let jit = if jit.modules > 0 {
@@ -168,17 +169,24 @@ pub fn cubin_to_load(arch: u32) -> Option<(u32, &'static [u8])> {
 /// One GPU with the qapgpu module loaded.
 #[derive(Clone)]
 pub struct Gpu {
+    /// Its CUDA context.
     pub ctx: Arc<CudaContext>,
+    /// The stream every kernel and copy of its engines runs on.
     pub stream: Arc<CudaStream>,
     /// The kernels: machine code, or PTX compiled as kernels are asked for.
     pub module: Arc<Kernels>,
+    /// The device's name, as the driver gives it.
     pub name: String,
+    /// What the layouts plan within: its compute capability and per-block and per-SM limits.
     pub limits: DeviceLimits,
+    /// Streaming multiprocessors.
     pub sms: u32,
+    /// What opening it cost.
     pub startup: Startup,
 }
 
 impl Gpu {
+    /// Opens device `ordinal` and loads the kernels (the PTX file `ptx` where given, else the embedded code).
     pub fn open(ordinal: usize, ptx: Option<&Path>) -> Result<Gpu> {
         if let Some(why) = unavailable_reason(ptx) {
             bail!("GPU engine unavailable: {why}");
@@ -240,6 +248,7 @@ impl Gpu {
         Ok(Gpu { name: ctx.name()?, ctx, stream, module, limits, sms, startup })
     }
 
+    /// The device address of `s`, as parameter blocks hold it.
     pub fn ptr<T>(&self, s: &CudaSlice<T>) -> u64 {
         let (p, _sync) = s.device_ptr(&self.stream);
         p

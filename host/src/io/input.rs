@@ -20,7 +20,12 @@ pub enum Fault {
     Refused(String),
     /// Longer than the bound `max`: `size` where the file's length told it before reading
     /// (a regular file), None where the bound was passed while reading (a pipe).
-    TooLong { size: Option<u64>, max: u64 },
+    TooLong {
+        /// The file's length, where it was known before reading.
+        size: Option<u64>,
+        /// The bound, in bytes.
+        max: u64,
+    },
 }
 
 impl std::fmt::Display for Fault {

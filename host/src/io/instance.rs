@@ -8,22 +8,34 @@ use std::fmt;
 /// Why an input cannot be used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorKind {
+    /// The file could not be opened, read or written.
     Io,
+    /// No number at all.
     Empty,
+    /// A token that is not an integer, or text that is not UTF-8.
     NotANumber,
+    /// n outside 2..=256.
     BadSize,
+    /// More bytes than n numbers can take.
     TooLarge,
+    /// Not as many numbers as n calls for.
     TokenCount,
+    /// A number outside what its place takes.
     OutOfRange,
+    /// Entries so large that costs or move costs could overflow 64 bits.
     Overflow,
+    /// Positions that are not a permutation of 0..n.
     NotAPermutation,
+    /// Two inputs that disagree (no reader gives it now).
     Mismatch,
 }
 
 /// An instance that cannot be built, with the reason in one line.
 #[derive(Debug, Clone)]
 pub struct InstanceError {
+    /// What kind of fault.
     pub kind: ErrorKind,
+    /// The reason, in one line.
     pub message: String,
 }
 
@@ -42,12 +54,15 @@ fn error(kind: ErrorKind, message: String) -> InstanceError {
 /// A QAP instance: minimise `Σ a[i][j]·b[p(i)][p(j)]` over permutations p.
 #[derive(Debug, Clone)]
 pub struct Instance {
+    /// Its name, for reports (a file's stem).
     pub name: String,
+    /// Problem size.
     pub n: usize,
     /// Flow matrix, row-major.
     pub a: Vec<i64>,
     /// Distance matrix, row-major.
     pub b: Vec<i64>,
+    /// The smallest element type that holds every entry (`ElemWidth::for_range`).
     pub width: ElemWidth,
 }
 

@@ -21,8 +21,11 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 /// An input file that cannot be used, with the reason in one line.
 #[derive(Debug, Clone)]
 pub struct QapError {
+    /// The file.
     pub path: PathBuf,
+    /// What kind of fault.
     pub kind: ErrorKind,
+    /// The reason, in one line.
     pub message: String,
 }
 
@@ -168,6 +171,7 @@ pub fn parse_dat(path: &Path, text: &str) -> Result<Instance, QapError> {
     Instance::new(name, n, a.to_vec(), b.to_vec()).map_err(|e| err(path, e.kind, e.message))
 }
 
+/// Reads a QAPLIB `.dat` file: n, then A and B.
 pub fn read_dat(path: &Path) -> Result<Instance, QapError> {
     let bytes = read_capped(path, |n| 1 + 2 * n * n).map_err(|e| match path.parent() {
         // A name looked up in the QAPLIB folder that is not there: say where to point.
@@ -187,7 +191,9 @@ pub fn read_dat(path: &Path) -> Result<Instance, QapError> {
 /// A `.sln` file: n, the cost, then the permutation p(1) … p(n), 1-based.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SlnFile {
+    /// Problem size.
     pub n: usize,
+    /// The cost the file states.
     pub cost: i64,
     /// 0-based: `perm[i]` is the location of facility i.
     pub perm: Vec<u8>,
@@ -198,6 +204,7 @@ pub fn parse_sln_bytes(path: &Path, bytes: &[u8]) -> Result<SlnFile, QapError> {
     parse_sln(path, text_of(path, bytes)?)
 }
 
+/// Parses the text of a `.sln` file (`path` names it in errors).
 pub fn parse_sln(path: &Path, text: &str) -> Result<SlnFile, QapError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let n = first_n(path, text, "empty file: expected n, the cost, then n positions")?;
@@ -224,6 +231,7 @@ pub fn parse_sln(path: &Path, text: &str) -> Result<SlnFile, QapError> {
     Ok(SlnFile { n, cost: nums[1], perm })
 }
 
+/// Reads a `.sln` file.
 pub fn read_sln(path: &Path) -> Result<SlnFile, QapError> {
     parse_sln_bytes(path, &read_capped(path, |n| n + 2)?)
 }
@@ -328,7 +336,9 @@ pub fn resolve(instance: impl AsRef<OsStr>) -> PathBuf {
 /// A best-known value and the file it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BestKnown {
+    /// The best-known cost.
     pub value: i64,
+    /// The file that gave it.
     pub source: PathBuf,
 }
 
@@ -336,11 +346,14 @@ pub struct BestKnown {
 /// another n) or file it could not read.
 #[derive(Debug, Clone, Default)]
 pub struct Lookup {
+    /// The value found, if any.
     pub found: Option<BestKnown>,
+    /// What was passed over, one note each.
     pub notes: Vec<String>,
 }
 
 impl Lookup {
+    /// The value found, if any.
     pub fn value(&self) -> Option<i64> {
         self.found.as_ref().map(|b| b.value)
     }

@@ -13,6 +13,7 @@ use crate::io::Instance;
 
 /// Board sides the solver takes: k² ≤ 256 locations, and at least 2 squares.
 pub const MIN_SIDE: usize = 2;
+/// The largest board side: k² ≤ 256 locations.
 pub const MAX_SIDE: usize = 16;
 
 fn check_side(k: usize) -> Result<(), ProblemError> {
@@ -37,14 +38,18 @@ fn draw(k: usize, width: usize, mark: impl Fn(usize) -> String) -> String {
         .collect()
 }
 
+/// The knight's tour on a k×k board, posed as a QAP.
 #[derive(Debug)]
 pub struct Knight {
+    /// The board side.
     pub k: usize,
+    /// A closed tour (a cycle), else an open path.
     pub closed: bool,
     inst: Instance,
 }
 
 impl Knight {
+    /// The QAP of a k×k board's knight's tour, closed or open.
     pub fn new(k: usize, closed: bool) -> Result<Knight, ProblemError> {
         check_side(k)?;
         let n = k * k;
@@ -118,8 +123,11 @@ impl Posed for Knight {
 /// The pieces of the placement problems.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Piece {
+    /// k rooks.
     Rook,
+    /// k queens.
     Queen,
+    /// 2k − 2 bishops.
     Bishop,
 }
 
@@ -163,14 +171,18 @@ impl Piece {
     }
 }
 
+/// Placing pieces on a k×k board so that no two attack each other, posed as a QAP.
 #[derive(Debug)]
 pub struct Placement {
+    /// The piece placed.
     pub piece: Piece,
+    /// The board side.
     pub k: usize,
     inst: Instance,
 }
 
 impl Placement {
+    /// The QAP of `piece`'s placement on a k×k board.
     pub fn new(piece: Piece, k: usize) -> Result<Placement, ProblemError> {
         check_side(k)?;
         let (n, m) = (k * k, piece.count(k));

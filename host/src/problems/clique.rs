@@ -7,14 +7,18 @@ use super::{Answer, Kind, Misfit, Posed, ProblemError, first_misfit, matrix, opt
 use crate::io::Instance;
 use serde::Serialize;
 
+/// Whether a graph has a k-clique, posed as a QAP.
 #[derive(Debug)]
 pub struct Clique {
+    /// The graph.
     pub graph: Graph,
+    /// The clique size asked for.
     pub k: usize,
     inst: Instance,
 }
 
 impl Clique {
+    /// The QAP of a k-clique in `graph`.
     pub fn new(graph: Graph, k: usize) -> Result<Clique, ProblemError> {
         let n = graph.n;
         if n < 2 {
@@ -85,14 +89,19 @@ pub enum Direction {
 /// One attempt of the search: the k tried and whether the solver reached −k(k−1).
 #[derive(Clone, Debug, Serialize)]
 pub struct Attempt {
+    /// The clique size tried.
     pub k: usize,
+    /// Whether the solver reached −k(k−1).
     pub found: bool,
+    /// Seconds the attempt took.
     pub seconds: f64,
 }
 
 /// The largest clique the search found, and its attempts.
 pub struct Found {
+    /// The largest clique found, as an answer.
     pub answer: Answer,
+    /// Every attempt, in order.
     pub attempts: Vec<Attempt>,
     /// The permutation of the last successful attempt's QAP, and its k.
     pub best: Option<(usize, Vec<u8>)>,

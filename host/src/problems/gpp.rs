@@ -6,9 +6,12 @@ use super::graph::Graph;
 use super::{Answer, Kind, Posed, ProblemError, matrix, option_error, qap};
 use crate::io::Instance;
 
+/// Partitioning a graph into equal parts with the least cut, posed as a QAP.
 #[derive(Debug)]
 pub struct Gpp {
+    /// The graph.
     pub graph: Graph,
+    /// The number of parts, k.
     pub parts: usize,
     inst: Instance,
     /// Known least cut (a generated instance's), if any.
@@ -16,6 +19,7 @@ pub struct Gpp {
 }
 
 impl Gpp {
+    /// The QAP of `graph` cut into `parts` equal parts.
     pub fn new(graph: Graph, parts: usize) -> Result<Gpp, ProblemError> {
         let n = graph.n;
         if parts < 2 || parts > n || !n.is_multiple_of(parts) {

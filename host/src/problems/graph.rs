@@ -13,6 +13,7 @@ pub const MAX_WEIGHT: i64 = 1_000_000;
 /// An undirected graph with positive integer edge weights (1 for DIMACS).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Graph {
+    /// Vertices.
     pub n: usize,
     /// 0-based (u, v, w), u ≠ v, as read (repeated edges add up in `weights`).
     pub edges: Vec<(usize, usize, i64)>,

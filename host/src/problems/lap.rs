@@ -6,8 +6,10 @@ use super::graph::Graph;
 use super::{Answer, Kind, Misfit, Posed, ProblemError, first_misfit, matrix, qap};
 use crate::io::Instance;
 
+/// The linear arrangement of a graph, posed as a QAP.
 #[derive(Debug)]
 pub struct Lap {
+    /// The graph.
     pub graph: Graph,
     inst: Instance,
     /// Known optimal length (a generated instance's), if any.
@@ -15,6 +17,7 @@ pub struct Lap {
 }
 
 impl Lap {
+    /// The QAP of `graph`'s linear arrangement.
     pub fn new(graph: Graph) -> Result<Lap, ProblemError> {
         let n = graph.n;
         if n < 2 {

@@ -50,6 +50,7 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// The problem's name on the command line.
     pub fn name(self) -> &'static str {
         match self {
             Kind::Tsp => "tsp",
@@ -80,6 +81,7 @@ impl Kind {
 pub struct ProblemError {
     /// The file, or the option at fault.
     pub source: String,
+    /// The fault, in one line.
     pub message: String,
 }
 
@@ -126,6 +128,7 @@ pub(crate) fn read_text(path: &Path) -> Result<String, ProblemError> {
 /// A permutation's answer in the problem's own terms, checked.
 #[derive(Debug, Clone, Serialize)]
 pub struct Answer {
+    /// The problem's name.
     pub problem: &'static str,
     /// The checker's verdict: a tour, a clique, an equal partition, a valid placement…
     pub valid: bool,
@@ -159,11 +162,13 @@ impl Answer {
         Answer { problem, valid, defect, measure, value, fields: Map::new(), drawing: String::new() }
     }
 
+    /// The answer with one more field for the JSON report.
     pub fn with(mut self, key: &str, value: impl Serialize) -> Answer {
         self.fields.insert(key.into(), serde_json::to_value(value).expect("answer fields serialise"));
         self
     }
 
+    /// The answer with a drawing for the text report.
     pub fn drawn(mut self, drawing: String) -> Answer {
         self.drawing = drawing;
         self
@@ -191,6 +196,7 @@ impl Answer {
 
 /// A problem posed as a QAP.
 pub trait Posed {
+    /// Which problem it is.
     fn kind(&self) -> Kind;
     /// The QAP.
     fn qap(&self) -> &Instance;
@@ -212,6 +218,7 @@ pub trait Posed {
 /// settings.
 #[derive(Debug, Clone, Default)]
 pub struct Spec {
+    /// The problem's file (TSPLIB, DIMACS or an edge list), where it has one.
     pub file: Option<PathBuf>,
     /// Board side (boards), clique size (clique, optional), parts (gpp, default 2).
     pub k: Option<usize>,

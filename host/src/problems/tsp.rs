@@ -6,8 +6,10 @@ use super::tsplib::TspData;
 use super::{Answer, Kind, Misfit, Posed, ProblemError, first_misfit, matrix, qap};
 use crate::io::Instance;
 
+/// A travelling salesman problem, posed as a QAP.
 #[derive(Debug)]
 pub struct Tsp {
+    /// The cities' distances.
     pub data: TspData,
     inst: Instance,
     /// Known optimal tour length (a generated instance's), if any.
@@ -15,6 +17,7 @@ pub struct Tsp {
 }
 
 impl Tsp {
+    /// The QAP of the tour through `data`'s cities.
     pub fn new(data: TspData) -> Result<Tsp, ProblemError> {
         let n = data.n;
         let f = matrix(n, |i, j| i64::from(j == (i + 1) % n));

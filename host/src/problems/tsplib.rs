@@ -8,24 +8,30 @@ use std::path::Path;
 
 /// Fewest and most cities (a tour needs 3; a QAP takes at most 256 locations).
 pub const MIN_CITIES: usize = 3;
+/// The most cities: a QAP takes at most 256 locations.
 pub const MAX_CITIES: usize = qapgpu_common::MAX_N;
 
 /// A TSP: the name and the n×n distance matrix (row-major; `d[i][j]` from city i to city j).
 #[derive(Debug, Clone, PartialEq)]
 pub struct TspData {
+    /// The name (TSPLIB's `NAME`, or the file's stem).
     pub name: String,
+    /// Cities.
     pub n: usize,
+    /// Distances, row-major.
     pub dist: Vec<i64>,
     /// Edge weight type, for the report.
     pub weight_type: String,
 }
 
 impl TspData {
+    /// The distance from city `i` to city `j`.
     pub fn d(&self, i: usize, j: usize) -> i64 {
         self.dist[i * self.n + j]
     }
 }
 
+/// Reads a TSPLIB file.
 pub fn read(path: &Path) -> Result<TspData, ProblemError> {
     parse(path, &read_text(path)?)
 }

@@ -24,6 +24,7 @@ pub struct SolverInfo {
     pub layout: String,
     /// Blocks (subpopulations or ants) and threads per block.
     pub blocks: u32,
+    /// Threads per block (1 on the CPU).
     pub threads_per_block: u32,
 }
 
@@ -32,11 +33,14 @@ pub struct SolverInfo {
 pub struct Counters {
     /// Generations (GAs) or cAS iterations (ACO): `unit` says which.
     pub iterations: u64,
+    /// What `iterations` counts: "generations", "cAS iterations", "tabu moves (all walks)".
     pub unit: &'static str,
+    /// Restarts so far (0 where a family has none).
     pub restarts: u64,
     /// Local-search move evaluations and the seconds spent in local searches (0 where a
     /// family has none).
     pub evaluations: u64,
+    /// Seconds spent in local searches (0 where a family has none).
     pub search_seconds: f64,
     /// Iteration at which the best solution so far was found, where a family records it.
     pub best_at: Option<u64>,
@@ -45,6 +49,7 @@ pub struct Counters {
 /// Whether a solver can go on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Advance {
+    /// It can take another step.
     Continue,
     /// Its own budget (e.g. IT_TOTAL) is spent.
     Exhausted,
@@ -54,6 +59,7 @@ pub enum Advance {
 /// loop calls `init` once, then `advance` until a stop; every call may end early when
 /// `stop_word` is set.
 pub trait Solver: Send {
+    /// What runs where, for reports.
     fn info(&self) -> SolverInfo;
     /// The word the run loop sets to stop the work in flight.
     fn stop_word(&self) -> Arc<StopWord>;
@@ -65,6 +71,7 @@ pub trait Solver: Send {
     fn found(&mut self) -> Result<Option<(i64, Vec<u8>)>>;
     /// The best solution so far.
     fn best(&mut self) -> Result<(i64, Vec<u8>)>;
+    /// The run's counters so far.
     fn counters(&mut self) -> Result<Counters>;
     /// Takes in a solution found elsewhere (another device's or process's best): it
     /// replaces the solver's worst member when it is better than that and not already there.
@@ -72,19 +79,27 @@ pub trait Solver: Send {
     fn immigrate(&mut self, cost: i64, perm: &[u8]) -> Result<bool>;
 }
 
+/// When a run stops, besides its target.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
+    /// Stop after this long (None: no limit).
     pub time_limit: Option<Duration>,
     /// Best-known value, for gaps only.
     pub known: Option<i64>,
 }
 
+/// What a run ended with.
 #[derive(Clone, Debug)]
 pub struct Outcome {
+    /// The best cost found.
     pub cost: i64,
+    /// Its permutation (0-based).
     pub perm: Vec<u8>,
+    /// Seconds to the target, where it was reached.
     pub time_to_target_s: Option<f64>,
+    /// Seconds of search.
     pub elapsed_s: f64,
+    /// The run's counters at its end.
     pub counters: Counters,
     /// Stopped by `interrupt` (on the command line: SIGINT, SIGTERM or SIGHUP).
     pub interrupted: bool,

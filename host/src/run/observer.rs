@@ -1,18 +1,25 @@
 //! Observers of a run (argmin-style): progress lines, logs, benchmarks' traces.
 use std::io::{IsTerminal, Write};
 
+/// The state of a run, as observers see it.
 #[derive(Clone, Copy, Debug)]
 pub struct Progress {
+    /// Seconds since the search began.
     pub elapsed_s: f64,
     /// Generations or cAS iterations so far (`unit` says which).
     pub iterations: u64,
+    /// The best cost so far.
     pub best: i64,
+    /// The best-known value, where one is given.
     pub known: Option<i64>,
+    /// Restarts so far.
     pub restarts: u64,
+    /// What `iterations` counts.
     pub unit: &'static str,
 }
 
 impl Progress {
+    /// The gap of `best` to `known` (`gap_percent`).
     pub fn gap_percent(&self) -> Option<f64> {
         gap_percent(self.best, self.known)
     }
@@ -26,6 +33,7 @@ pub fn gap_percent(cost: i64, known: Option<i64>) -> Option<f64> {
 
 /// Watches a run.
 pub trait Observer {
+    /// Sees the run's progress, about every quarter of a second.
     fn progress(&mut self, _p: &Progress) {}
     /// Seconds between two `exchange` calls; None (the default): the observer takes part in
     /// no exchange.
@@ -49,6 +57,7 @@ pub trait Observer {
 /// Records the best cost after every step where it improved: a convergence curve.
 #[derive(Default)]
 pub struct Trace {
+    /// (seconds, best cost) at every improvement.
     pub points: Vec<(f64, i64)>,
 }
 
@@ -79,7 +88,9 @@ impl Trace {
 /// Another observer's output, and the convergence curve beside it where `trace` is Some
 /// (`solve --trace`).
 pub struct Traced<'a> {
+    /// The observer that reports.
     pub inner: &'a mut dyn Observer,
+    /// The convergence curve, where one is asked for.
     pub trace: Option<Trace>,
 }
 
@@ -115,9 +126,11 @@ pub struct ProgressLine {
 }
 
 impl ProgressLine {
+    /// A line on stderr: redrawn on a terminal, one line every two seconds in a log.
     pub fn new() -> Self {
         ProgressLine { tty: std::io::stderr().is_terminal(), last: -1.0 }
     }
+    /// Ends the line (where stderr is a terminal).
     pub fn finish(&self) {
         if self.tty {
             eprintln!();

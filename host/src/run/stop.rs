@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 pub trait DeviceMirror: Send + Sync {
     /// Writes `value` while kernels may be running (`wait`: until it has landed).
     fn write(&self, value: u32, wait: bool);
+    /// The device address kernels poll.
     fn device_ptr(&self) -> u64;
 }
 
@@ -45,6 +46,7 @@ impl StopWord {
         }
     }
 
+    /// Whether a stop is asked for.
     pub fn is_set(&self) -> bool {
         self.flag.load(Ordering::Relaxed) != 0
     }

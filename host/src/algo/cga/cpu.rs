@@ -17,6 +17,7 @@ use qapgpu_common::rng::Xoshiro128;
 use qapgpu_common::shuffle::Shuffle;
 use rayon::prelude::*;
 
+/// The cellular GA's CPU engine: the kernels' operators on a thread pool.
 pub struct CgaCpu {
     cfg: CgaConfig,
     n: usize,
@@ -33,6 +34,7 @@ pub struct CgaCpu {
 }
 
 impl CgaCpu {
+    /// The run of `cfg` on `inst`, on the pool of `--threads threads` (`algo::cpu_pool`).
     pub fn new(inst: &Instance, cfg: &CgaConfig, threads: usize) -> Result<CgaCpu> {
         anyhow::ensure!(inst.n >= 3, "{}: the cellular GA needs n ≥ 3", inst.name);
         let (n, total) = (inst.n, cfg.population());

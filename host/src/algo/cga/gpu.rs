@@ -34,10 +34,12 @@ struct Kernels {
     local_search: CudaFunction,
 }
 
+/// The cellular GA's GPU engine: the population and its kernels on one GPU.
 pub struct CgaGpu {
     gpu: Gpu,
     cfg: CgaConfig,
     n: usize,
+    /// The local search's shared-memory plan.
     pub layout: CgaLayout,
     k: Kernels,
     buf: Buffers,
@@ -46,6 +48,7 @@ pub struct CgaGpu {
 }
 
 impl CgaGpu {
+    /// Loads the kernels and allocates the run of `cfg` on `inst`.
     pub fn new(gpu: Gpu, inst: &Instance, cfg: &CgaConfig) -> Result<CgaGpu> {
         let (n, total) = (inst.n, cfg.population());
         let load = |name: &str| {

@@ -14,6 +14,7 @@ pub use qapgpu_common::cga::{Pass, Topology};
 use qapgpu_common::ga::probability_threshold;
 use std::sync::Arc;
 
+/// `cga`: PGAGrid, the cellular GA (seeds 002, 004).
 pub const CGA: Family = Family {
     name: "cga",
     about: "cellular GA on a toroidal grid with 2-opt or greedy 2-opt, PGAGrid (seeds 002, 004)",
@@ -53,14 +54,19 @@ impl LsMapping {
 /// The cellular GA's settings of `Options` (the command line's `--ls` … `--max-generations`).
 #[derive(Clone, Debug)]
 pub struct CgaOptions {
+    /// The local search: 2-opt or greedy 2-opt (`--ls`).
     pub pass: Pass,
+    /// The neighbourhood on the grid (`--topology`).
     pub topology: Topology,
     /// Grid width and height: the population is w·h.
     pub grid: (u32, u32),
+    /// Crossover probability p_c (`--pc`).
     pub pc: f64,
     /// None: 0.01, the papers' p_m (the GAs of seeds 000/001 use 0.1).
     pub pm: Option<f64>,
+    /// Transposition probability p_t (`--pt`).
     pub pt: f64,
+    /// Thread mapping of the local search's swaps (`--ls-mapping`).
     pub mapping: LsMapping,
     /// Local-search passes per individual and generation (the thesis: 1;
     /// `TO_LOCAL_OPTIMUM` = 0: until a pass improves nothing).
@@ -89,6 +95,7 @@ impl Default for CgaOptions {
 pub const MAX_POPULATION: u32 = 1 << 16;
 
 impl CgaOptions {
+    /// Checks every value; the error names the command-line option.
     pub fn validate(&self) -> Result<()> {
         let (w, h) = self.grid;
         if w == 0 || h == 0 || w as u64 * h as u64 > MAX_POPULATION as u64 {
@@ -106,19 +113,30 @@ impl CgaOptions {
     }
 }
 
+/// The settings of one cellular GA run, as the engines take them.
 #[derive(Clone, Debug)]
 pub struct CgaConfig {
+    /// The local search: 2-opt or greedy 2-opt.
     pub pass: Pass,
+    /// The neighbourhood on the grid.
     pub topology: Topology,
+    /// Grid width.
     pub w: u32,
+    /// Grid height.
     pub h: u32,
+    /// Crossover probability p_c.
     pub pc: f64,
+    /// Mutation probability p_m.
     pub pm: f64,
+    /// Transposition probability p_t.
     pub pt: f64,
+    /// Thread mapping of the local search's swaps (never `Auto`).
     pub mapping: LsMapping,
     /// Local-search passes per generation (`CgaOptions::passes`).
     pub passes: u32,
+    /// Seed of every random stream of the run.
     pub seed: u64,
+    /// Stop after this many generations (None: no limit).
     pub max_generations: Option<u64>,
 }
 
@@ -140,6 +158,7 @@ impl CgaConfig {
         }
     }
 
+    /// The settings `o` asks for.
     pub fn from_options(o: &Options) -> CgaConfig {
         let c = &o.cga;
         CgaConfig {
@@ -157,6 +176,7 @@ impl CgaConfig {
         }
     }
 
+    /// Individuals: w·h.
     pub fn population(&self) -> usize {
         self.w as usize * self.h as usize
     }
@@ -166,6 +186,7 @@ impl CgaConfig {
         (probability_threshold(self.pc), probability_threshold(self.pm), probability_threshold(self.pt))
     }
 
+    /// The settings in one line, for reports.
     pub fn describe(&self) -> String {
         let topo = match self.topology {
             Topology::N4 => "4n",
@@ -202,7 +223,9 @@ pub fn inverse(p: &[u8]) -> Vec<u8> {
 /// The best-so-far of a run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Best {
+    /// Its cost.
     pub cost: i64,
+    /// Its permutation.
     pub perm: Vec<u8>,
     /// Generation that found it (0: the initial population).
     pub generation: u32,
@@ -211,10 +234,15 @@ pub struct Best {
 /// The population state, for comparing the kernels with their CPU twin.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CgaSnapshot {
+    /// Each cell's row of n genes.
     pub rows: Vec<Vec<u8>>,
+    /// Each cell's cost.
     pub costs: Vec<i64>,
+    /// Each cell's random stream.
     pub rng: Vec<[u32; 4]>,
+    /// The best so far.
     pub best: Best,
+    /// The cell kept out of mutation.
     pub elite: u32,
 }
 
@@ -228,7 +256,9 @@ pub trait CgaEngine: Send {
     fn init(&mut self) -> Result<()>;
     /// Runs generation number `generation` (1 for the first).
     fn generation(&mut self, generation: u32) -> Result<()>;
+    /// The best so far.
     fn best(&mut self) -> Result<Best>;
+    /// The population state.
     fn snapshot(&mut self) -> Result<CgaSnapshot>;
     /// Every cell's cost.
     fn member_costs(&mut self) -> Result<Vec<i64>>;
@@ -256,6 +286,7 @@ pub struct CgaSolver {
 }
 
 impl CgaSolver {
+    /// The driver of `engine` with the settings `cfg`, stopping at `target`.
     pub fn new(engine: Box<dyn CgaEngine>, cfg: CgaConfig, target: Option<i64>) -> CgaSolver {
         CgaSolver { engine, cfg, target, generations: 0, best: None }
     }

@@ -109,6 +109,7 @@ impl SubPop {
     }
 }
 
+/// The GA's CPU engine: the kernels' operators on a thread pool.
 pub struct CpuEngine {
     cfg: GaConfig,
     n: usize,
@@ -158,6 +159,7 @@ impl CpuEngine {
         })
     }
 
+    /// Threads of its pool.
     pub fn threads(&self) -> usize {
         self.pool.current_num_threads()
     }

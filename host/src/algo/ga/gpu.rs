@@ -31,10 +31,12 @@ struct Buffers {
     migrate: CudaSlice<u8>,
 }
 
+/// The GA's GPU engine: the populations and their kernels on one GPU.
 pub struct GpuEngine {
     gpu: Gpu,
     cfg: GaConfig,
     n: usize,
+    /// The blocks' shared-memory plan.
     pub layout: GaLayout,
     blocks: u32,
     f_init: CudaFunction,
@@ -46,6 +48,7 @@ pub struct GpuEngine {
 }
 
 impl GpuEngine {
+    /// Loads the kernels and allocates the run of `cfg` on `inst`.
     pub fn new(gpu: Gpu, inst: &Instance, cfg: &GaConfig) -> Result<GpuEngine> {
         let n = inst.n;
         let layout = GaLayout::new(n as u32, cfg.subpop, inst.width, &gpu.limits).map_err(|e| anyhow!("{e}"))?;
@@ -151,6 +154,7 @@ impl GpuEngine {
         LaunchConfig { grid_dim: (self.blocks, 1, 1), block_dim: (self.cfg.subpop, 1, 1), shared_mem_bytes: shared }
     }
 
+    /// The GPU it runs on.
     pub fn gpu(&self) -> &Gpu {
         &self.gpu
     }

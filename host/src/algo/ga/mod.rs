@@ -13,6 +13,7 @@ use anyhow::{Result, bail};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// `ga-independent`: independent runs with restarts (seed 001).
 pub const INDEPENDENT: Family = Family {
     name: "ga-independent",
     about: "independent subpopulations with B_count restarts and FoundFlag (seed 001)",
@@ -20,6 +21,7 @@ pub const INDEPENDENT: Family = Family {
     build: |b, i, o| build(b, i, o, Mode::Independent),
 };
 
+/// `ga-islands`: the island GA (seed 000).
 pub const ISLANDS: Family = Family {
     name: "ga-islands",
     about: "island GA, every individual shuffled across subpopulations every G_interval (seed 000)",
@@ -49,15 +51,21 @@ pub enum CountMethod {
 /// The GA settings of `Options` (the command line's `--subpop` … `--count`).
 #[derive(Clone, Debug)]
 pub struct GaOptions {
+    /// Individuals per subpopulation (`--subpop`).
     pub subpop: u32,
     /// 0: fill the GPU (or 4 per CPU thread).
     pub blocks: u32,
+    /// Mutation rate p_m (`--pm`).
     pub pm: f64,
+    /// The restarts' B_rate (`--b-rate`).
     pub b_rate: f64,
     /// None: on for ga-independent, off for ga-islands (as in the papers).
     pub restarts: Option<bool>,
+    /// Generations between B_count checks (`--restart-interval`).
     pub restart_interval: u32,
+    /// Generations between island migrations (`--migration-interval`).
     pub migration_interval: u32,
+    /// How B_count is computed on the GPU (`--count`).
     pub count: CountMethod,
 }
 
@@ -80,6 +88,7 @@ impl Default for GaOptions {
 pub const MAX_BLOCKS: u32 = 1 << 16;
 
 impl GaOptions {
+    /// Checks every value; the error names the command-line option.
     pub fn validate(&self) -> Result<()> {
         if !self.subpop.is_multiple_of(32) || !(32..=1024).contains(&self.subpop) {
             bail!("--subpop = {}: must be a multiple of 32 in [32, 1024]", self.subpop);
@@ -102,8 +111,10 @@ impl GaOptions {
     }
 }
 
+/// The settings of one GA run, as the engines take them.
 #[derive(Clone, Debug)]
 pub struct GaConfig {
+    /// Independent runs or islands.
     pub mode: Mode,
     /// Individuals per subpopulation (threads per block): 128 in the papers.
     pub subpop: u32,
@@ -117,7 +128,9 @@ pub struct GaConfig {
     pub restart_interval: u32,
     /// Generations between migrations in island mode (G_interval = 500 in seed 000).
     pub migration_interval: u32,
+    /// How B_count is computed on the GPU.
     pub count: CountMethod,
+    /// Seed of every random stream of the run.
     pub seed: u64,
     /// Stop when an individual costs this much or less (i64::MIN: never).
     pub target: i64,
@@ -163,6 +176,7 @@ impl GaConfig {
         }
     }
 
+    /// B_count's threshold: individuals sharing the best cost that trigger a restart (0: never).
     pub fn restart_count(&self) -> u32 {
         self.b_rate.map_or(0, |r| qapgpu_common::ga::restart_count(self.subpop, r))
     }
@@ -173,9 +187,13 @@ impl GaConfig {
 pub struct Snapshot {
     /// Rows of n genes, subpopulation after subpopulation.
     pub rows: Vec<Vec<u8>>,
+    /// Each individual's cost.
     pub costs: Vec<i64>,
+    /// Each individual's random stream.
     pub rng: Vec<[u32; 4]>,
+    /// Each subpopulation's best cost.
     pub best_costs: Vec<i64>,
+    /// Each subpopulation's restarts.
     pub restarts: Vec<u32>,
 }
 
@@ -183,6 +201,7 @@ pub struct Snapshot {
 pub trait GaEngine: Send {
     /// Where it runs; its stop word ends a launch early.
     fn site(&self) -> &Site;
+    /// Subpopulations.
     fn blocks(&self) -> u32;
     /// Draws the initial population (seeded per individual slot).
     fn init(&mut self) -> Result<()>;
@@ -195,7 +214,9 @@ pub trait GaEngine: Send {
     fn found(&mut self) -> Result<Option<(i64, Vec<u8>)>>;
     /// The best individual seen so far (also across restarts).
     fn best(&mut self) -> Result<(i64, Vec<u8>)>;
+    /// Restarts so far, over every subpopulation.
     fn restarts(&mut self) -> Result<u64>;
+    /// The population state.
     fn snapshot(&mut self) -> Result<Snapshot>;
     /// Every individual's cost, subpopulation after subpopulation.
     fn member_costs(&mut self) -> Result<Vec<i64>>;
@@ -236,6 +257,7 @@ pub struct GaSolver {
 }
 
 impl GaSolver {
+    /// The driver of `engine` with the settings `cfg`.
     pub fn new(engine: Box<dyn GaEngine>, cfg: GaConfig) -> GaSolver {
         GaSolver { chunk: cfg.restart_interval, engine, cfg, generations: 0, epoch: 0 }
     }
