@@ -34,8 +34,9 @@ commands:
   dist  Build the release binary with the PTX embedded, and the GPU test binaries, into
         dist/ (ignored by git), stripped, and packed in dist/pack/bundle.tar.xz: carry
         dist/pack and dist/qaplib to a GPU machine and run scripts/unpack-dist.sh there.
-  ci    What CI runs: build-ptx (with the ptxas check), the README's test command, then the
-        Python package installed from python/ and its pytest suite.
+  ci    What CI runs: rustfmt and clippy (warnings as errors), build-ptx (with the ptxas
+        check), the README's test command, then the Python package installed from python/
+        and its pytest suite.
 ";
 
 fn main() -> ExitCode {
@@ -130,10 +131,23 @@ fn dist() -> Result<(), String> {
     Ok(())
 }
 
+/// Formatting (rustfmt.toml) in the three workspaces and clippy with warnings as errors in
+/// the root workspace and python/, as `.ci/run` checks them.
+fn lint() -> Result<(), String> {
+    run(cargo().current_dir(root()).args(["fmt", "--all", "--check"]))?;
+    for workspace in ["device", "python"] {
+        run(cargo().current_dir(root().join(workspace)).args(["fmt", "--check"]))?;
+    }
+    let clippy = ["--all-targets", "--release", "--", "-D", "warnings"];
+    run(cargo().current_dir(root()).args(["clippy", "--workspace"]).args(clippy))?;
+    run(cargo().current_dir(root().join("python")).arg("clippy").args(clippy))
+}
+
 /// The README's test command; `.ci/run` and `cargo xtask ci` both call it.
 pub const TEST_COMMAND: [&str; 3] = ["test", "--workspace", "--release"];
 
 fn ci() -> Result<(), String> {
+    lint()?;
     ptx::build_ptx(&["--require-ptxas".to_string()])?;
     run(cargo().current_dir(root()).args(TEST_COMMAND))?;
     // The Python package, as `.ci/run` installs and tests it.
