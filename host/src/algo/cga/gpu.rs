@@ -51,9 +51,8 @@ impl CgaGpu {
     /// Loads the kernels and allocates the run of `cfg` on `inst`.
     pub fn new(gpu: Gpu, inst: &Instance, cfg: &CgaConfig) -> Result<CgaGpu> {
         let (n, total) = (inst.n, cfg.population());
-        let load = |name: &str| {
-            gpu.module.load_function(name).with_context(|| format!("kernel {name} missing from the PTX"))
-        };
+        let load =
+            |name: &str| gpu.module.load_function(name).with_context(|| format!("kernel {name} missing from the PTX"));
         // The kernels' element types: u16 and i32 (`ElemWidth::on_gpu`).
         let (init, crossover, local_search) = match inst.width {
             ElemWidth::U16 => ("cga_init_u16", "cga_crossover_u16", "cga_local_search_u16"),

@@ -7,8 +7,8 @@ use crate::site::Site;
 use anyhow::{Context, Result, anyhow};
 use cudarc::driver::sys::CUfunction_attribute;
 use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
-use qapgpu_common::ga::probability_threshold;
 use qapgpu_common::elem::ElemWidth;
+use qapgpu_common::ga::probability_threshold;
 use qapgpu_common::layout::{GaLayout, Placement};
 use qapgpu_common::params::{FLAG_COUNT_ATOMIC, FLAG_PER_BLOCK_TARGET, GaParams, MigrateParams, RunControl};
 use qapgpu_common::shuffle::Shuffle;
@@ -52,9 +52,8 @@ impl GpuEngine {
     pub fn new(gpu: Gpu, inst: &Instance, cfg: &GaConfig) -> Result<GpuEngine> {
         let n = inst.n;
         let layout = GaLayout::new(n as u32, cfg.subpop, inst.width, &gpu.limits).map_err(|e| anyhow!("{e}"))?;
-        let load = |name: &str| {
-            gpu.module.load_function(name).with_context(|| format!("kernel {name} missing from the PTX"))
-        };
+        let load =
+            |name: &str| gpu.module.load_function(name).with_context(|| format!("kernel {name} missing from the PTX"));
         // The kernels' element types: u16 and i32 (`ElemWidth::on_gpu`).
         let (init, gens) = match inst.width {
             ElemWidth::U16 => ("ga_init_u16", "ga_generations_u16"),
