@@ -4,7 +4,7 @@
 # of issue 10's table; from the repository root after `cargo xtask dist` with QAPLIB in
 # dist/qaplib. 10 runs each, seeds 1..10 (RUNS sets another count; the time to a target is
 # close to exponential, so a mean over 10 runs is within about a third of the true one).
-#   scripts/bench-ts.sh gpu-opt | gpu-gap | cpu | ttt | gaps | memetic | layout | auto | tail | rates
+#   scripts/bench-ts.sh gpu-opt | gpu-gap | cpu | ttt | gaps | memetic | layout | auto | tail | rates | kernels
 # auto: `auto` alone over every target of issue 10's table (its choice and colony per
 # instance), 10 runs each.
 # memetic: ts, memetic and aco-ts for 1 s on the random class (tai*a, tho40), 5 runs.
@@ -58,5 +58,27 @@ PY
              "${BIN:-./qapgpu}" solve $i --engine gpu --seed 1 --algo ts --target 0 --time-limit 0.3 --json -q \
                | python3 -c "import json, sys; d = json.load(sys.stdin); print('$i', '%.4e' % (d['move_evaluations'] / d['local_search_s']))"
            done ;;
-  *) echo "usage: $0 gpu-opt|gpu-gap|cpu|ttt|gaps|memetic|layout|auto|tail|rates"; exit 2 ;;
+  kernels) # Every kept local-search kernel at work (docs/search.md): move costs a second of
+           # 0.3 s (seed 1), one line a body, role and instance; BIN names another binary.
+           while read -r tag inst args; do
+             "${BIN:-./qapgpu}" solve "$inst" --engine gpu --seed 1 --target 0 --time-limit 0.3 --json -q $args \
+               | python3 -c "import json, sys; d = json.load(sys.stdin); print('$tag $inst', '%.4e' % (d['move_evaluations'] / d['local_search_s']))"
+           done <<'ROWS'
+walk-fast-rows-n tai35b --algo ts --layout sums
+walk-fast-rows-n+1 tai80b --algo ts --layout sums
+walk-fast-rows-n+1 esc64a --algo ts --layout sums
+walk-fast-narrow tai100a --algo ts --layout sums
+walk-sums tai150b --algo ts --layout sums
+walk-split tai35b --algo ts --layout split
+walk-mata tai35b --algo ts --layout mata
+search-fast-rows-n tai35b --algo aco-ts --layout sums
+search-fast-rows-n+1 tai80b --algo aco-ts --layout sums
+search-fast-narrow tai100a --algo aco-ts --layout sums
+search-fast-narrow-global-pairs tai150b --algo aco-ts --layout sums
+search-sums tai35b --algo aco-2opt --layout sums
+search-split tai35b --algo aco-ts --layout split
+search-mata tai35b --algo aco-ts --layout mata
+ROWS
+           ;;
+  *) echo "usage: $0 gpu-opt|gpu-gap|cpu|ttt|gaps|memetic|layout|auto|tail|rates|kernels"; exit 2 ;;
 esac

@@ -547,9 +547,6 @@ impl LsLayout {
         if self.row != self.n {
             f |= LS_PADDED_ROWS;
         }
-        if self.fast_path() && !self.pairs_shared {
-            f |= LS_GLOBAL_PAIRS;
-        }
         f
     }
 

@@ -173,9 +173,9 @@ pub const LS_SUMS_BETA: u32 = 8192;
 /// The fast path's H and tabu matrix have rows of n + 1 entries in shared memory
 /// (`LsLayout::row`), else n.
 pub const LS_PADDED_ROWS: u32 = 16384;
-/// The fast path's plan has no shared table of pairs (`LsLayout::pairs_shared`): a c-ant's
-/// search reads each move's pair from `AcoParams::first_pairs`.
-pub const LS_GLOBAL_PAIRS: u32 = 32768;
+/// The launch is a walk's (`ts`): read by the kernels that serve both roles
+/// (`search::kernels::Role::Either`).
+pub const LS_WALK: u32 = 32768;
 
 /// Offsets into a local-search block's dynamic shared memory, from `layout::LsLayout`.
 #[repr(C)]

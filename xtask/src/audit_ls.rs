@@ -49,7 +49,7 @@ pub fn audit(args: &[String], n: u32, arch: &str, elem: ElemWidth) -> Result<(),
     // moves; a c-ant's n moves and no aspiration; the mixed tenure portfolio with T = 8n.
     let tenure = Tenure { list_size: 8 * n, per_move: false, law: TenureLaw::Mixed };
     let narrow = match role {
-        Role::Walk => narrow_tabu::fits(5 * n * n, narrow_tabu::LAUNCH_MAX, tenure.longest()),
+        Role::Walk | Role::Either => narrow_tabu::fits(5 * n * n, narrow_tabu::LAUNCH_MAX, tenure.longest()),
         Role::Search => narrow_tabu::fits(0, n, tenure.longest()),
     };
     let split_threads = match flag(args, "--split-threads") {

@@ -25,11 +25,14 @@ pub enum Body {
     SumsFast,
     /// The fast path with 2-byte tabu entries (`narrow_tabu`), where 4-byte ones would leave
     /// the tabu matrix in global memory or cost a block an SM (n = 95 to 109 for walks, to
-    /// 150 for c-ants). A c-ant's search reads each move's pair from global memory where the
-    /// plan has no shared table of pairs (`LS_GLOBAL_PAIRS`, at run time: c-ants at n = 140 to
-    /// 150); a walk's entries fit 2 bytes only up to n = 109, where the pairs always fit in
-    /// shared memory.
+    /// 150 for c-ants).
     SumsFastNarrow,
+    /// `SumsFastNarrow` reading each move's pair from global memory, for plans where the
+    /// shared table of pairs does not fit: c-ant searches at n = 140 to 150 (tai150b). Its
+    /// own kernel: the same choice made at run time in one kernel cost tai150b's c-ants
+    /// 15 % of their move costs a second (docs/search.md). Searches only: a walk's entries
+    /// fit 2 bytes only up to n = 109, where the pairs always fit in shared memory.
+    SumsFastNarrowGlobalPairs,
 }
 
 impl Body {
@@ -41,12 +44,13 @@ impl Body {
             Body::Sums => "sums",
             Body::SumsFast => "sums, fast path",
             Body::SumsFastNarrow => "sums, fast path, 2-byte tabu entries",
+            Body::SumsFastNarrowGlobalPairs => "sums, fast path, 2-byte tabu entries, pairs in global memory",
         }
     }
 
     /// Whether the body is one of the fast path's (`LsLayout::fast_path`).
     pub const fn fast(self) -> bool {
-        matches!(self, Body::SumsFast | Body::SumsFastNarrow)
+        matches!(self, Body::SumsFast | Body::SumsFastNarrow | Body::SumsFastNarrowGlobalPairs)
     }
 }
 
@@ -58,6 +62,17 @@ pub enum Role {
     /// A walk of `ts` (or `memetic`, or a colony in walk mode) that goes on from launch to
     /// launch, its tabu matrix and table kept in global memory between launches.
     Walk,
+    /// Either, as the launch's `LS_WALK` flag says: the split and sums bodies off the fast
+    /// path, where one kernel for both roles made the move costs a second of each within 5 %
+    /// of two (docs/search.md).
+    Either,
+}
+
+impl Role {
+    /// Whether a kernel of this role takes the launch's moves as its second parameter.
+    pub const fn takes_moves(self) -> bool {
+        !matches!(self, Role::Search)
+    }
 }
 
 /// One kernel of the table.
@@ -80,11 +95,12 @@ impl KernelId {
         &LS_KERNELS[self.0 as usize]
     }
 
-    /// The kernel that runs `body` in `role` on `elem` matrices (None: no such variant).
+    /// The kernel that runs `body` in `role` (Search or Walk) on `elem` matrices: its own,
+    /// or one that serves either role (None: no such variant).
     pub fn find(body: Body, role: Role, elem: ElemWidth) -> Option<KernelId> {
         LS_KERNELS
             .iter()
-            .position(|k| k.body == body && k.role == role && k.elem == elem)
+            .position(|k| k.body == body && (k.role == role || k.role == Role::Either) && k.elem == elem)
             .map(|i| KernelId(i as u8))
     }
 
@@ -106,14 +122,10 @@ macro_rules! ls_kernel_list {
             (aco_local_search_i32, Mata, Search, i32),
             (ts_walk_u16, Mata, Walk, u16),
             (ts_walk_i32, Mata, Walk, i32),
-            (aco_split_search_u16, Split, Search, u16),
-            (aco_split_search_i32, Split, Search, i32),
-            (ts_split_walk_u16, Split, Walk, u16),
-            (ts_split_walk_i32, Split, Walk, i32),
-            (aco_sums_search_u16, Sums, Search, u16),
-            (aco_sums_search_i32, Sums, Search, i32),
-            (ts_sums_walk_u16, Sums, Walk, u16),
-            (ts_sums_walk_i32, Sums, Walk, i32),
+            (ls_split_u16, Split, Either, u16),
+            (ls_split_i32, Split, Either, i32),
+            (ls_sums_u16, Sums, Either, u16),
+            (ls_sums_i32, Sums, Either, i32),
             (aco_sums_fast_search_u16, SumsFast, Search, u16),
             (aco_sums_fast_search_i32, SumsFast, Search, i32),
             (ts_sums_fast_walk_u16, SumsFast, Walk, u16),
@@ -122,6 +134,8 @@ macro_rules! ls_kernel_list {
             (aco_sums_fast_search_narrow_i32, SumsFastNarrow, Search, i32),
             (ts_sums_fast_walk_narrow_u16, SumsFastNarrow, Walk, u16),
             (ts_sums_fast_walk_narrow_i32, SumsFastNarrow, Walk, i32),
+            (aco_sums_fast_search_narrow_global_pairs_u16, SumsFastNarrowGlobalPairs, Search, u16),
+            (aco_sums_fast_search_narrow_global_pairs_i32, SumsFastNarrowGlobalPairs, Search, i32),
         }
     };
 }
@@ -161,13 +175,11 @@ pub struct Budget {
 pub const fn budget(body: Body, role: Role) -> Budget {
     let (registers, spill, spill_sm12x) = match (body, role) {
         (Body::Mata, Role::Search) => (72, 2560, 1280),
-        (Body::Mata, Role::Walk) => (104, 512, 1280),
-        (Body::Split, Role::Search) => (64, 3072, 2112),
-        (Body::Split, Role::Walk) => (64, 4608, 4992),
-        (Body::Sums, Role::Search) => (64, 3072, 3136),
-        (Body::Sums, Role::Walk) => (64, 7168, 7680),
+        (Body::Mata, Role::Walk | Role::Either) => (104, 512, 1280),
+        (Body::Split, _) => (64, 4608, 4992),
+        (Body::Sums, _) => (64, 7168, 7680),
         (_, Role::Search) => (64, 1024, 1280),
-        (_, Role::Walk) => (64, 1792, 2304),
+        (_, Role::Walk | Role::Either) => (64, 1792, 2304),
     };
     Budget { registers, spill, spill_sm12x }
 }
@@ -177,7 +189,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_body_and_role_has_a_kernel_per_gpu_element_type() {
+    fn every_body_and_role_has_a_kernel_per_gpu_element_type_but_the_walk_with_global_pairs() {
         for body in [Body::Mata, Body::Split, Body::Sums, Body::SumsFast, Body::SumsFastNarrow] {
             for role in [Role::Search, Role::Walk] {
                 for elem in [ElemWidth::U16, ElemWidth::I32] {
@@ -187,8 +199,14 @@ mod tests {
                 }
             }
         }
+        assert!(KernelId::find(Body::SumsFastNarrowGlobalPairs, Role::Search, ElemWidth::I32).is_some());
+        assert!(KernelId::find(Body::SumsFastNarrowGlobalPairs, Role::Walk, ElemWidth::I32).is_none());
+        // One kernel serves both roles of the split and general sums bodies.
+        let split = KernelId::find(Body::Split, Role::Search, ElemWidth::U16);
+        assert_eq!(split, KernelId::find(Body::Split, Role::Walk, ElemWidth::U16));
+        assert!(split.unwrap().kernel().role.takes_moves());
         assert!(LS_KERNELS.iter().all(|k| k.elem != ElemWidth::U32));
-        assert_eq!(LS_KERNELS.len(), 20);
+        assert_eq!(LS_KERNELS.len(), 18);
     }
 
     #[test]

@@ -16,7 +16,6 @@ use crate::intrinsics::*;
 use crate::matrices::{DevElem, View};
 use crate::rngs::{load_rng, store_rng};
 
-
 #[inline(always)]
 fn global_thread() -> usize {
     (block_idx_x() * block_dim_x() + thread_idx_x()) as usize

@@ -10,8 +10,9 @@ use super::sums::Sums;
 
 /// One body's dispatch: the general bodies through `ls::run` (move-cost type and
 /// matrices' memory picked per launch from the plan's flags), the fast path's through
-/// `ls::run_fast` (`NARROW` fixed at compile time, `GPAIRS` where the pairs may be read from
-/// global memory).
+/// `ls::run_fast` (`NARROW`, `GPAIRS` fixed at compile time). A kernel of both roles
+/// (`Role::Either`) is the general body's with `WALK` false: its bodies read the role from
+/// the launch's `LS_WALK` flag (`ls::walk_launch`).
 macro_rules! body {
     (Mata, $t:ty, $walk:literal, $p:expr, $moves:expr) => {
         run::<Mata, $t, $walk>($p, $moves)
@@ -25,13 +26,11 @@ macro_rules! body {
     (SumsFast, $t:ty, $walk:literal, $p:expr, $moves:expr) => {
         run_fast::<Sums, $t, $walk, false, false>($p, $moves)
     };
-    // A c-ant's search may read the pairs from global memory (`LS_GLOBAL_PAIRS`, at run
-    // time); a walk's never does (`Body::SumsFastNarrow`).
-    (SumsFastNarrow, $t:ty, false, $p:expr, $moves:expr) => {
-        run_fast::<Sums, $t, false, true, true>($p, $moves)
+    (SumsFastNarrow, $t:ty, $walk:literal, $p:expr, $moves:expr) => {
+        run_fast::<Sums, $t, $walk, true, false>($p, $moves)
     };
-    (SumsFastNarrow, $t:ty, true, $p:expr, $moves:expr) => {
-        run_fast::<Sums, $t, true, true, false>($p, $moves)
+    (SumsFastNarrowGlobalPairs, $t:ty, $walk:literal, $p:expr, $moves:expr) => {
+        run_fast::<Sums, $t, $walk, true, true>($p, $moves)
     };
 }
 
@@ -60,6 +59,9 @@ macro_rules! kernel {
             unsafe { body!($body, $t, false, &*p, (*p).ls_iterations) }
         }
     };
+    ($name:ident, $body:ident, Either, $t:ty) => {
+        either_kernel!($name, $body, $t);
+    };
     ($name:ident, $body:ident, Walk, $t:ty) => {
         #[doc = concat!("`moves` more moves of every walk on the `", stringify!($body), "` body (`Body::", stringify!($body), "`), ", stringify!($t), " matrices:")]
         /// robust tabu search going on from launch to launch (`ls::tabu_walk` on the CPU),
@@ -78,6 +80,29 @@ macro_rules! kernel {
         #[unsafe(no_mangle)]
         pub unsafe extern "ptx-kernel" fn $name(p: *const AcoParams, moves: u32) {
             unsafe { body!($body, $t, true, &*p, moves) }
+        }
+    };
+}
+
+macro_rules! either_kernel {
+    ($name:ident, $body:ident, $t:ty) => {
+        #[doc = concat!("The local search of every c-ant, or `moves` more moves of every walk where the launch's")]
+        #[doc = concat!("`LS_WALK` flag says so, on the `", stringify!($body), "` body (`Body::", stringify!($body), "`), ", stringify!($t), " matrices.")]
+        /// A search is followed by step 8 of cAS; a walk goes on from launch to launch as the
+        /// walk kernels' docs say.
+        ///
+        /// # Safety
+        /// As the search kernels (`moves` = `p.ls_iterations`) or the walk kernels, as
+        /// `LS_WALK` says.
+        ///
+        /// # Thread mapping
+        /// Block = ant or walk; threads map to moves as the body's module says.
+        ///
+        /// # Registers
+        /// `qapgpu_common::search::kernels::budget` (capped in the PTX by xtask).
+        #[unsafe(no_mangle)]
+        pub unsafe extern "ptx-kernel" fn $name(p: *const AcoParams, moves: u32) {
+            unsafe { body!($body, $t, false, &*p, moves) }
         }
     };
 }

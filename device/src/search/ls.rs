@@ -20,8 +20,8 @@ use qapgpu_common::matrix::Matrix;
 use qapgpu_common::moves::{delta_full_in, delta_update, move_index, next_pair, touches, unpack_pair};
 use qapgpu_common::narrow_tabu;
 use qapgpu_common::params::{
-    AcoBest, AcoParams, LS_AB_SHARED, LS_DELTA_I32, LS_DELTA_SHARED, LS_MATA, LS_PADDED_ROWS, LS_SUMS_BETA, LS_TABU, LS_TABU_SHARED,
-    LS_TENURE_MIXED, LS_TENURE_PER_MOVE, LS_TENURE_UNIFORM, TargetHit,
+    AcoBest, AcoParams, LS_AB_SHARED, LS_DELTA_I32, LS_DELTA_SHARED, LS_MATA, LS_PADDED_ROWS, LS_SUMS_BETA, LS_TABU,
+    LS_TABU_SHARED, LS_TENURE_MIXED, LS_TENURE_PER_MOVE, LS_TENURE_UNIFORM, LS_WALK, TargetHit,
 };
 use qapgpu_common::rng::Xoshiro128;
 
@@ -33,6 +33,10 @@ use crate::stop::{block_stop_requested, claim_stop, stop_requested};
 
 /// A search body: MATA and plain here (`Mata`), the split mapping in `split.rs`.
 pub(super) trait Search {
+    /// Whether the body's general kernel serves both roles (`Role::Either`): off the fast
+    /// path a launch is a walk's where the host set `LS_WALK`, whatever `WALK` says.
+    const EITHER: bool;
+
     /// `moves`: the search's iterations (`p.ls_iterations`, or a walk launch's own). `NARROW`: the shared tabu matrix holds
     /// 2-byte entries (`common::narrow_tabu`; only in the fast path's narrow kernels).
     /// `GPAIRS`: the moves' pairs are read from global memory (`p.first_pairs`), not from a
@@ -57,6 +61,8 @@ pub(super) trait Search {
 pub(crate) struct Mata;
 
 impl Search for Mata {
+    const EITHER: bool = false;
+
     #[inline(always)]
     unsafe fn search<
         E: DevElem,
@@ -84,7 +90,7 @@ pub(super) unsafe fn run<S: Search, E: DevElem, const WALK: bool>(p: &AcoParams,
     // A walk launch queued behind one that reached the target (or the host's stop) leaves
     // before it loads anything, as the CPU twin's walks do: `ts` queues several launches
     // between two reads of the best.
-    if WALK && block_stop_requested(p.stop) {
+    if walk_launch::<WALK, false>(p, S::EITHER) && block_stop_requested(p.stop) {
         unsafe { leave_stopped(p) };
         return;
     }
@@ -130,13 +136,7 @@ pub(super) unsafe fn run<S: Search, E: DevElem, const WALK: bool>(p: &AcoParams,
 /// from global memory (tai150b's c-ants, whose H, A, B and 2-byte tabu matrix take 225 KB,
 /// and the pairs 22 KB more than an H100 gives a block).
 #[inline(always)]
-pub(super) unsafe fn run_fast<
-    S: Search,
-    E: DevElem,
-    const WALK: bool,
-    const NARROW: bool,
-    const GPAIRS: bool,
->(
+pub(super) unsafe fn run_fast<S: Search, E: DevElem, const WALK: bool, const NARROW: bool, const GPAIRS: bool>(
     p: &AcoParams,
     moves: u32,
 ) {
@@ -195,6 +195,13 @@ pub(super) fn tenure_rule(p: &AcoParams, blk: usize) -> Tenure {
         TenureLaw::Cubic
     };
     Tenure { list_size: p.tabu_list_size, per_move: p.flags & LS_TENURE_PER_MOVE != 0, law }.of_unit(blk)
+}
+
+/// Whether this launch is a walk's: `WALK` in kernels of one role and on the fast path, the
+/// launch's `LS_WALK` flag in the general kernels of a body that serves both (`either`).
+#[inline(always)]
+pub(super) fn walk_launch<const WALK: bool, const FAST: bool>(p: &AcoParams, either: bool) -> bool {
+    if either && !FAST { p.flags & LS_WALK != 0 } else { WALK }
 }
 
 /// Entries between two rows of H and of the tabu matrix in shared memory: n + 1 where the

@@ -35,9 +35,9 @@ use qapgpu_common::ls::{ASPIRED, Candidate, class_of_earlier, move_class};
 use qapgpu_common::mata::touching_move;
 use qapgpu_common::moves::{delta_offset_in, delta_update_terms_in, facility_terms, move_index, touches, unpack_pair};
 use qapgpu_common::narrow_tabu;
-use qapgpu_common::params::{AcoParams, LS_GLOBAL_PAIRS};
+use qapgpu_common::params::AcoParams;
 
-use super::ls::{Search, Unit, shared_row, tenure_rule};
+use super::ls::{Search, Unit, shared_row, tenure_rule, walk_launch};
 use crate::block::warp_argmin;
 use crate::intrinsics::*;
 use crate::matrices::{DevCost, DevElem, DevMatrix};
@@ -48,6 +48,8 @@ use crate::stop::{claim_stop, read_stop};
 pub(crate) struct Split;
 
 impl Search for Split {
+    const EITHER: bool = true;
+
     #[inline(always)]
     unsafe fn search<
         E: DevElem,
@@ -106,11 +108,11 @@ impl Tables {
         unpack_pair(unsafe { ld_shared_u16(self.pairs + 2 * k as u64) })
     }
 
-    /// `pair`, or where `GLOBAL` and `first_pairs` is not 0 move k's pair from that global
-    /// table (plans without a shared one, `LS_GLOBAL_PAIRS`).
+    /// `pair`, or where `GLOBAL` move k's pair from the global table `first_pairs` (plans
+    /// without a shared one).
     #[inline(always)]
     pub unsafe fn pair_in<const GLOBAL: bool>(&self, k: u32, first_pairs: u64) -> (u32, u32) {
-        if GLOBAL && first_pairs != 0 {
+        if GLOBAL {
             unpack_pair(unsafe { *(first_pairs as *const u16).add(k as usize) } as u32)
         } else {
             unsafe { self.pair(k) }
@@ -405,16 +407,16 @@ pub(super) unsafe fn drive<
     // The tabu matrix's rows (`LsLayout::row`): n, or n + 1 in padded plans.
     let row = if FAST { shared_row(p, true) } else { nu };
     let t = Tables::of(p);
-    let unit = unsafe { Unit::begin::<NARROW>(p, WALK, row) };
+    let walk_kernel = walk_launch::<WALK, FAST>(p, true);
+    let unit = unsafe { Unit::begin::<NARROW>(p, walk_kernel, row) };
     let (tabu_search, tabu) = (unit.tabu_search, unit.tabu);
     let aspiration = if unit.walk { p.aspiration as i32 } else { 0 };
     // `NARROW`: entries are held above this base, and moves are classed against `now - base`.
     let tabu_base = unit.tabu_base;
     // The tabu matrix's shared-window address where `FAST`.
     let tabu_window = shared_base() + p.layout.tabu as u64;
-    // Plans without a shared table of pairs (`LS_GLOBAL_PAIRS`, only in kernels that may
-    // read them from global memory, `GPAIRS`) leave it out.
-    let mut k = if GPAIRS && p.flags & LS_GLOBAL_PAIRS != 0 { p.moves } else { tid };
+    // Plans without a shared table of pairs (`GPAIRS`) read them from global memory.
+    let mut k = if GPAIRS { p.moves } else { tid };
     while k < p.moves {
         unsafe { st_shared_u16(t.pairs + 2 * k as u64, *(p.first_pairs as *const u16).add(k as usize) as u32) };
         k += threads;
@@ -579,7 +581,7 @@ pub(super) unsafe fn drive<
         }
         it += 1;
     }
-    let keep = WALK && pricer.keeps();
+    let keep = walk_kernel && pricer.keeps();
     if let (Some(m), true) = (last, pending) {
         apply(m, keep, &mut rng);
     }

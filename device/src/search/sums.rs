@@ -41,10 +41,10 @@ use core::marker::PhantomData;
 use core::slice;
 
 use qapgpu_common::moves::delta_offset_in;
-use qapgpu_common::params::{AcoParams, LS_GLOBAL_PAIRS, LS_SUMS_BETA, LS_SUMS_SIDE_B, LS_ZERO_DIAGONAL};
+use qapgpu_common::params::{AcoParams, LS_SUMS_BETA, LS_SUMS_SIDE_B, LS_ZERO_DIAGONAL};
 use qapgpu_common::sums::{SUM_ROWS, Side, alpha, beta, delta_from_sums, location_factor, offset_of, sum_entries_by};
 
-use super::ls::{Search, donor_slot, for_each_entry, shared_row};
+use super::ls::{Search, donor_slot, for_each_entry, shared_row, walk_launch};
 use super::split::{Pending, Pricer, Tables, drive};
 use crate::intrinsics::*;
 use crate::matrices::{DevCost, DevElem, DevMatrix};
@@ -53,6 +53,8 @@ use crate::matrices::{DevCost, DevElem, DevMatrix};
 pub(crate) struct Sums;
 
 impl Search for Sums {
+    const EITHER: bool = true;
+
     /// The side is a type parameter of the pricer, not a flag read per move: as a flag, both
     /// sides' loads were issued (one of them predicated off) for every table entry and move.
     #[inline(always)]
@@ -70,11 +72,12 @@ impl Search for Sums {
         b: &M,
         moves: u32,
     ) {
+        let walk = walk_launch::<WALK, FAST>(p, true);
         if p.flags & LS_SUMS_SIDE_B != 0 {
             unsafe {
                 drive::<D, WALK, FAST, NARROW, GPAIRS, _>(
                     p,
-                    &SumsPricer::<E, M, true, FAST, false, GPAIRS>::new::<D>(p, a, b, WALK),
+                    &SumsPricer::<E, M, true, FAST, false, GPAIRS>::new::<D>(p, a, b, walk),
                     moves,
                 )
             }
@@ -82,7 +85,7 @@ impl Search for Sums {
             unsafe {
                 drive::<D, WALK, FAST, NARROW, GPAIRS, _>(
                     p,
-                    &SumsPricer::<E, M, false, FAST, true, GPAIRS>::new::<D>(p, a, b, WALK),
+                    &SumsPricer::<E, M, false, FAST, true, GPAIRS>::new::<D>(p, a, b, walk),
                     moves,
                 )
             }
@@ -90,7 +93,7 @@ impl Search for Sums {
             unsafe {
                 drive::<D, WALK, FAST, NARROW, GPAIRS, _>(
                     p,
-                    &SumsPricer::<E, M, false, FAST, false, GPAIRS>::new::<D>(p, a, b, WALK),
+                    &SumsPricer::<E, M, false, FAST, false, GPAIRS>::new::<D>(p, a, b, walk),
                     moves,
                 )
             }
@@ -103,18 +106,9 @@ impl Search for Sums {
 /// zero diagonals): the matrix `b` holds β = B + Bᵀ (`LS_SUMS_BETA`), one load for two.
 /// H's rows are `row` entries apart in shared memory (`LsLayout::row`; its copies
 /// in global memory have rows of n).
-struct SumsPricer<
-    'm,
-    E,
-    M,
-    const SIDE_B: bool,
-    const FAST: bool,
-    const BETA: bool,
-    const GPAIRS: bool,
-> {
+struct SumsPricer<'m, E, M, const SIDE_B: bool, const FAST: bool, const BETA: bool, const GPAIRS: bool> {
     elem: PhantomData<E>,
-    /// The global table of pairs (`AcoParams::first_pairs`) where the plan has no shared one
-    /// (`LS_GLOBAL_PAIRS`, read only where `GPAIRS`), else 0.
+    /// The global table of pairs (`AcoParams::first_pairs`), read where `GPAIRS`.
     first_pairs: u64,
     a: &'m M,
     b: &'m M,
@@ -139,15 +133,8 @@ struct SumsPricer<
     ok_word: u64,
 }
 
-impl<
-    'm,
-    E: DevElem,
-    M: DevMatrix<E>,
-    const SIDE_B: bool,
-    const FAST: bool,
-    const BETA: bool,
-    const GPAIRS: bool,
-> SumsPricer<'m, E, M, SIDE_B, FAST, BETA, GPAIRS>
+impl<'m, E: DevElem, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool, const BETA: bool, const GPAIRS: bool>
+    SumsPricer<'m, E, M, SIDE_B, FAST, BETA, GPAIRS>
 {
     const SIDE: Side = if SIDE_B { Side::B } else { Side::A };
     /// How β is read from `b`: as side B's (one entry) where B is the symmetric side or holds
@@ -170,7 +157,7 @@ impl<
         let start_table = if kept != 0 && unsafe { *(ok as *const u32) } != 0 { table } else { 0 };
         SumsPricer {
             elem: PhantomData,
-            first_pairs: if GPAIRS && p.flags & LS_GLOBAL_PAIRS != 0 { p.first_pairs } else { 0 },
+            first_pairs: p.first_pairs,
             a,
             b,
             n: p.n,
@@ -219,7 +206,9 @@ impl<
             // The table the walk kept at its last launch's end (or its donor's copy): n²
             // loads instead of n³ multiply-adds (a quarter of a launch's start at n = 35).
             let from = self.start_table as *const D;
-            for_each_entry(self.n, self.row(), |x, at| unsafe { D::st_shared(t.sums + D::BYTES * at as u64, *from.add(x)) });
+            for_each_entry(self.n, self.row(), |x, at| unsafe {
+                D::st_shared(t.sums + D::BYTES * at as u64, *from.add(x))
+            });
             return;
         }
         if self.group >= self.groups {
@@ -354,14 +343,8 @@ impl<
     }
 }
 
-impl<
-    E: DevElem,
-    M: DevMatrix<E>,
-    const SIDE_B: bool,
-    const FAST: bool,
-    const BETA: bool,
-    const GPAIRS: bool,
-> SumsPricer<'_, E, M, SIDE_B, FAST, BETA, GPAIRS>
+impl<E: DevElem, M: DevMatrix<E>, const SIDE_B: bool, const FAST: bool, const BETA: bool, const GPAIRS: bool>
+    SumsPricer<'_, E, M, SIDE_B, FAST, BETA, GPAIRS>
 {
     /// `Pricer::price`; on the fast path the zero-diagonal test is `ZERO_DIAGONAL`, else
     /// `self.zero_diagonal` read a move.

@@ -9,9 +9,9 @@
 use qapgpu_common::ls::{donor_rank, ranks_before};
 use qapgpu_common::params::{AcoParams, LS_DELTA_I32};
 
-use crate::search::donor_slot;
 use crate::block::{block_copy_bytes, block_copy_pipelined};
 use crate::intrinsics::*;
+use crate::search::donor_slot;
 use crate::stop::block_stop_requested;
 
 /// u32 words of a walk's kept table H.

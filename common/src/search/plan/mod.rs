@@ -81,7 +81,9 @@ impl core::fmt::Display for PlanError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match *self {
             PlanError::Shape(e) => write!(f, "{e}"),
-            PlanError::SplitThreads { asked, max } => write!(f, "{asked} threads per block: the kernel runs 1 to {max}"),
+            PlanError::SplitThreads { asked, max } => {
+                write!(f, "{asked} threads per block: the kernel runs 1 to {max}")
+            }
             PlanError::NoSymmetricSide => write!(f, "the sums layout needs A or B symmetric, and neither is"),
             PlanError::TablesTooLarge { mapping, bytes } => write!(
                 f,
@@ -136,7 +138,8 @@ pub fn plan<E>(
         };
     }
     if req.sums_only_if_fast && mapping == Mapping::Sums {
-        let fast = req.symmetric_side && plan_mapping(req, Mapping::Sums, lim, res)?.is_ok_and(|p| p.layout.fast_path());
+        let fast =
+            req.symmetric_side && plan_mapping(req, Mapping::Sums, lim, res)?.is_ok_and(|p| p.layout.fast_path());
         if !fast {
             mapping = Mapping::Mata;
         }
@@ -251,7 +254,11 @@ pub fn fast_body(layout: &LsLayout) -> Option<Body> {
     if !layout.fast_path() {
         return None;
     }
-    Some(if layout.tabu_entry == 2 { Body::SumsFastNarrow } else { Body::SumsFast })
+    Some(match (layout.tabu_entry, layout.pairs_shared) {
+        (2, false) => Body::SumsFastNarrowGlobalPairs,
+        (2, true) => Body::SumsFastNarrow,
+        _ => Body::SumsFast,
+    })
 }
 
 /// The block shape of `mapping` on a kernel of at most `max_threads` threads a block: the

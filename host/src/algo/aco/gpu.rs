@@ -17,7 +17,7 @@ use qapgpu_common::ls::{LsKind, TenureLaw};
 use qapgpu_common::mata::Mapping;
 use qapgpu_common::narrow_tabu;
 use qapgpu_common::params::{
-    AcoBest, AcoParams, LS_SUMS_BETA, LS_SUMS_SIDE_B, LS_TENURE_MIXED, LS_TENURE_PER_MOVE, LS_TENURE_UNIFORM,
+    AcoBest, AcoParams, LS_SUMS_BETA, LS_SUMS_SIDE_B, LS_TENURE_MIXED, LS_TENURE_PER_MOVE, LS_TENURE_UNIFORM, LS_WALK,
     LS_ZERO_DIAGONAL, TargetHit,
 };
 use qapgpu_common::search::plan::{self, Request};
@@ -85,6 +85,8 @@ pub struct AcoGpu {
     cfg: AcoConfig,
     n: usize,
     pub layout: LsLayout,
+    /// The plan's kernel takes the launch's moves (`Role::takes_moves`).
+    ls_takes_moves: bool,
     k: Kernels,
     buf: Buffers,
     params: AcoParams,
@@ -137,9 +139,8 @@ impl AcoGpu {
         let plan = search::plan_or_explain(&gpu, inst, &search::request(inst, &cfg))?;
         let layout = plan.layout;
         let shape = layout.shape;
-        let load = |name: &str| {
-            gpu.module.load_function(name).with_context(|| format!("kernel {name} missing from the PTX"))
-        };
+        let load =
+            |name: &str| gpu.module.load_function(name).with_context(|| format!("kernel {name} missing from the PTX"));
         let (init, construct) = match w {
             ElemWidth::U16 => ("aco_init_u16", "aco_construct_u16"),
             _ => ("aco_init_i32", "aco_construct_i32"),
@@ -274,7 +275,8 @@ impl AcoGpu {
                 }
                 | if sums_side == Some(Side::B) { LS_SUMS_SIDE_B } else { 0 }
                 | if inst.zero_diagonals() { LS_ZERO_DIAGONAL } else { 0 }
-                | if beta.is_some() { LS_SUMS_BETA } else { 0 },
+                | if beta.is_some() { LS_SUMS_BETA } else { 0 }
+                | if cfg.walk { LS_WALK } else { 0 },
             gamma_threshold: cfg.gamma_threshold(),
             rho: cfg.rho as f32,
             tau_init: 0.0,
@@ -288,6 +290,7 @@ impl AcoGpu {
             cfg,
             n,
             layout,
+            ls_takes_moves: plan.kernel.kernel().role.takes_moves(),
             k,
             buf,
             params,
@@ -357,6 +360,17 @@ impl AcoGpu {
     /// start after a stop still make their O(n³) first scan before they poll it: 65536 ants
     /// of n = 256 went on for 7 s past a 0.3-s limit on an H100. Each launch's parameter
     /// block points at its first ant (`wave_params`); the searches are those of one launch.
+    /// One launch of the c-ants' searches: a kernel that serves both roles
+    /// (`Role::Either`) takes the search's moves as its second parameter.
+    fn launch_search(&mut self, c: LaunchConfig) -> Result<()> {
+        if self.ls_takes_moves {
+            let moves = self.params.ls_iterations;
+            self.launch_with(|k| &k.ls, c, moves)
+        } else {
+            self.launch(|k| &k.ls, c)
+        }
+    }
+
     fn search_in_waves(&mut self, c: LaunchConfig) -> Result<()> {
         let (m, whole) = (self.cfg.ants, self.params);
         let mut first = 0;
@@ -369,7 +383,7 @@ impl AcoGpu {
             }
             let ants = self.wave.min(m - first);
             self.params = self.wave_params(&whole, first);
-            self.launch(|k| &k.ls, LaunchConfig { grid_dim: (ants, 1, 1), ..c })?;
+            self.launch_search(LaunchConfig { grid_dim: (ants, 1, 1), ..c })?;
             first += ants;
         }
         // The next launch uploads the whole colony's block again, after this one.
@@ -639,7 +653,7 @@ impl AcoEngine for AcoGpu {
                 }
             }
         } else if self.cfg.ants <= self.wave {
-            self.launch(|k| &k.ls, c)?;
+            self.launch_search(c)?;
         } else {
             self.search_in_waves(c)?;
         }
