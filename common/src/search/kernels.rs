@@ -80,8 +80,11 @@ impl Role {
 pub struct LsKernel {
     /// The PTX entry's name.
     pub name: &'static str,
+    /// What its threads run.
     pub body: Body,
+    /// Who launches it.
     pub role: Role,
+    /// Its matrices' element type.
     pub elem: ElemWidth,
 }
 

@@ -11,11 +11,13 @@ use crate::mata::{Mapping, Shape, ShapeError};
 /// What the planner is asked: one search (a c-ant's) or walk, on one instance.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Request {
+    /// The instance's size.
     pub n: u32,
     /// The matrices' element type (`ElemWidth::on_gpu`).
     pub elem: ElemWidth,
     /// The move costs' width: the narrowest the instance allows, or i64 where asked.
     pub delta: DeltaWidth,
+    /// A c-ant's search or a walk (never `Role::Either`).
     pub role: Role,
     /// Tabu search (else 2-opt).
     pub tabu_search: bool,
@@ -44,6 +46,7 @@ pub struct Request {
 /// What a kernel needs of an SM, as ptxas (or the driver) reports it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Resources {
+    /// Registers a thread.
     pub registers: u32,
     /// Threads a block of the kernel may have.
     pub max_threads: u32,
@@ -68,13 +71,30 @@ pub enum PlanError {
     /// No block shape of the mapping fits the kernel's threads per block.
     Shape(ShapeError),
     /// The split or sums block asked for more threads than the kernel runs.
-    SplitThreads { asked: u32, max: u32 },
+    SplitThreads {
+        /// The threads asked (`--split-threads`).
+        asked: u32,
+        /// The most the kernel runs.
+        max: u32,
+    },
     /// The sums mapping needs A or B symmetric.
     NoSymmetricSide,
     /// The split family keeps its tables in shared memory, and they do not fit a block.
-    TablesTooLarge { mapping: Mapping, bytes: u32 },
+    TablesTooLarge {
+        /// The mapping asked.
+        mapping: Mapping,
+        /// Bytes its tables need.
+        bytes: u32,
+    },
     /// The table has no kernel for this body, role and element type.
-    NoKernel { body: Body, role: Role, elem: ElemWidth },
+    NoKernel {
+        /// The body the plan needs.
+        body: Body,
+        /// The role asked.
+        role: Role,
+        /// The element type asked.
+        elem: ElemWidth,
+    },
 }
 
 impl core::fmt::Display for PlanError {
