@@ -5,18 +5,23 @@
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ElemWidth {
+    /// `u16` entries, 2 bytes each.
     U16 = 0,
+    /// `u32` entries, 4 bytes each.
     U32 = 1,
+    /// `i32` entries, 4 bytes each.
     I32 = 2,
 }
 
 impl ElemWidth {
+    /// Bytes per element.
     pub const fn bytes(self) -> usize {
         match self {
             ElemWidth::U16 => 2,
             ElemWidth::U32 | ElemWidth::I32 => 4,
         }
     }
+    /// The element type's Rust name: "u16", "u32" or "i32".
     pub const fn name(self) -> &'static str {
         match self {
             ElemWidth::U16 => "u16",
@@ -57,8 +62,11 @@ impl ElemWidth {
 /// A matrix element. `mul_wide` is exact as long as the host has checked that
 /// costs and move costs fit in 64 bits (see `cost::fits_i64`), which it does before any run.
 pub trait Elem: Copy + Default + Send + Sync + 'static {
+    /// The width tag of this type.
     const WIDTH: ElemWidth;
+    /// The value as an `i64`.
     fn to_i64(self) -> i64;
+    /// The product `a * b` as an `i64`.
     fn mul_wide(a: Self, b: Self) -> i64;
 }
 

@@ -15,17 +15,23 @@ pub const SCRATCH_PER_WARP: u32 = 16;
 /// "Technical specifications per compute capability").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DeviceLimits {
+    /// Compute capability, major × 10 + minor (90 for the H100).
     pub arch: u32,
     /// Dynamic shared memory one block may use after opting in.
     pub shared_per_block_optin: u32,
+    /// Shared memory of one SM, in bytes.
     pub shared_per_sm: u32,
     /// Shared memory the system reserves for each resident block.
     pub reserved_per_block: u32,
+    /// Most resident threads on one SM.
     pub max_threads_per_sm: u32,
+    /// Most resident blocks on one SM.
     pub max_blocks_per_sm: u32,
+    /// 32-bit registers of one SM.
     pub regs_per_sm: u32,
 }
 
+/// The limits of compute capability `arch` (70, 72, 75, 80, 86, 87, 89 or 90); None for others.
 pub const fn limits(arch: u32) -> Option<DeviceLimits> {
     let (optin, per_sm, reserved, threads, blocks) = match arch {
         70 | 72 => (98_304, 98_304, 0, 2048, 32),
@@ -47,14 +53,19 @@ pub const fn limits(arch: u32) -> Option<DeviceLimits> {
     })
 }
 
+/// The GPU memory a matrix or table lives in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Placement {
+    /// Constant memory.
     Constant,
+    /// The block's dynamic shared memory.
     Shared,
+    /// Global memory.
     Global,
 }
 
 impl Placement {
+    /// The placement's name, as printed.
     pub const fn name(self) -> &'static str {
         match self {
             Placement::Constant => "constant",
@@ -64,13 +75,17 @@ impl Placement {
     }
 }
 
+/// A range of `bytes` bytes at `offset` in one memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Region {
+    /// Byte offset of the range's start.
     pub offset: u32,
+    /// Length in bytes.
     pub bytes: u32,
 }
 
 impl Region {
+    /// The offset just past the range: `offset + bytes`.
     pub const fn end(&self) -> u32 {
         self.offset + self.bytes
     }
@@ -81,7 +96,7 @@ impl Region {
 /// gene k of their own rows hit 32 different banks.
 pub const fn row_stride(n: u32) -> u32 {
     let words = n.div_ceil(4);
-    let words = if words % 2 == 0 { words + 1 } else { words };
+    let words = if words.is_multiple_of(2) { words + 1 } else { words };
     words * 4
 }
 
@@ -92,9 +107,13 @@ const fn align(x: u32, a: u32) -> u32 {
 /// Memory plan of the GA kernel (seeds 000/001) for one subpopulation per block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GaLayout {
+    /// Problem size.
     pub n: u32,
+    /// Individuals in a block's subpopulation.
     pub subpop: u32,
+    /// Element width of the matrices.
     pub width: ElemWidth,
+    /// Bytes per individual row (`row_stride(n)`).
     pub stride: u32,
     /// Population pool P: subpop rows of `stride` bytes.
     pub p_pool: Region,
@@ -102,20 +121,30 @@ pub struct GaLayout {
     pub w_pool: Region,
     /// Matrix B when it is in shared memory.
     pub b_matrix: Option<Region>,
+    /// The block's scratch: `SCRATCH_HEADER` bytes, then `SCRATCH_PER_WARP` per warp.
     pub scratch: Region,
+    /// Bytes of dynamic shared memory a block uses.
     pub dynamic_shared: u32,
+    /// Where A is: constant memory when it fits `CONST_A_CAPACITY`, else global.
     pub a_placement: Placement,
+    /// Where B is: shared memory when it fits beside the pools, else global.
     pub b_placement: Placement,
+    /// Bytes of one matrix: n² elements of `width`.
     pub matrix_bytes: u32,
 }
 
+/// Why `GaLayout::new` found no plan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LayoutError {
+    /// n is outside 2..=`MAX_N`.
     BadN(u32),
+    /// The subpopulation size is not a multiple of 32 in 32..=1024.
     BadSubpop(u32),
     /// The two pools alone exceed the block's shared memory.
     PoolsTooLarge {
+        /// Bytes the pools and the scratch need.
         needed: u32,
+        /// Bytes of shared memory a block may use.
         limit: u32,
     },
 }
@@ -133,11 +162,13 @@ impl core::fmt::Display for LayoutError {
 }
 
 impl GaLayout {
+    /// The plan for n, `subpop` individuals a block and elements of `width` on a GPU with
+    /// limits `lim`, or why there is none.
     pub fn new(n: u32, subpop: u32, width: ElemWidth, lim: &DeviceLimits) -> Result<GaLayout, LayoutError> {
         if !(2..=crate::MAX_N as u32).contains(&n) {
             return Err(LayoutError::BadN(n));
         }
-        if subpop < 32 || subpop > 1024 || subpop % 32 != 0 {
+        if !(32..=1024).contains(&subpop) || !subpop.is_multiple_of(32) {
             return Err(LayoutError::BadSubpop(subpop));
         }
         let stride = row_stride(n);
@@ -175,6 +206,7 @@ impl GaLayout {
         })
     }
 
+    /// The shared-memory offsets for the kernel's parameter block.
     pub fn shared(&self) -> GaSharedLayout {
         GaSharedLayout {
             stride: self.stride,
@@ -186,6 +218,7 @@ impl GaLayout {
         }
     }
 
+    /// The plan's `params::FLAG_*` bits: A in constant memory, B in shared memory.
     pub fn flags(&self) -> u32 {
         let mut f = 0;
         if self.a_placement == Placement::Constant {
@@ -272,22 +305,34 @@ fn blocks_by_shared(lim: &DeviceLimits, dynamic_shared: u32) -> u32 {
 /// is a multiple of 8 (`padded_row`, `row`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LsLayout {
+    /// Problem size.
     pub n: u32,
+    /// The block's thread mapping and thread counts.
     pub shape: crate::mata::Shape,
+    /// Whether the search is a tabu search (with a best permutation and a tabu matrix).
     pub tabu_search: bool,
+    /// Width of the move costs and of the tables that hold them.
     pub delta_width: DeltaWidth,
+    /// The current permutation, n bytes in shared memory.
     pub perm: Region,
+    /// The best permutation, n bytes in shared memory (empty without tabu search).
     pub best: Region,
+    /// The argmin's scratch, `LS_SCRATCH_PER_WARP` bytes per warp.
     pub scratch: Region,
+    /// The Δ table; offset 0 when it is in global memory.
     pub delta: Region,
+    /// Matrix A; offset 0 when it is in global memory.
     pub a: Region,
+    /// Matrix B; offset 0 when it is in global memory.
     pub b: Region,
+    /// The tabu matrix; offset 0 when it is in global memory (empty without tabu search).
     pub tabu: Region,
-    /// The split family's move pairs, the split mapping's Eq. 5 terms and the sums
-    /// mapping's table H (always shared; empty otherwise). The sums mapping has no Δ table
-    /// (`delta` empty).
+    /// The split family's move pairs, 2 bytes a move, where `pairs_shared` (empty otherwise).
     pub pairs: Region,
+    /// The split mapping's Eq. 5 terms, 4n entries (always shared; empty otherwise).
     pub terms: Region,
+    /// The sums mapping's table H, n rows `row` entries apart (always shared; empty
+    /// otherwise). The sums mapping has no Δ table (`delta` empty).
     pub sums: Region,
     /// Entries between two rows of H and of the tabu matrix in shared memory: n, or n + 1
     /// on the fast path where n is a multiple of 8 (`padded_row`; the padded kernels).
@@ -299,9 +344,13 @@ pub struct LsLayout {
     /// Bytes of a tabu entry in shared memory: 4, or 2 in a narrow plan (`narrow_tabu`; the
     /// narrow kernels). In global memory entries are 4 bytes.
     pub tabu_entry: u32,
+    /// Where the Δ table is.
     pub delta_placement: Placement,
+    /// Where A and B are.
     pub ab_placement: Placement,
+    /// Where the tabu matrix is (global without tabu search).
     pub tabu_placement: Placement,
+    /// Bytes of dynamic shared memory a block uses.
     pub dynamic_shared: u32,
 }
 
@@ -504,6 +553,7 @@ impl LsLayout {
         }
     }
 
+    /// The shared-memory offsets for the kernels' parameter block.
     pub fn shared(&self) -> crate::params::LsSharedLayout {
         crate::params::LsSharedLayout {
             perm: self.perm.offset,
@@ -520,6 +570,8 @@ impl LsLayout {
         }
     }
 
+    /// The plan's `params::LS_*` bits: the search, the mapping, the placements, the Δ width
+    /// and padded rows.
     pub fn flags(&self) -> u32 {
         use crate::params::*;
         let mut f = 0;
@@ -568,15 +620,21 @@ impl LsLayout {
 /// formulas of `moves`, kept in a table that lives in shared memory when it fits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CgaLayout {
+    /// Problem size.
     pub n: u32,
+    /// Whether the thread mapping is `move` (else `gene`).
     pub move_mapping: bool,
+    /// Threads per block.
     pub threads: u32,
+    /// The individual being improved, n bytes in shared memory.
     pub perm: Region,
     /// One `LS_SCRATCH_PER_WARP` slot per warp for the reductions.
     pub scratch: Region,
     /// The `move` mapping's Δ table (C i64); offset 0 and global when it does not fit.
     pub delta: Region,
+    /// Where the Δ table is (shared for the `gene` mapping, which has none).
     pub delta_placement: Placement,
+    /// Bytes of dynamic shared memory a block uses.
     pub dynamic_shared: u32,
 }
 
@@ -584,6 +642,7 @@ pub struct CgaLayout {
 pub const CGA_MOVE_THREADS: u32 = 512;
 
 impl CgaLayout {
+    /// The plan for n on a GPU with limits `lim`, for the `move` mapping where `move_mapping`.
     pub fn new(n: u32, move_mapping: bool, lim: &DeviceLimits) -> CgaLayout {
         let moves = crate::moves::move_count(n);
         let threads = if move_mapping { align(moves, 32).min(CGA_MOVE_THREADS) } else { align(n, 32).max(32) };
@@ -605,6 +664,7 @@ impl CgaLayout {
         }
     }
 
+    /// The shared-memory offsets for the kernel's parameter block.
     pub fn shared(&self) -> crate::params::CgaSharedLayout {
         crate::params::CgaSharedLayout {
             perm: self.perm.offset,
@@ -614,6 +674,7 @@ impl CgaLayout {
         }
     }
 
+    /// The plan's `params::CGA_*` bits: the `move` mapping, its Δ table in shared memory.
     pub fn flags(&self) -> u32 {
         use crate::params::*;
         let mut f = 0;

@@ -15,6 +15,7 @@ use crate::rng::Xoshiro128;
 /// back on the best taboo move only when every move is taboo.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Candidate {
+    /// The move's cost Δ.
     pub delta: i64,
     /// Bits 31..30: the class; bits 15..8: u; bits 7..0: v (`moves::pack_pair`).
     pub tag: u32,
@@ -24,7 +25,9 @@ pub struct Candidate {
 /// authorised) and taboo. Taillard's Ro-TS puts moves aspired by its long-term memory (an
 /// assignment unused for `aspiration` iterations) and new bests before the authorised ones.
 pub const ASPIRED: u32 = 0;
+/// Moves that are authorised (not taboo) but not aspired.
 pub const AUTHORIZED: u32 = 1;
+/// Moves still taboo, picked only when every move is.
 pub const TABOO: u32 = 2;
 
 /// The class of a move whose tabu entries are `until_u`, `until_v` at iteration `now`;
@@ -54,13 +57,16 @@ pub const fn class_of_earlier(until: i32, now: i32, new_best: bool, aspiration: 
 }
 
 impl Candidate {
+    /// A key every move beats: the argmin's starting value.
     pub const NONE: Candidate = Candidate { delta: i64::MAX, tag: u32::MAX };
 
+    /// Move (u, v) with cost `delta`, of class `ASPIRED` when `admissible`, else `TABOO`.
     #[inline(always)]
     pub const fn new(delta: i64, u: u32, v: u32, admissible: bool) -> Candidate {
         Candidate::ranked(delta, u, v, if admissible { ASPIRED } else { TABOO })
     }
 
+    /// Move (u, v) with cost `delta`, of class `class`.
     #[inline(always)]
     pub const fn ranked(delta: i64, u: u32, v: u32, class: u32) -> Candidate {
         Candidate { delta, tag: pack_pair(u, v) | class << 30 }
@@ -73,6 +79,7 @@ impl Candidate {
         fa < fb || (fa == fb && (self.delta < o.delta || (self.delta == o.delta && self.tag < o.tag)))
     }
 
+    /// The move (u, v) of the tag.
     #[inline(always)]
     pub const fn pair(&self) -> (u32, u32) {
         unpack_pair(self.tag)
@@ -85,6 +92,7 @@ impl Candidate {
 /// `NARROW_NONE` is `Candidate::NONE`'s.
 pub const NARROW_NONE: u64 = u64::MAX;
 
+/// The narrow key of move (u, v) of class `class` with cost `delta` (see `NARROW_NONE`).
 #[inline(always)]
 pub const fn narrow_key(class: u32, delta: i32, u: u32, v: u32) -> u64 {
     ((class as u64) << 62) | (((delta as u32 ^ 0x8000_0000) as u64) << 16) | pack_pair(u, v) as u64
@@ -150,8 +158,11 @@ pub fn uniform_tenure(rng: &mut Xoshiro128, list_size: u32) -> i32 {
 /// size T_list-size · r³", one per iteration), from `law` with T = `list_size`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tenure {
+    /// T, the list size of the law.
     pub list_size: u32,
+    /// One draw for both of a move's entries (else one draw each).
     pub per_move: bool,
+    /// The distribution of the draws.
     pub law: TenureLaw,
 }
 
@@ -160,7 +171,7 @@ impl Tenure {
     #[inline(always)]
     pub fn of_unit(self, k: usize) -> Tenure {
         match self.law {
-            TenureLaw::Mixed if k % 2 == 0 => Tenure { law: TenureLaw::Cubic, ..self },
+            TenureLaw::Mixed if k.is_multiple_of(2) => Tenure { law: TenureLaw::Cubic, ..self },
             TenureLaw::Mixed => Tenure { law: TenureLaw::Uniform, list_size: (self.list_size / 4).max(1), ..self },
             _ => self,
         }
@@ -197,9 +208,12 @@ pub const fn authorized(until_u: i32, until_v: i32, iter: i32) -> bool {
     until_u < iter || until_v < iter
 }
 
+/// Which local search to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LsKind {
+    /// Robust tabu search (`tabu_search`).
     Tabu,
+    /// 2-opt with the best-improvement rule (`two_opt`).
     TwoOpt,
 }
 
@@ -208,13 +222,17 @@ pub enum LsKind {
 /// scans) ran.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LsResult {
+    /// The best solution's cost.
     pub cost: i64,
+    /// Iterations that ran.
     pub iterations: u32,
 }
 
 /// Work space of one search: Δ table (C entries) and tabu matrix (n² entries, facility-major).
 pub struct Scratch<'s> {
+    /// The Δ table, one entry per move.
     pub delta: &'s mut [i64],
+    /// The tabu matrix, n² entries, facility-major.
     pub tabu: &'s mut [i32],
 }
 
@@ -253,10 +271,15 @@ pub fn tabu_search<E: Elem, A: Matrix<E>, B: Matrix<E>>(
 /// iteration numbers), and the best the walk has met. The tabu matrix in `Scratch` is the
 /// walk's own and is not reset between calls; the Δ table is rebuilt at each call's start.
 pub struct WalkState<'w> {
+    /// The current solution.
     pub p: &'w mut [u8],
+    /// The current solution's cost.
     pub cost: i64,
+    /// Iterations done before this call.
     pub done: u32,
+    /// The best solution the walk has met.
     pub best: &'w mut [u8],
+    /// The best solution's cost.
     pub best_cost: i64,
 }
 
@@ -414,6 +437,9 @@ type Terms = [[i64; 4]; crate::MAX_N];
 /// Brings Δ up to date for the current `p` after move `last` (None: the first scan) and
 /// calls `visit(Δ, u, v)` for every move in numbering order. A first scan costs O(n³), so
 /// it asks `stop` every `FRESH_SCAN_POLL` moves and returns false when it gave up.
+// Each argument is a separate input of the scan (matrices, solution, last move, work tables,
+// stop, visitor); a struct for them would only move the list.
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn scan<E: Elem, A: Matrix<E>, B: Matrix<E>>(
     a: &A,

@@ -26,12 +26,17 @@ use crate::moves::{move_count, move_pair, pack_pair};
 
 /// Largest block the kernels launch (every CUDA GPU since Fermi).
 pub const MAX_THREADS: u32 = 1024;
+/// Threads per warp.
 pub const WARP: u32 = 32;
 
+/// How a block's threads share the move costs (the module's docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mapping {
+    /// MATA: T_S owners update the O(1) moves, 2n more threads compute the O(n) ones.
     Mata,
+    /// The paper's non-MATA: the owners compute their O(n) moves inline.
     Plain,
+    /// Ours: the O(1) moves over every thread, each O(n) move split over `lanes` threads.
     Split,
     /// Ours (`device::aco::sums`, `crate::sums`): every move in O(1) from a table of sums.
     Sums,
@@ -48,8 +53,11 @@ impl Mapping {
 /// Thread counts of one block for problem size n and N_S moves per thread.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shape {
+    /// Problem size.
     pub n: u32,
+    /// N_S, moves per owning thread.
     pub ns: u32,
+    /// The thread mapping.
     pub mapping: Mapping,
     /// C = n(n−1)/2.
     pub moves: u32,
@@ -63,11 +71,20 @@ pub struct Shape {
     pub lanes: u32,
 }
 
+/// Why no `Shape` was found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ShapeError {
+    /// n is outside 3..=`MAX_N`.
     BadN(u32),
+    /// N_S is 0.
     BadNs(u32),
-    TooManyThreads { threads: u32, ns: u32 },
+    /// The block would need more than `MAX_THREADS` threads.
+    TooManyThreads {
+        /// Threads the block needs.
+        threads: u32,
+        /// The N_S that needs them.
+        ns: u32,
+    },
 }
 
 impl core::fmt::Display for ShapeError {
@@ -89,6 +106,8 @@ pub const fn default_ns(n: u32) -> u32 {
 }
 
 impl Shape {
+    /// The shape for n with N_S = `ns`; the split family ignores `ns` and takes
+    /// `split_threads(n, MAX_THREADS)` threads.
     pub fn new(n: u32, ns: u32, mapping: Mapping) -> Result<Shape, ShapeError> {
         if !(3..=crate::MAX_N as u32).contains(&n) {
             return Err(ShapeError::BadN(n));

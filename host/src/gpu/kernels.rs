@@ -15,8 +15,11 @@ const MARKER: &str = "//@qapgpu-module";
 /// in it, and its text.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PtxPart<'a> {
+    /// Names of the kernels (`.entry`) the module holds.
     pub entries: Vec<&'a str>,
+    /// Names of the variables in the module that the host may write.
     pub globals: Vec<&'a str>,
+    /// The module's PTX text, without its marker line.
     pub text: &'a str,
 }
 
@@ -44,7 +47,9 @@ pub fn parts(text: &str) -> Option<Vec<PtxPart<'_>>> {
 /// What the JIT compiled during a run: seconds and kernels' modules.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct JitLog {
+    /// Seconds spent JIT-compiling.
     pub seconds: f64,
+    /// Modules compiled.
     pub modules: usize,
 }
 
@@ -63,6 +68,7 @@ pub struct Kernels {
 }
 
 impl Kernels {
+    /// Kernels from one module loaded whole.
     pub fn whole(ctx: Arc<CudaContext>, module: Arc<CudaModule>) -> Kernels {
         Kernels { ctx, source: Source::Whole(module), jit: Arc::default() }
     }
@@ -109,6 +115,7 @@ impl Kernels {
         Ok(module)
     }
 
+    /// The kernel `name`, JIT-compiling its module on first use.
     pub fn load_function(&self, name: &str) -> Result<CudaFunction> {
         self.module_of(name, false)?.load_function(name).with_context(|| format!("kernel {name} missing from the PTX"))
     }
