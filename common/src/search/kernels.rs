@@ -62,9 +62,9 @@ pub enum Role {
     /// A walk of `ts` (or `memetic`, or a colony in walk mode) that goes on from launch to
     /// launch, its tabu matrix and table kept in global memory between launches.
     Walk,
-    /// Either, as the launch's `LS_WALK` flag says: the split and sums bodies off the fast
-    /// path, where one kernel for both roles made the move costs a second of each within 5 %
-    /// of two (docs/search.md).
+    /// Either, as the launch's `LS_WALK` flag says: the general sums body, where one kernel
+    /// for both roles made the move costs a second of each within 2 % of two (the split
+    /// body's searches lost 8.6 % so: two kernels there; docs/search.md).
     Either,
 }
 
@@ -125,8 +125,10 @@ macro_rules! ls_kernel_list {
             (aco_local_search_i32, Mata, Search, i32),
             (ts_walk_u16, Mata, Walk, u16),
             (ts_walk_i32, Mata, Walk, i32),
-            (ls_split_u16, Split, Either, u16),
-            (ls_split_i32, Split, Either, i32),
+            (aco_split_search_u16, Split, Search, u16),
+            (aco_split_search_i32, Split, Search, i32),
+            (ts_split_walk_u16, Split, Walk, u16),
+            (ts_split_walk_i32, Split, Walk, i32),
             (ls_sums_u16, Sums, Either, u16),
             (ls_sums_i32, Sums, Either, i32),
             (aco_sums_fast_search_u16, SumsFast, Search, u16),
@@ -179,6 +181,7 @@ pub const fn budget(body: Body, role: Role) -> Budget {
     let (registers, spill, spill_sm12x) = match (body, role) {
         (Body::Mata, Role::Search) => (72, 2560, 1280),
         (Body::Mata, Role::Walk | Role::Either) => (104, 512, 1280),
+        (Body::Split, Role::Search) => (64, 3072, 2112),
         (Body::Split, _) => (64, 4608, 4992),
         (Body::Sums, _) => (64, 7168, 7680),
         (_, Role::Search) => (64, 1024, 1280),
@@ -204,12 +207,13 @@ mod tests {
         }
         assert!(KernelId::find(Body::SumsFastNarrowGlobalPairs, Role::Search, ElemWidth::I32).is_some());
         assert!(KernelId::find(Body::SumsFastNarrowGlobalPairs, Role::Walk, ElemWidth::I32).is_none());
-        // One kernel serves both roles of the split and general sums bodies.
-        let split = KernelId::find(Body::Split, Role::Search, ElemWidth::U16);
-        assert_eq!(split, KernelId::find(Body::Split, Role::Walk, ElemWidth::U16));
-        assert!(split.unwrap().kernel().role.takes_moves());
+        // One kernel serves both roles of the general sums body.
+        let sums = KernelId::find(Body::Sums, Role::Search, ElemWidth::U16);
+        assert_eq!(sums, KernelId::find(Body::Sums, Role::Walk, ElemWidth::U16));
+        assert!(sums.unwrap().kernel().role.takes_moves());
+        assert!(!KernelId::find(Body::Split, Role::Search, ElemWidth::U16).unwrap().kernel().role.takes_moves());
         assert!(LS_KERNELS.iter().all(|k| k.elem != ElemWidth::U32));
-        assert_eq!(LS_KERNELS.len(), 18);
+        assert_eq!(LS_KERNELS.len(), 20);
     }
 
     #[test]

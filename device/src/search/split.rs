@@ -48,7 +48,7 @@ use crate::stop::{claim_stop, read_stop};
 pub(crate) struct Split;
 
 impl Search for Split {
-    const EITHER: bool = true;
+    const EITHER: bool = false;
 
     #[inline(always)]
     unsafe fn search<
@@ -256,6 +256,8 @@ pub(super) trait Pricer<D: DevCost> {
     /// `facility` does something: the driver then visits every facility when it applies a
     /// move, else only to copy a new best.
     const FACILITY: bool = true;
+    /// The pricer's general kernel serves both roles (`Search::EITHER`).
+    const EITHER: bool;
     /// Once, after the barrier that publishes the unit's φ; the driver's next barrier
     /// publishes what it writes.
     unsafe fn start(&self, t: &Tables);
@@ -297,6 +299,8 @@ struct SplitPricer<'m, E, M> {
 }
 
 impl<E: DevElem, D: DevCost, M: DevMatrix<E>> Pricer<D> for SplitPricer<'_, E, M> {
+    const EITHER: bool = false;
+
     #[inline(always)]
     unsafe fn start(&self, _: &Tables) {}
 
@@ -407,7 +411,7 @@ pub(super) unsafe fn drive<
     // The tabu matrix's rows (`LsLayout::row`): n, or n + 1 in padded plans.
     let row = if FAST { shared_row(p, true) } else { nu };
     let t = Tables::of(p);
-    let walk_kernel = walk_launch::<WALK, FAST>(p, true);
+    let walk_kernel = walk_launch::<WALK, FAST>(p, P::EITHER);
     let unit = unsafe { Unit::begin::<NARROW>(p, walk_kernel, row) };
     let (tabu_search, tabu) = (unit.tabu_search, unit.tabu);
     let aspiration = if unit.walk { p.aspiration as i32 } else { 0 };

@@ -197,6 +197,8 @@ impl<
     const GPAIRS: bool,
 > Pricer<D> for SumsPricer<'_, E, M, SIDE_B, FAST, BETA, GPAIRS>
 {
+    const EITHER: bool = true;
+
     /// H from φ (`sums::sum_entries`, which the CPU twin's `sum_entry` is checked against):
     /// column `col` of the rows of this thread's group, `SUM_ROWS` rows a pass (one row a
     /// pass read φ and β three times as often).
