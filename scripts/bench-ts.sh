@@ -14,14 +14,16 @@
 # regrouping rounds, no restart cycle) and as before the sixth session (4 rounds, restart
 # cycles from 256 moves), as percentiles of the per-run log.
 # rates: the walks' move costs a second (0.3 s of `ts`, seed 1) on the instances the padded
-# rows were measured on (docs/benchmarks-record.md, "Padded rows"); BIN names another binary to compare.
+# rows were measured on (docs/benchmarks-record.md, "Padded rows"). kernels: every kept
+# local-search kernel at work (docs/search.md). BIN names another binary (from dist/) for
+# every mode but ttt; OUT another folder for the results.
 set -u
 cd dist
 export QAPLIB_DIR=$PWD/qaplib
 out=${OUT:-../bench-results}
 mkdir -p "$out"
 T=${RUN_SECONDS:-5}
-cmp() { local tag=$1; shift; timeout "${BENCH_LIMIT:-560}" ./qapgpu bench compare --runs "${RUNS:-10}" --time-limit "$T" --out "$out/$tag" "$@" \
+cmp() { local tag=$1; shift; timeout "${BENCH_LIMIT:-560}" "${BIN:-./qapgpu}" bench compare --runs "${RUNS:-10}" --time-limit "$T" --out "$out/$tag" "$@" \
           >/dev/null 2>"$out/$tag.log"; cat "$out/$tag/compare.md" 2>/dev/null || tail -3 "$out/$tag.log"; }
 small=tai25b,kra30a,kra30b,tai30b,tai35b,ste36b,tai40b,tai50b,tai60b
 case "${1:-}" in
@@ -31,7 +33,7 @@ case "${1:-}" in
   ttt)     timeout "${BENCH_LIMIT:-560}" ./qapgpu bench ttt --engine gpu --cpu-baseline --runs "${RUNS:-10}" --time-limit "$T" \
              --instances tai25b,kra30a,kra30b,tai35b,ste36b,tai40b --out "$out/ttt" >/dev/null 2>/tmp/ttt.log
            cat "$out/ttt/ttt.md" 2>/dev/null || tail -3 /tmp/ttt.log ;;
-  gaps)    timeout "${BENCH_LIMIT:-560}" ./qapgpu bench gaps --engine gpu --runs 1 --time-limit 1 --out "$out/gaps" >/dev/null 2>/tmp/gaps.log
+  gaps)    timeout "${BENCH_LIMIT:-560}" "${BIN:-./qapgpu}" bench gaps --engine gpu --runs 1 --time-limit 1 --out "$out/gaps" >/dev/null 2>/tmp/gaps.log
            cat "$out/gaps/gaps.md" 2>/dev/null || tail -3 /tmp/gaps.log ;;
   memetic) timeout "${BENCH_LIMIT:-500}" ./qapgpu bench gaps --engine gpu --runs 5 --time-limit 1 --algos ts,memetic,aco-ts \
              --instances tai40a,tai50a,tai60a,tai80a,tai100a,tho40 --out "$out/memetic" >/dev/null 2>/tmp/memetic.log
