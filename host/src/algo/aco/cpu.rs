@@ -1,5 +1,7 @@
 //! The CPU twin of the ACO kernels: the same `common::aco` and `common::ls` functions,
-//! one rayon task per ant (`--threads 1`: the paper's single-thread CPU column).
+//! one rayon task per ant (`--threads 1`: the paper's single-thread CPU column). The `ts`
+//! and `memetic` walks run on it in walk mode (`AcoConfig::walk`); their code is in
+//! `algo::ts::cpu`.
 use super::{AcoConfig, AcoEngine, AcoSnapshot, LsStats};
 use crate::cpu::{AnyDense, Mats};
 use crate::io::Instance;
@@ -10,7 +12,7 @@ use anyhow::Result;
 use qapgpu_common::aco::{Bounds, best_unit, clamp, construct, lay_row};
 use qapgpu_common::cost::cost;
 use qapgpu_common::elem::Elem;
-use qapgpu_common::ls::{LsKind, Scratch, TABU_FREE, WalkState, donor_rank, rank_key, tabu_search, tabu_walk, two_opt};
+use qapgpu_common::ls::{LsKind, Scratch, TABU_FREE, tabu_search, two_opt};
 use qapgpu_common::matrix::Dense;
 use qapgpu_common::moves::move_count;
 use qapgpu_common::ops::random_permutation;
@@ -21,24 +23,24 @@ use std::time::Instant;
 /// The CPU engine of the colony and of the walks: the kernels' operators on a pool of
 /// threads, one ant (or walk) a task.
 pub struct AcoCpu {
-    cfg: AcoConfig,
-    n: usize,
-    mats: Mats,
-    pool: rayon::ThreadPool,
+    pub(crate) cfg: AcoConfig,
+    pub(crate) n: usize,
+    pub(crate) mats: Mats,
+    pub(crate) pool: rayon::ThreadPool,
     /// ant*_k, rows of n.
-    ants: Vec<u8>,
-    ant_costs: Vec<i64>,
-    cants: Vec<u8>,
-    cant_costs: Vec<i64>,
-    ls_iters: Vec<u32>,
+    pub(crate) ants: Vec<u8>,
+    pub(crate) ant_costs: Vec<i64>,
+    pub(crate) cants: Vec<u8>,
+    pub(crate) cant_costs: Vec<i64>,
+    pub(crate) ls_iters: Vec<u32>,
     /// Walks (`AcoConfig::walk`): each ant's tabu matrix (n² entries) and iterations done.
-    tabu: Vec<i32>,
-    walks: Vec<u32>,
-    rngs: Vec<Xoshiro128>,
+    pub(crate) tabu: Vec<i32>,
+    pub(crate) walks: Vec<u32>,
+    pub(crate) rngs: Vec<Xoshiro128>,
     tau: Vec<f32>,
     best: (i64, Vec<u8>),
     stats: LsStats,
-    site: Site,
+    pub(crate) site: Site,
 }
 
 impl AcoCpu {
@@ -84,29 +86,6 @@ impl AcoCpu {
             stats: LsStats::default(),
             site,
         })
-    }
-
-    /// One launch of every walk (`AcoConfig::walk`), as the `ts_walk` kernels do it.
-    fn walk_all(&mut self, cfg: &AcoConfig, stop: &StopWord) {
-        let n = self.n;
-        let any = self.mats.dense(n);
-        let work = self
-            .cants
-            .par_chunks_mut(n)
-            .zip(self.cant_costs.par_iter_mut())
-            .zip(self.rngs.par_iter_mut())
-            .zip(self.ants.par_chunks_mut(n))
-            .zip(self.ant_costs.par_iter_mut())
-            .zip(self.ls_iters.par_iter_mut())
-            .zip(self.tabu.par_chunks_mut(n * n))
-            .zip(self.walks.par_iter_mut())
-            .enumerate();
-        self.pool.install(|| {
-            work.for_each(|(unit, (((((((p, c), rng), ant), ant_cost), iters), tabu), done))| {
-                let walk = Walk { unit, p, cost: c, rng, ant, ant_cost, iters, tabu, done };
-                with_mats!(&any, |a, b| walk_one(a, b, cfg, stop, walk))
-            })
-        });
     }
 
     /// Runs `f` once per ant with its c-ant, cost, RNG, unit best and cost, in parallel.
@@ -184,60 +163,6 @@ fn improve<E: Elem>(
     if r.cost <= *ant_cost {
         *ant_cost = r.cost;
         ant.copy_from_slice(p);
-    }
-}
-
-/// One walk's state in the CPU engine.
-struct Walk<'w> {
-    /// The walk's index (its block on the GPU).
-    unit: usize,
-    p: &'w mut [u8],
-    cost: &'w mut i64,
-    rng: &'w mut Xoshiro128,
-    ant: &'w mut [u8],
-    ant_cost: &'w mut i64,
-    iters: &'w mut u32,
-    tabu: &'w mut [i32],
-    done: &'w mut u32,
-}
-
-/// `cfg.ls_iterations` more moves of one walk and step 8, as a `ts_walk` block does them.
-fn walk_one<E: Elem>(a: &Dense<E>, b: &Dense<E>, cfg: &AcoConfig, stop: &StopWord, w: Walk) {
-    if stop.is_set() {
-        *w.iters = 0;
-        return;
-    }
-    if *w.done == 0 {
-        w.tabu.fill(TABU_FREE);
-    }
-    // The walk's best so far is its unit's best ant, unless the walk stands lower.
-    let from_ant = *w.ant_cost <= *w.cost;
-    let mut best = if from_ant { w.ant.to_vec() } else { w.p.to_vec() };
-    let best_cost = if from_ant { *w.ant_cost } else { *w.cost };
-    let mut delta = vec![0i64; move_count(w.p.len() as u32) as usize];
-    let state = WalkState { p: w.p, cost: *w.cost, done: *w.done, best: &mut best, best_cost };
-    let scratch = Scratch { delta: &mut delta, tabu: w.tabu };
-    let (cur, r) = tabu_walk(
-        a,
-        b,
-        state,
-        cfg.target,
-        cfg.ls_iterations,
-        cfg.tenure().of_unit(w.unit),
-        cfg.aspiration as i32,
-        w.rng,
-        scratch,
-        || stop.is_set(),
-    );
-    *w.cost = cur;
-    *w.iters = r.iterations;
-    *w.done = w.done.wrapping_add(r.iterations);
-    if r.cost <= cfg.target {
-        stop.set();
-    }
-    if r.cost <= *w.ant_cost {
-        *w.ant_cost = r.cost;
-        w.ant.copy_from_slice(&best);
     }
 }
 
@@ -383,36 +308,18 @@ impl AcoEngine for AcoCpu {
         Ok(())
     }
 
-    /// As `ts_rank_walks` and `ts_regroup_walks`: walks ranked by `ls::rank_key`, then
-    /// `regroup_ranked` (the donors of `ls::donor_rank`).
+    /// The walks' steps are `ts::cpu`'s (`regroup_walks`, `walk_currents`,
+    /// `regroup_walks_ranked`).
     fn regroup(&mut self, elite: u32) -> Result<()> {
-        let m = self.cfg.ants as usize;
-        let elite = elite.clamp(1, m as u32);
-        let mut order: Vec<usize> = (0..m).collect();
-        order.sort_unstable_by_key(|&k| rank_key(self.cant_costs[k], k));
-        self.regroup_ranked(&super::ranking(&order, elite as usize), elite)
+        self.regroup_walks(elite)
     }
 
     fn currents(&mut self) -> Result<(Vec<u8>, usize, Vec<i64>)> {
-        Ok((self.cants.clone(), self.n, self.cant_costs.clone()))
+        self.walk_currents()
     }
 
     fn regroup_ranked(&mut self, winners: &[u32], elite: u32) -> Result<()> {
-        let (n, m) = (self.n, self.cfg.ants as usize);
-        anyhow::ensure!(self.cfg.walk && winners.len() == 2 * m, "only walks regroup");
-        if self.site.stop.is_set() {
-            return Ok(());
-        }
-        let elite = elite.clamp(1, m as u32);
-        for k in 0..m {
-            if let Some(d) = donor_rank(winners[k], elite) {
-                let from = winners[m + d as usize] as usize;
-                self.cants.copy_within(from * n..(from + 1) * n, k * n);
-                self.cant_costs[k] = self.cant_costs[from];
-                self.walks[k] = 0;
-            }
-        }
-        Ok(())
+        self.regroup_walks_ranked(winners, elite)
     }
 
     fn set_ls_iterations(&mut self, moves: u32) -> Result<()> {

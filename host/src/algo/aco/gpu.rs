@@ -1,6 +1,7 @@
 //! The GPU engine of seed 003: the ACO kernels (`device::aco`, `device::ls`) driven through
 //! cudarc, one launch per step of Fig. 2. Only the best-so-far (one `AcoBest`) crosses to
-//! the host each iteration.
+//! the host each iteration. The `ts` and `memetic` walks run on it in walk mode
+//! (`AcoConfig::walk`); their launches, regroupings and buffers are in `algo::ts::gpu`.
 use super::{AcoConfig, AcoEngine, AcoSnapshot, LsStats};
 use crate::gpu::{Gpu, HostMapped, bytes_of, device_matrices, device_matrix, from_bytes};
 use crate::io::Instance;
@@ -15,7 +16,6 @@ use qapgpu_common::elem::ElemWidth;
 use qapgpu_common::layout::{LS_SCRATCH_PER_WARP, LsLayout, Placement, blocks_per_sm};
 use qapgpu_common::ls::{LsKind, TenureLaw};
 use qapgpu_common::mata::Mapping;
-use qapgpu_common::narrow_tabu;
 use qapgpu_common::params::{
     AcoBest, AcoParams, LS_SUMS_BETA, LS_SUMS_SIDE_B, LS_TENURE_MIXED, LS_TENURE_PER_MOVE, LS_TENURE_UNIFORM, LS_WALK,
     LS_ZERO_DIAGONAL, TargetHit,
@@ -27,37 +27,23 @@ use std::time::Instant;
 /// How long `update_best` polls without giving up its core.
 const SPIN: std::time::Duration = std::time::Duration::from_millis(1);
 
-/// Threads per block of the regrouping kernels (a walk's rank: one barrier count per this
-/// many walks).
-const REGROUP_THREADS: u32 = 128;
-
-struct Buffers {
+/// The engine's device memory (the walks' in `walk`).
+pub(crate) struct Buffers {
     a: CudaSlice<u8>,
     b: CudaSlice<u8>,
     ants: CudaSlice<u8>,
     ant_costs: CudaSlice<i64>,
-    cants: CudaSlice<u8>,
-    cant_costs: CudaSlice<i64>,
+    /// Every unit's c-ant (a walk's current solution) and its cost.
+    pub(crate) cants: CudaSlice<u8>,
+    pub(crate) cant_costs: CudaSlice<i64>,
     ls_iters: CudaSlice<u32>,
     rng: CudaSlice<u32>,
     tau: CudaSlice<f32>,
     /// The Δ tables that do not fit in shared memory: i64 or i32 entries (`LsLayout`).
     delta: CudaSlice<u8>,
     tabu: CudaSlice<i32>,
-    walks: CudaSlice<u32>,
-    /// Walks: each one's rank, then the elite by rank (`AcoParams::winners`).
-    winners: CudaSlice<u32>,
-    /// Sums walks: their tables H between launches, and whether each is up to date
-    /// (`AcoParams::tables`).
-    tables: CudaSlice<u8>,
-    tables_ok: CudaSlice<u32>,
-    /// Walks: the elite slot each one takes its next start from, and the elite's copies
-    /// (`AcoParams::donor_slots`, `AcoParams::elite_rows`).
-    donor_slots: CudaSlice<u32>,
-    elite_rows: CudaSlice<u8>,
-    elite_costs: CudaSlice<i64>,
-    elite_tables: CudaSlice<u8>,
-    elite_ok: CudaSlice<u32>,
+    /// The walks' buffers (`ts::gpu`).
+    pub(crate) walk: WalkBuffers,
     first_pairs: CudaSlice<u16>,
     /// B + Bᵀ for the fast sums kernels (`AcoParams::b_sym`; one word where unused).
     b_sym: CudaSlice<u8>,
@@ -65,14 +51,45 @@ struct Buffers {
     params: CudaSlice<u8>,
 }
 
-struct Kernels {
+/// The walks' buffers (one word each where the engine runs a colony, not walks),
+/// allocated and used by `algo::ts::gpu`.
+pub(crate) struct WalkBuffers {
+    /// Each walk's moves so far (0: its tabu matrix is reset and its table rebuilt).
+    pub(crate) walks: CudaSlice<u32>,
+    /// Walks: each one's rank, then the elite by rank (`AcoParams::winners`).
+    pub(crate) winners: CudaSlice<u32>,
+    /// Sums walks: their tables H between launches, and whether each is up to date
+    /// (`AcoParams::tables`).
+    pub(crate) tables: CudaSlice<u8>,
+    pub(crate) tables_ok: CudaSlice<u32>,
+    /// Walks: the elite slot each one takes its next start from, and the elite's copies
+    /// (`AcoParams::donor_slots`, `AcoParams::elite_rows`).
+    pub(crate) donor_slots: CudaSlice<u32>,
+    pub(crate) elite_rows: CudaSlice<u8>,
+    pub(crate) elite_costs: CudaSlice<i64>,
+    pub(crate) elite_tables: CudaSlice<u8>,
+    pub(crate) elite_ok: CudaSlice<u32>,
+}
+
+/// The walks' regrouping kernels (`device/src/ts/mod.rs`), loaded and launched by
+/// `algo::ts::gpu`.
+pub(crate) struct WalkKernels {
+    /// `ts_rank_walks`: ranks the walks and copies the elite's starts aside.
+    pub(crate) rank: CudaFunction,
+    /// `ts_regroup_walks`: moves the solutions by a ranking the host gives.
+    pub(crate) regroup: CudaFunction,
+    /// `ts_take_donors`: hands the copies `ts_rank_walks` left to the walks outside the elite.
+    pub(crate) take_donors: CudaFunction,
+}
+
+/// The engine's kernels (the walks' regroupings in `walk`).
+pub(crate) struct Kernels {
     init: CudaFunction,
     construct: CudaFunction,
     /// The plan's local-search kernel (`search::plan`): a c-ant's search, or a walk's.
-    ls: CudaFunction,
-    rank_walks: CudaFunction,
-    regroup_walks: CudaFunction,
-    take_donors: CudaFunction,
+    pub(crate) ls: CudaFunction,
+    /// The walks' regrouping kernels (`ts::gpu`).
+    pub(crate) walk: WalkKernels,
     best: CudaFunction,
     tau_init: CudaFunction,
     evaporate: CudaFunction,
@@ -80,15 +97,18 @@ struct Kernels {
     clamp: CudaFunction,
 }
 
+/// The GPU engine of the colony and of the walks (`AcoConfig::walk`, whose code is in
+/// `algo::ts::gpu`).
 pub struct AcoGpu {
-    gpu: Gpu,
-    cfg: AcoConfig,
+    pub(crate) gpu: Gpu,
+    pub(crate) cfg: AcoConfig,
     n: usize,
+    /// The plan's memory layout of the local search (`search::plan`).
     pub layout: LsLayout,
     /// The plan's kernel takes the launch's moves (`Role::takes_moves`).
     ls_takes_moves: bool,
     k: Kernels,
-    buf: Buffers,
+    pub(crate) buf: Buffers,
     params: AcoParams,
     /// The parameter block as last copied to the device (None: never): a launch copies it
     /// only when it changed, one host round trip less per launch.
@@ -112,10 +132,10 @@ pub struct AcoGpu {
     tabu_per_ant: bool,
     /// The walks' counts and table marks are all zero, as `random_ants` wants them (the
     /// buffers start zeroed: a run's first start needs no clearing).
-    walks_clean: bool,
+    pub(crate) walks_clean: bool,
     /// `regroup` ranked the walks and left the others' donors in their slots, for the next
     /// walk launch to take (`take_donors` hands them over before the host reads the walks).
-    donors_pending: bool,
+    pub(crate) donors_pending: bool,
     /// Fresh starts so far (`random_ants`): the init kernel seeds every unit's stream from
     /// `params.seed`, so each start takes a seed of its own (`rng::start_seed`), else a
     /// restart would draw the run's first solutions, and repeat its first walks, again.
@@ -130,6 +150,8 @@ impl Drop for AcoGpu {
 }
 
 impl AcoGpu {
+    /// The engine of `cfg` on `inst`: the plan's kernel and buffers for m units, the
+    /// parameter block uploaded.
     pub fn new(gpu: Gpu, inst: &Instance, cfg: &AcoConfig) -> Result<AcoGpu> {
         let mut cfg = cfg.clone();
         anyhow::ensure!(cfg.ants >= 1, "the colony needs at least one ant");
@@ -149,9 +171,7 @@ impl AcoGpu {
             init: load(init)?,
             construct: load(construct)?,
             ls: search::load(&gpu, plan.kernel)?,
-            rank_walks: load("ts_rank_walks")?,
-            regroup_walks: load("ts_regroup_walks")?,
-            take_donors: load("ts_take_donors")?,
+            walk: WalkKernels::load(load)?,
             best: load("aco_best")?,
             tau_init: load("aco_tau_init")?,
             evaporate: load("aco_evaporate")?,
@@ -179,15 +199,9 @@ impl AcoGpu {
         // A walk keeps its tabu matrix in global memory between launches.
         let global_tabu =
             if cfg.walk || (layout.tabu_search && layout.tabu_placement != Placement::Shared) { m * n * n } else { 1 };
-        // Sums walks keep their tables H between launches: a launch starts from n² loads, not
-        // n³ multiply-adds, and a regrouped walk takes its donor's.
-        let kept_tables = if cfg.walk && shape.mapping == Mapping::Sums {
-            m * n * n * layout.delta_width.bytes() as usize
-        } else {
-            0
-        };
-        // Walks also keep a copy of each elite walk's start, table included.
-        let elite_copies = if cfg.walk { m as u128 * (stride as u128 + 8 + 8) + kept_tables as u128 } else { 0 };
+        // Sums walks keep their tables H between launches, and every walk a copy of each
+        // elite walk's start.
+        let (kept_tables, elite_copies) = WalkBuffers::bytes(&cfg, &layout, m, n, stride);
         let bytes = m as u128 * (2 * stride as u128 + 2 * 8 + 4 + 16)
             + global_delta as u128
             + 4 * global_tabu as u128
@@ -210,15 +224,7 @@ impl AcoGpu {
             tau: s.alloc_zeros(n * n)?,
             delta: s.alloc_zeros(global_delta)?,
             tabu: s.alloc_zeros(global_tabu)?,
-            walks: s.alloc_zeros(if cfg.walk { m } else { 1 })?,
-            winners: s.alloc_zeros(if cfg.walk { 2 * m } else { 1 })?,
-            tables: s.alloc_zeros(kept_tables.max(1))?,
-            tables_ok: s.alloc_zeros(m)?,
-            donor_slots: s.alloc_zeros(if cfg.walk { m } else { 1 })?,
-            elite_rows: s.alloc_zeros(if cfg.walk { m * stride } else { 1 })?,
-            elite_costs: s.alloc_zeros(if cfg.walk { m } else { 1 })?,
-            elite_tables: s.alloc_zeros(kept_tables.max(1))?,
-            elite_ok: s.alloc_zeros(if cfg.walk { m } else { 1 })?,
+            walk: WalkBuffers::alloc(s, cfg.walk, m, stride, kept_tables)?,
             first_pairs: s.clone_htod(&first)?,
             b_sym: match &beta {
                 Some(beta) => s.clone_htod(&device_matrix(inst.width, beta))?,
@@ -239,15 +245,15 @@ impl AcoGpu {
             tau: gpu.ptr(&buf.tau),
             delta: gpu.ptr(&buf.delta),
             tabu: gpu.ptr(&buf.tabu),
-            walks: gpu.ptr(&buf.walks),
-            winners: gpu.ptr(&buf.winners),
-            tables: if kept_tables > 0 { gpu.ptr(&buf.tables) } else { 0 },
-            tables_ok: gpu.ptr(&buf.tables_ok),
-            donor_slots: if cfg.walk { gpu.ptr(&buf.donor_slots) } else { 0 },
-            elite_rows: gpu.ptr(&buf.elite_rows),
-            elite_costs: gpu.ptr(&buf.elite_costs),
-            elite_tables: if kept_tables > 0 { gpu.ptr(&buf.elite_tables) } else { 0 },
-            elite_ok: gpu.ptr(&buf.elite_ok),
+            walks: gpu.ptr(&buf.walk.walks),
+            winners: gpu.ptr(&buf.walk.winners),
+            tables: if kept_tables > 0 { gpu.ptr(&buf.walk.tables) } else { 0 },
+            tables_ok: gpu.ptr(&buf.walk.tables_ok),
+            donor_slots: if cfg.walk { gpu.ptr(&buf.walk.donor_slots) } else { 0 },
+            elite_rows: gpu.ptr(&buf.walk.elite_rows),
+            elite_costs: gpu.ptr(&buf.walk.elite_costs),
+            elite_tables: if kept_tables > 0 { gpu.ptr(&buf.walk.elite_tables) } else { 0 },
+            elite_ok: gpu.ptr(&buf.walk.elite_ok),
             hit: hit.as_ref().map_or(0, HostMapped::device_ptr),
             b_sym: if beta.is_some() { gpu.ptr(&buf.b_sym) } else { 0 },
             aspiration: cfg.aspiration,
@@ -336,7 +342,7 @@ impl AcoGpu {
     /// copy: a copy to pageable memory blocks the watchdog's stop-word write until the
     /// kernels end (2.3 s for a 1-s limit at n = 256). `early` is asked before every poll
     /// and ends the wait when it says so.
-    fn poll_stream(&self, mut early: impl FnMut() -> bool) -> Result<()> {
+    pub(crate) fn poll_stream(&self, mut early: impl FnMut() -> bool) -> Result<()> {
         let (stream, waiting) = (self.gpu.stream.cu_stream(), Instant::now());
         loop {
             if early() {
@@ -411,11 +417,6 @@ impl AcoGpu {
         p
     }
 
-    /// One block of `REGROUP_THREADS` a walk: the regrouping kernels' launch.
-    fn per_walk(&self) -> LaunchConfig {
-        LaunchConfig { grid_dim: (self.cfg.ants, 1, 1), block_dim: (REGROUP_THREADS, 1, 1), shared_mem_bytes: 0 }
-    }
-
     /// Reads the best-so-far block (after the kernels that write it) and keeps it with its
     /// counts.
     fn read_best(&mut self) -> Result<AcoBest> {
@@ -460,6 +461,7 @@ impl AcoGpu {
         self.wave
     }
 
+    /// Threads per block of the local search (T_TOTAL).
     pub fn block_threads(&self) -> u32 {
         self.layout.shape.launched()
     }
@@ -467,14 +469,19 @@ impl AcoGpu {
     /// Queues one kernel on the stream, after the parameter block where it changed. It does
     /// not wait: the next read from the device (or `local_search`'s wait) does, and reports
     /// a kernel's failure.
-    fn launch(&mut self, which: fn(&Kernels) -> &CudaFunction, cfg: LaunchConfig) -> Result<()> {
+    pub(crate) fn launch(&mut self, which: fn(&Kernels) -> &CudaFunction, cfg: LaunchConfig) -> Result<()> {
         self.launch_args(which, cfg, None)
     }
 
     /// `launch` for the kernels that take a u32 after the parameter block (a walk's moves, the
     /// regrouping's elite): values that change within a run, passed with the launch instead
     /// of copied into the block between two kernels.
-    fn launch_with(&mut self, which: fn(&Kernels) -> &CudaFunction, cfg: LaunchConfig, word: u32) -> Result<()> {
+    pub(crate) fn launch_with(
+        &mut self,
+        which: fn(&Kernels) -> &CudaFunction,
+        cfg: LaunchConfig,
+        word: u32,
+    ) -> Result<()> {
         self.launch_args(which, cfg, Some(word))
     }
 
@@ -494,16 +501,6 @@ impl AcoGpu {
         // points to has the size `AcoParams` documents for m ants and this layout; `word` is
         // given exactly to the kernels whose second parameter is a u32.
         unsafe { launch.launch(cfg) }?;
-        Ok(())
-    }
-
-    /// Walks regrouped by `regroup` take their donors' copies now (`ts_take_donors`), so
-    /// that the host reads or writes them as regrouped; the next walk launch would have.
-    fn take_donors(&mut self) -> Result<()> {
-        if std::mem::take(&mut self.donors_pending) {
-            let c = self.per_walk();
-            self.launch(|k| &k.take_donors, c)?;
-        }
         Ok(())
     }
 
@@ -609,15 +606,7 @@ impl AcoEngine for AcoGpu {
             // SAFETY: no kernel runs that could write it (above).
             unsafe { std::ptr::write_volatile(std::ptr::addr_of_mut!((*hit.as_ptr()).flag), 0) };
         }
-        // Walks start afresh (their tabu matrices are reset at iteration 0, their tables
-        // rebuilt).
-        if !std::mem::replace(&mut self.walks_clean, true) {
-            self.gpu.stream.memset_zeros(&mut self.buf.walks)?;
-            self.gpu.stream.memset_zeros(&mut self.buf.tables_ok)?;
-            // No walk takes a donor from before the fresh start.
-            self.gpu.stream.memset_zeros(&mut self.buf.donor_slots)?;
-            self.donors_pending = false;
-        }
+        self.clear_walks()?;
         self.params.seed = qapgpu_common::rng::start_seed(self.cfg.seed, self.starts);
         self.starts += 1;
         let c = self.per_ant_block();
@@ -637,21 +626,7 @@ impl AcoEngine for AcoGpu {
         };
         let t0 = Instant::now();
         if self.cfg.walk {
-            self.walks_clean = false;
-            // The launch takes the donors `regroup` left (`ls::Unit::begin`).
-            self.donors_pending = false;
-            // On 2-byte tabu entries, launches of at most `narrow_tabu::LAUNCH_MAX` moves
-            // (`narrow_tabu_fits`); the walks go on from one to the next as from one launch.
-            let most = if self.layout.tabu_entry == 2 { narrow_tabu::LAUNCH_MAX } else { u32::MAX };
-            let mut left = self.cfg.ls_iterations;
-            loop {
-                let moves = left.min(most);
-                self.launch_with(|k| &k.ls, c, moves)?;
-                left -= moves;
-                if left == 0 {
-                    break;
-                }
-            }
+            self.walk_launches(c)?;
         } else if self.cfg.ants <= self.wave {
             self.launch_search(c)?;
         } else {
@@ -758,34 +733,18 @@ impl AcoEngine for AcoGpu {
         Ok(self.gpu.stream.clone_dtoh(&self.buf.ant_costs)?)
     }
 
-    /// One launch queued behind the walks, no wait: `ts_rank_walks`, whose donors the next
-    /// walk launch takes. A kernel of its own that moved the solutions cost 6–7 µs and a
-    /// launch gap a regrouping (docs/benchmarks-record.md, "Launch costs").
+    /// The walks' steps are `ts::gpu`'s (`regroup_walks`, `walk_currents`,
+    /// `regroup_walks_ranked`).
     fn regroup(&mut self, elite: u32) -> Result<()> {
-        anyhow::ensure!(self.cfg.walk, "only walks regroup");
-        self.take_donors()?;
-        let c = self.per_walk();
-        self.launch_with(|k| &k.rank_walks, c, elite.clamp(1, self.cfg.ants))?;
-        self.donors_pending = true;
-        Ok(())
+        self.regroup_walks(elite)
     }
 
     fn currents(&mut self) -> Result<(Vec<u8>, usize, Vec<i64>)> {
-        self.take_donors()?;
-        // Polled to the end of the queue first (`poll_stream`), then copied.
-        self.poll_stream(|| false)?;
-        let s = &self.gpu.stream;
-        let rows = s.clone_dtoh(&self.buf.cants)?;
-        let stride = rows.len() / self.cfg.ants as usize;
-        Ok((rows, stride, s.clone_dtoh(&self.buf.cant_costs)?))
+        self.walk_currents()
     }
 
     fn regroup_ranked(&mut self, winners: &[u32], elite: u32) -> Result<()> {
-        anyhow::ensure!(self.cfg.walk && winners.len() == 2 * self.cfg.ants as usize, "only walks regroup");
-        self.take_donors()?;
-        self.gpu.stream.memcpy_htod(winners, &mut self.buf.winners)?;
-        let c = self.per_walk();
-        self.launch_with(|k| &k.regroup_walks, c, elite.clamp(1, self.cfg.ants))
+        self.regroup_walks_ranked(winners, elite)
     }
 
     /// A walk launch passes its moves itself (`launch_with`), so the parameter block, and
@@ -810,7 +769,7 @@ impl AcoEngine for AcoGpu {
         let (stride, s) = (self.params.stride as usize, self.gpu.stream.clone());
         let (mut ants, mut cants) = (s.clone_dtoh(&self.buf.ants)?, s.clone_dtoh(&self.buf.cants)?);
         let (mut ant_costs, mut cant_costs) = (s.clone_dtoh(&self.buf.ant_costs)?, s.clone_dtoh(&self.buf.cant_costs)?);
-        let mut walks = if self.cfg.walk { s.clone_dtoh(&self.buf.walks)? } else { Vec::new() };
+        let mut walks = self.walk_counts()?;
         for (k, perm, cost) in units {
             let row = k * stride..k * stride + perm.len();
             ants[row.clone()].copy_from_slice(perm);
@@ -824,11 +783,7 @@ impl AcoEngine for AcoGpu {
         s.memcpy_htod(&cants, &mut self.buf.cants)?;
         s.memcpy_htod(&ant_costs, &mut self.buf.ant_costs)?;
         s.memcpy_htod(&cant_costs, &mut self.buf.cant_costs)?;
-        if self.cfg.walk {
-            s.memcpy_htod(&walks, &mut self.buf.walks)?;
-            // Every kept table is rebuilt at the next launch (the others' too: one memset).
-            s.memset_zeros(&mut self.buf.tables_ok)?;
-        }
+        self.put_walk_counts(&walks)?;
         s.synchronize()?;
         Ok(())
     }

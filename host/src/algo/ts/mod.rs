@@ -28,9 +28,21 @@
 //! with the measurement behind it; `TsOptions` holds the command line's settings of its own.
 //!
 //! The engines are the ACO family's (`algo::aco::{gpu, cpu}`) in walk mode
-//! (`AcoConfig::walk`): the same buffers and thread mappings; by default the sums layout
-//! where it applies (`AcoConfig::layout_rule`, `aco::settle`).
+//! (`AcoConfig::walk`): the same parameter block and thread mappings; by default the sums
+//! layout where it applies (`AcoConfig::layout_rule`, `aco::settle`). The walks' own engine
+//! code is here, in `gpu.rs` and `cpu.rs`. From `--algo ts` to its kernels, four files:
+//! 1. `host/src/algo/ts/mod.rs`, this file: the family (`TS`), its options (`TsOptions`) and
+//!    its driver (`TsSolver`, on the engine of `walk_engine`).
+//! 2. `host/src/algo/ts/gpu.rs`: the walk launches (`AcoGpu::walk_launches`) and the
+//!    regroupings; the kernel launched is the plan's (`search::plan`, for `Role::Walk`).
+//! 3. `common/src/search/kernels.rs`: the table naming every local-search kernel, the walks'
+//!    `ts_walk_*`, `ts_sums_fast_walk_*` and the rest, with body and role.
+//! 4. `device/src/search/kernels.rs`: the entries, instantiated from that table.
+//!
+//! The regrouping kernels are in `device/src/ts/mod.rs`.
+pub mod cpu;
 pub mod elite;
+pub mod gpu;
 
 use super::aco::{self, AcoConfig, AcoEngine, LayoutRule};
 use super::policy::{
