@@ -162,6 +162,15 @@ impl core::fmt::Display for LayoutError {
 }
 
 impl GaLayout {
+    /// Bytes of global memory a run of `blocks` blocks holds beside the matrices: two
+    /// populations, their costs, RNG states (16 bytes an individual), and each block's best
+    /// row, cost, restart count and found flag.
+    pub fn global_bytes(&self, blocks: u32) -> u128 {
+        let (blocks, stride) = (blocks as u128, self.stride as u128);
+        let total = blocks * self.subpop as u128;
+        total * (2 * stride + 2 * 8 + 16) + blocks * (stride + 8 + 4 + 8)
+    }
+
     /// The plan for n, `subpop` individuals a block and elements of `width` on a GPU with
     /// limits `lim`, or why there is none.
     pub fn new(n: u32, subpop: u32, width: ElemWidth, lim: &DeviceLimits) -> Result<GaLayout, LayoutError> {
@@ -614,6 +623,49 @@ impl LsLayout {
     }
 }
 
+/// Global memory of a colony of m units (c-ants, or `ts`'s walks) on one local-search plan,
+/// beside the matrices: the one place its sizes are computed (`LsLayout::colony_memory`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ColonyMemory {
+    /// Bytes of the Δ tables that do not fit in shared memory (at least 1).
+    pub delta_bytes: usize,
+    /// i32 entries of the tabu matrices in global memory: an n² matrix a unit where walks
+    /// keep theirs between launches or the plan leaves it in global memory, else 1.
+    pub tabu_entries: usize,
+    /// Bytes of the sums walks' tables H kept between launches (0 where none): a launch then
+    /// starts from n² loads, not n³ multiply-adds, and a regrouped walk takes its donor's.
+    pub kept_tables: usize,
+    /// Bytes of the elite's copies: each walk's start, cost and table (walks only).
+    pub elite_copies: u128,
+    /// Every byte: the above, and the units' two rows (of n rounded up to 16 bytes), two
+    /// costs, search count and RNG state, and τ (n² f32).
+    pub total: u128,
+}
+
+impl LsLayout {
+    /// The global memory of m units on this plan; `walk`: they are `ts`'s walks.
+    pub fn colony_memory(&self, m: usize, walk: bool) -> ColonyMemory {
+        let n = self.n as usize;
+        let stride = n.div_ceil(16) * 16;
+        let delta_bytes = (m * self.global_delta_bytes() as usize).max(1);
+        let tabu_entries =
+            if walk || (self.tabu_search && self.tabu_placement != Placement::Shared) { m * n * n } else { 1 };
+        let kept_tables = if walk && self.shape.mapping == crate::mata::Mapping::Sums {
+            m * n * n * self.delta_width.bytes() as usize
+        } else {
+            0
+        };
+        let elite_copies = if walk { m as u128 * (stride as u128 + 8 + 8) + kept_tables as u128 } else { 0 };
+        let total = m as u128 * (2 * stride as u128 + 2 * 8 + 4 + 16)
+            + delta_bytes as u128
+            + 4 * tabu_entries as u128
+            + 4 * (n * n) as u128
+            + kept_tables as u128
+            + elite_copies;
+        ColonyMemory { delta_bytes, tabu_entries, kept_tables, elite_copies, total }
+    }
+}
+
 /// Memory plan of the cellular GA's local-search kernel (seeds 002/004): one block per
 /// individual. Thread mapping `gene` (the thesis's): one thread per gene, each swap's Δ a
 /// block-wide sum; `move`: one thread per move (strided), Δ from the O(n) and O(1)
@@ -642,6 +694,19 @@ pub struct CgaLayout {
 pub const CGA_MOVE_THREADS: u32 = 512;
 
 impl CgaLayout {
+    /// Bytes of global memory a grid of `total` individuals holds beside the matrices: two
+    /// populations in rows of n rounded up to 16 bytes, their costs, RNG states, and the
+    /// `move` mapping's Δ tables (i64) where they are not in shared memory.
+    pub fn global_bytes(&self, total: u32) -> u128 {
+        let (total, stride) = (total as u128, self.n.div_ceil(16) as u128 * 16);
+        let global_delta = if self.move_mapping && self.delta_placement == Placement::Global {
+            total * crate::moves::move_count(self.n) as u128
+        } else {
+            1
+        };
+        total * (2 * stride + 2 * 8 + 16) + 8 * global_delta
+    }
+
     /// The plan for n on a GPU with limits `lim`, for the `move` mapping where `move_mapping`.
     pub fn new(n: u32, move_mapping: bool, lim: &DeviceLimits) -> CgaLayout {
         let moves = crate::moves::move_count(n);

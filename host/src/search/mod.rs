@@ -88,7 +88,7 @@ pub fn plan_or_explain(gpu: &Gpu, inst: &Instance, req: &Request) -> Result<Plan
 
 /// Whether every search of `cfg` keeps its tabu entries within 2 bytes of its launch's base
 /// (`narrow_tabu::fits`): a walk's launches are split at `narrow_tabu::LAUNCH_MAX` moves
-/// (`AcoGpu::local_search`), and a c-ant's search is one launch of `ls_iterations` moves
+/// (`AcoGpu::walk_launches`), and a c-ant's search is one launch of `ls_iterations` moves
 /// with no long-term aspiration.
 pub fn narrow_tabu_fits(cfg: &AcoConfig) -> bool {
     let longest = cfg.tenure().longest();

@@ -195,20 +195,11 @@ impl AcoGpu {
         // β in B's place").
         let beta = if layout.fast_path() { inst.sums_beta() } else { None };
         let first: Vec<u16> = (0..shape.ts).map(|t| shape.first_pair(t) as u16).collect();
-        let global_delta = (m * layout.global_delta_bytes() as usize).max(1);
-        // A walk keeps its tabu matrix in global memory between launches.
-        let global_tabu =
-            if cfg.walk || (layout.tabu_search && layout.tabu_placement != Placement::Shared) { m * n * n } else { 1 };
-        // Sums walks keep their tables H between launches, and every walk a copy of each
-        // elite walk's start.
-        let (kept_tables, elite_copies) = WalkBuffers::bytes(&cfg, &layout, m, n, stride);
-        let bytes = m as u128 * (2 * stride as u128 + 2 * 8 + 4 + 16)
-            + global_delta as u128
-            + 4 * global_tabu as u128
-            + 4 * (n * n) as u128
-            + kept_tables as u128
-            + elite_copies;
-        gpu.ensure_free(bytes, &format!("a colony of {m} ants on {}", inst.name))
+        // A walk keeps its tabu matrix (and a sums walk its table H) in global memory between
+        // launches, and every walk a copy of each elite walk's start (`LsLayout::colony_memory`).
+        let mem = layout.colony_memory(m, cfg.walk);
+        let (global_delta, global_tabu, kept_tables) = (mem.delta_bytes, mem.tabu_entries, mem.kept_tables);
+        gpu.ensure_free(mem.total, &format!("a colony of {m} ants on {}", inst.name))
             .map_err(|e| anyhow!("{e}; lower --ants"))?;
         let site = Site::gpu(&gpu)?;
         let hit = HostMapped::new(&gpu, TargetHit { flag: 0, _pad: 0, cost: i64::MAX, perm: [0; MAX_N] }).ok();

@@ -76,8 +76,7 @@ impl CgaGpu {
         } else {
             1
         };
-        let bytes = total as u128 * (2 * stride as u128 + 2 * 8 + 16) + 8 * global_delta as u128;
-        gpu.ensure_free(bytes, &format!("a grid of {total} individuals on {}", inst.name))
+        gpu.ensure_free(layout.global_bytes(total as u32), &format!("a grid of {total} individuals on {}", inst.name))
             .map_err(|e| anyhow::anyhow!("{e}; lower --grid"))?;
         let site = Site::gpu(&gpu)?;
         let s = &gpu.stream;

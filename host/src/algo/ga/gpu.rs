@@ -76,10 +76,11 @@ impl GpuEngine {
         };
         let total = blocks as usize * cfg.subpop as usize;
         let stride = layout.stride as usize;
-        // Two populations, their costs, RNG states and per-block bests.
-        let bytes = total as u128 * (2 * stride as u128 + 2 * 8 + 16) + blocks as u128 * (stride as u128 + 8 + 4 + 8);
-        gpu.ensure_free(bytes, &format!("a population of {blocks} × {} on {}", cfg.subpop, inst.name))
-            .map_err(|e| anyhow!("{e}; lower --blocks or --subpop"))?;
+        gpu.ensure_free(
+            layout.global_bytes(blocks),
+            &format!("a population of {blocks} × {} on {}", cfg.subpop, inst.name),
+        )
+        .map_err(|e| anyhow!("{e}; lower --blocks or --subpop"))?;
         let site = Site::gpu(&gpu)?;
         let s = &gpu.stream;
         let (a_bytes, b_bytes) = device_matrices(inst);

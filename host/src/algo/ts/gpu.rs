@@ -19,12 +19,9 @@
 //! buffers and kernels (`WalkBuffers`, `WalkKernels`) with the rest of the engine's state,
 //! and imports nothing from `ts`: this file sizes, allocates, loads and uses them. The CPU
 //! twin is `ts::cpu`.
-use crate::algo::aco::AcoConfig;
 use crate::algo::aco::gpu::{AcoGpu, WalkBuffers, WalkKernels};
 use anyhow::Result;
 use cudarc::driver::{CudaFunction, CudaStream, LaunchConfig};
-use qapgpu_common::layout::LsLayout;
-use qapgpu_common::mata::Mapping;
 use qapgpu_common::narrow_tabu;
 
 /// Threads per block of the regrouping kernels (a walk's rank: one barrier count per this
@@ -32,21 +29,6 @@ use qapgpu_common::narrow_tabu;
 const REGROUP_THREADS: u32 = 128;
 
 impl WalkBuffers {
-    /// The walks' memory beyond the colony's, for m units of n (rows of `stride`): the
-    /// bytes of their kept tables H (0 where none), and those of the elite's copies.
-    pub(crate) fn bytes(cfg: &AcoConfig, layout: &LsLayout, m: usize, n: usize, stride: usize) -> (usize, u128) {
-        // Sums walks keep their tables H between launches: a launch starts from n² loads, not
-        // n³ multiply-adds, and a regrouped walk takes its donor's.
-        let kept_tables = if cfg.walk && layout.shape.mapping == Mapping::Sums {
-            m * n * n * layout.delta_width.bytes() as usize
-        } else {
-            0
-        };
-        // Walks also keep a copy of each elite walk's start, table included.
-        let elite_copies = if cfg.walk { m as u128 * (stride as u128 + 8 + 8) + kept_tables as u128 } else { 0 };
-        (kept_tables, elite_copies)
-    }
-
     /// The buffers of m walks (`walk`) with rows of `stride` and `kept_tables` bytes of
     /// tables H, zeroed, in the order the engine has always allocated them.
     pub(crate) fn alloc(
