@@ -61,8 +61,8 @@ pub struct Shape {
     pub mapping: Mapping,
     /// C = n(n−1)/2.
     pub moves: u32,
-    /// T_S = ⌈C/N_S⌉ threads own the moves.
-    pub ts: u32,
+    /// T_S = ⌈C/N_S⌉ threads own the moves (the paper's T_S): the owners.
+    pub owners: u32,
     /// First thread of the O(n) moves (MATA), = T_S rounded up to a warp; T_S for plain.
     pub tl_start: u32,
     /// Threads per block: T_L-START + 2n (MATA) or T_S (plain); T (split).
@@ -130,7 +130,7 @@ impl Shape {
         if total > MAX_THREADS {
             return Err(ShapeError::TooManyThreads { threads: total, ns });
         }
-        Ok(Shape { n, ns, mapping, moves, ts, tl_start, total, lanes: 1 })
+        Ok(Shape { n, ns, mapping, moves, owners: ts, tl_start, total, lanes: 1 })
     }
 
     /// The split mapping with `threads` per block (rounded up to a warp, at most 1024) and
@@ -148,7 +148,7 @@ impl Shape {
         let total = (threads.div_ceil(WARP) * WARP).clamp(WARP, MAX_THREADS);
         let moves = move_count(n);
         let lanes = if sums { 1 } else { split_lanes(n, total) };
-        Shape { n, ns: 1, mapping, moves, ts: moves, tl_start: 0, total, lanes }
+        Shape { n, ns: 1, mapping, moves, owners: moves, tl_start: 0, total, lanes }
     }
 
     /// The paper's shape with N_S = `ns`, or with the smallest larger N_S whose block (T_TOTAL

@@ -347,8 +347,8 @@ pub struct AcoParams {
     pub ns: u32,
     /// C = n(n−1)/2.
     pub moves: u32,
-    /// T_S.
-    pub ts: u32,
+    /// T_S, the threads that own moves (`Shape::owners`).
+    pub owners: u32,
     /// T_L-START.
     pub tl_start: u32,
     /// LS_* flags.

@@ -24,7 +24,7 @@ fn move_numbering_round_trips() {
 fn coverage(shape: &Shape, last: Option<(u32, u32)>) -> Vec<u32> {
     let mut seen = vec![0u32; shape.moves as usize];
     for t in 0..shape.total.div_ceil(32) * 32 {
-        if t < shape.ts {
+        if t < shape.owners {
             let (mut u, mut v) = unpack_pair(shape.first_pair(t));
             for j in 0..shape.owned(t) {
                 assert_eq!(move_index(u, v), t * shape.ns + j, "lookup table and walk disagree");
@@ -55,7 +55,7 @@ fn every_move_exactly_once() {
             assert!(shape.total <= 1024, "n = {n}: {} threads", shape.total);
             if mapping == Mapping::Mata {
                 assert_eq!(shape.tl_start % 32, 0);
-                assert!(shape.tl_start >= shape.ts);
+                assert!(shape.tl_start >= shape.owners);
                 assert_eq!(shape.total, shape.tl_start + 2 * n);
             }
             // The first scan, then previous moves at the corners, the middle and random spots.
@@ -85,9 +85,9 @@ fn every_move_exactly_once() {
 fn shape_matches_the_paper() {
     // Table 3 sizes and N_S = n/4: n = 40 → C = 780, N_S = 10, T_S = 78, T_L-START = 96.
     let s = Shape::new(40, 10, Mapping::Mata).unwrap();
-    assert_eq!((s.moves, s.ts, s.tl_start, s.total), (780, 78, 96, 176));
+    assert_eq!((s.moves, s.owners, s.tl_start, s.total), (780, 78, 96, 176));
     let p = Shape::new(40, 10, Mapping::Plain).unwrap();
-    assert_eq!((p.ts, p.total), (78, 78));
+    assert_eq!((p.owners, p.total), (78, 78));
     assert!(Shape::new(256, 16, Mapping::Mata).is_err(), "2040 threads cannot be one block");
     assert!(Shape::new(2, 1, Mapping::Mata).is_err());
 }
@@ -129,7 +129,7 @@ fn split_shapes() {
     for n in 3..=256u32 {
         for threads in [32, 64, 160, 320, 512, 1024] {
             let s = Shape::split(n, threads);
-            assert_eq!((s.mapping, s.ns, s.ts, s.total % 32), (Mapping::Split, 1, move_count(n), 0));
+            assert_eq!((s.mapping, s.ns, s.owners, s.total % 32), (Mapping::Split, 1, move_count(n), 0));
             assert!(
                 s.lanes.is_power_of_two() && s.lanes <= 32 && s.lanes <= n.max(1),
                 "n = {n}, T = {threads}: {} lanes",
@@ -176,7 +176,7 @@ fn sums_shapes_cover_every_location() {
                 "n = {n}, T = {threads}: {} threads",
                 s.total
             );
-            assert_eq!((s.mapping, s.lanes, s.ts), (Mapping::Sums, 1, move_count(n)));
+            assert_eq!((s.mapping, s.lanes, s.owners), (Mapping::Sums, 1, move_count(n)));
         }
     }
 }

@@ -309,8 +309,8 @@ fn print_seed003_threads(shape: &Shape, ns: u32, n: u32, kernel: &str, max_threa
     println!(
         "threads: N_S = {} moves per thread, T_S = ⌈C/N_S⌉ = {} threads own the moves (warps 0..{})",
         shape.ns,
-        shape.ts,
-        shape.ts.div_ceil(32)
+        shape.owners,
+        shape.owners.div_ceil(32)
     );
     if shape.mapping == Mapping::Mata {
         println!(
@@ -332,6 +332,6 @@ fn print_seed003_threads(shape: &Shape, ns: u32, n: u32, kernel: &str, max_threa
     }
     println!(
         "         lookup table first_pairs: {} × u16 (u·256 + v of move t·N_S) in global memory, read once per launch",
-        shape.ts
+        shape.owners
     );
 }

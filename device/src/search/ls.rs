@@ -445,7 +445,7 @@ unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: Matrix<E>>(p: &Aco
     let (cost, done) = (unit.cost, unit.done);
     let aspiration = if walk { p.aspiration as i32 } else { 0 };
     let poll = stop_poll_interval(n);
-    let owner = tid < p.ts;
+    let owner = tid < p.owners;
     let first = if owner { unsafe { *(p.first_pairs as *const u16).add(tid as usize) as u32 } } else { 0 };
     let k0 = tid * p.ns;
     let owned = if owner { (p.moves - k0).min(p.ns) } else { 0 };
@@ -510,7 +510,7 @@ unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: Matrix<E>>(p: &Aco
                 ns: p.ns,
                 mapping: qapgpu_common::mata::Mapping::Mata,
                 moves: p.moves,
-                ts: p.ts,
+                owners: p.owners,
                 tl_start: p.tl_start,
                 total: p.tl_start + 2 * p.n,
                 lanes: 1,

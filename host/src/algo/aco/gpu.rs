@@ -194,7 +194,7 @@ impl AcoGpu {
         // (`LS_SUMS_BETA`): 5–16 % more moves a second (docs/benchmarks-record.md, "Launch costs again,
         // β in B's place").
         let beta = if layout.fast_path() { inst.sums_beta() } else { None };
-        let first: Vec<u16> = (0..shape.ts).map(|t| shape.first_pair(t) as u16).collect();
+        let first: Vec<u16> = (0..shape.owners).map(|t| shape.first_pair(t) as u16).collect();
         // A walk keeps its tabu matrix (and a sums walk its table H) in global memory between
         // launches, and every walk a copy of each elite walk's start (`LsLayout::colony_memory`).
         let mem = layout.colony_memory(m, cfg.walk);
@@ -260,7 +260,7 @@ impl AcoGpu {
             tabu_list_size: cfg.tabu_list_size,
             ns: shape.ns,
             moves: shape.moves,
-            ts: shape.ts,
+            owners: shape.owners,
             tl_start: shape.tl_start,
             lanes: shape.lanes,
             flags: layout.flags()
