@@ -29,13 +29,15 @@
 //! ```
 use crate::algo::{self, Backend, Options};
 use crate::io::Instance;
-use crate::run::{self, Limits, Observer, Silent};
+use crate::run::{self, Limits, Observer, Silent, Stopped, Stopping};
 use crate::solution::Solution;
 use anyhow::Result;
 use std::sync::atomic::AtomicBool;
 
 /// Solves `inst` with `opts` (GPU when usable under `EngineChoice::Auto`, else CPU) and
-/// returns the best solution found, re-costed on the host.
+/// returns the best solution found, re-costed on the host. `Solution::stopped` says why the
+/// run ended; under `StopRule::Converged` (`opts.stop`) a small instance is solved exactly
+/// on the CPU (`stopped` is then `ProvenOptimal`) and a larger one stops once converged.
 pub fn solve(inst: &Instance, opts: &Options) -> Result<Solution> {
     let backend = Backend::open(opts, |_| {})?;
     solve_on(&backend, inst, opts, &mut Silent, &AtomicBool::new(false))
@@ -64,9 +66,13 @@ pub fn solve_on_all(
 ) -> Result<Solution> {
     let mut solver = algo::build_on(backends, inst, opts)?;
     let limits = Limits { time_limit: opts.time_limit, known: opts.known };
-    let out = run::run(solver.as_mut(), &limits, obs, interrupt)?;
-    let mut sol = Solution::new(inst, &out, &solver.info(), opts.seed, opts.target, opts.known)?;
-    if matches!(opts.algorithm.as_deref(), None | Some(crate::algo::AUTO)) {
+    let stopping = Stopping { rule: opts.stop, instance: Some(inst), target: opts.target };
+    let out = run::run_until(solver.as_mut(), &limits, &stopping, obs, interrupt)?;
+    // A proven optimum came from the exact method, not from the family's solver.
+    let info = if out.stopped == Stopped::ProvenOptimal { run::exact::info() } else { solver.info() };
+    let mut sol = Solution::new(inst, &out, &info, opts.seed, opts.target, opts.known)?;
+    sol.stop_rule = opts.stop;
+    if out.stopped != Stopped::ProvenOptimal && matches!(opts.algorithm.as_deref(), None | Some(crate::algo::AUTO)) {
         sol.auto = Some(crate::algo::auto::choose(inst, backends.first().is_some_and(Backend::is_gpu)).1);
     }
     if let Some(Backend::Gpu(g)) = backends.first() {

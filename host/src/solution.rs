@@ -1,7 +1,7 @@
 //! The result of a solve: its permutation re-costed on the host in 64 bits, with how it
 //! was found, as text or JSON.
 use crate::io::Instance;
-use crate::run::{Outcome, SolverInfo, gap_percent};
+use crate::run::{Outcome, SolverInfo, StopRule, Stopped, gap_percent};
 use anyhow::{Result, ensure};
 use serde::Serialize;
 
@@ -58,6 +58,16 @@ pub struct Solution {
     pub element_width: String,
     /// Stopped by Ctrl-C, SIGTERM or SIGHUP: the best solution so far.
     pub interrupted: bool,
+    /// Why the run stopped: "time limit", "target", "converged", "proven optimal" (the exact
+    /// method solved it; `algorithm` is then "exact"), "interrupted", "budget" (the
+    /// family's own: `--max-ls-iterations`, `--max-generations`) or "asked" (an observer set
+    /// the stop word).
+    pub stopped: Stopped,
+    /// The stop rule the run had (`--stop`): "time" or "converged".
+    pub stop_rule: StopRule,
+    /// Seconds into the run of its last improvement, as the `converged` rule saw it (None
+    /// under the `time` rule and for a proven optimum).
+    pub last_improvement_s: Option<f64>,
     /// How blocks and threads are used, in words.
     pub layout: String,
     /// Seconds the GPU engine spent before its first launch (context and module), once per
@@ -113,11 +123,41 @@ impl Solution {
             threads_per_block: info.threads_per_block,
             element_width: inst.width.name().into(),
             interrupted: out.interrupted,
+            stopped: out.stopped,
+            // `solve_on_all` sets the rule it ran; an outcome of the `converged` rule says so.
+            stop_rule: if out.last_improvement_s.is_some() || out.stopped == Stopped::ProvenOptimal {
+                StopRule::Converged
+            } else {
+                StopRule::Time
+            },
+            last_improvement_s: out.last_improvement_s,
             layout: info.layout.clone(),
             startup_s: None,
             startup: None,
             auto: None,
         })
+    }
+
+    /// Why the run stopped, in words: the reason of `stopped` and what it means.
+    pub fn stopped_text(&self) -> String {
+        let rule = format!(" (--stop {})", self.stop_rule.name());
+        match self.stopped {
+            Stopped::TimeLimit => format!("time limit{rule}: best solution so far"),
+            Stopped::Target => format!("target{rule}"),
+            Stopped::Converged => {
+                let at = self.last_improvement_s.unwrap_or(0.0);
+                format!(
+                    "converged{rule}: no improvement for {:.3} s after the last one at {at:.3} s",
+                    (self.elapsed_s - at).max(0.0)
+                )
+            }
+            Stopped::ProvenOptimal => format!("proven optimal{rule}: solved exactly by branch and bound on the CPU"),
+            Stopped::Interrupted => "interrupted (SIGINT, SIGTERM or SIGHUP): best solution so far".into(),
+            Stopped::Budget => {
+                format!("budget{rule}: the family's own limit (--max-ls-iterations, --max-generations)")
+            }
+            Stopped::Asked => format!("asked{rule}: the stop word was set from outside the run loop"),
+        }
     }
 
     /// The 0-based permutation (`perm[i]` is facility i's location).
@@ -164,9 +204,7 @@ impl Solution {
                 ),
             );
         }
-        if self.interrupted {
-            line(&mut s, "stopped", "interrupted (SIGINT, SIGTERM or SIGHUP): best solution so far".into());
-        }
+        line(&mut s, "stopped", self.stopped_text());
         let perm: Vec<String> = self.permutation.iter().map(u32::to_string).collect();
         line(&mut s, "permutation", perm.join(" "));
         s

@@ -241,6 +241,10 @@ pub struct Options {
     pub time_limit: Option<Duration>,
     /// Best-known value, for gaps in reports.
     pub known: Option<i64>,
+    /// When the run may stop besides the target and the time limit: `Time` (the default:
+    /// run to them) or `Converged` (small instances solved exactly, else a stop once the run
+    /// has converged). `solve` on the command line takes `StopRule::default_for(target)`.
+    pub stop: crate::run::StopRule,
     /// The GAs' settings (`ga-independent`, `ga-islands`).
     pub ga: ga::GaOptions,
     /// The colony's settings and those of the local search it shares with `ts` and `memetic`.
@@ -266,6 +270,7 @@ impl Default for Options {
             target: None,
             time_limit: Some(Duration::from_secs(60)),
             known: None,
+            stop: crate::run::StopRule::Time,
             ga: ga::GaOptions::default(),
             aco: aco::AcoOptions::default(),
             ts: ts::TsOptions::default(),

@@ -333,3 +333,41 @@ pub const BREED_ONE_IN: usize = 4;
 /// Walks of a CPU population unless `--ants` says otherwise: one per thread is too few to
 /// breed from (not measured).
 pub const MEMETIC_CPU_WALKS: u32 = 16;
+
+// ---------------------------------------------------------------------------------------
+// The `converged` stop rule (`run::StopRule::Converged`, `--stop converged`, the default of
+// `solve` where no target is known). Set on the CPU of the development machine and chosen
+// to be conservative; to be checked against the 1-s gaps bench on the GPU
+// (`bench gaps --runs 1 --time-limit 1`, with `--stop converged` against `--stop time`),
+// which must match within noise.
+// ---------------------------------------------------------------------------------------
+
+/// Largest n that the `converged` rule first tries to solve exactly (`run::exact`: branch and
+/// bound with the Gilmore–Lawler bound, on the CPU): on the 2-core development machine the
+/// sub-instances of n = 10 of nug12, had12, rou12, scr12, tai12a, tai12b, tai15a and esc16a
+/// took 400 to 4500 nodes, 2 to 55 ms; n = 12 takes 190 to 24 000 nodes, up to 0.4 s (nug12,
+/// tai12b), more than a run that converges.
+pub const EXACT_MAX_N: usize = 10;
+
+/// Nodes after which the exact method gives up and the metaheuristic runs instead: 4 times
+/// the most that n = 10 took (about 0.1 to 0.4 s at most on the development machine).
+pub const EXACT_NODE_BUDGET: u64 = 20_000;
+
+/// The `converged` rule stops a run after no improvement for this many times the time to its
+/// last improvement: a run stops before a 1-s limit only where its best did not change after
+/// 1/6 s. Not yet tuned on the GPU's 1-s gaps bench (see above); 4 was the first proposal.
+pub const CONVERGED_FACTOR: f64 = 5.0;
+
+/// Seconds without improvement below which the `converged` rule never stops a run, whatever
+/// its time to the last improvement: a run that still improves every few hundred
+/// milliseconds goes on (nug12 on the CPU, optimal within milliseconds, returns after about
+/// half a second).
+pub const CONVERGED_FLOOR_S: f64 = 0.5;
+
+/// Solver steps (launches, cAS iterations, generations) without improvement below which the
+/// `converged` rule never stops a run, where steps are long (large n on the CPU).
+pub const CONVERGED_MIN_STEPS: u64 = 16;
+
+/// Seconds between two reads of the best cost by the `converged` rule (one small read from
+/// the device, between steps): the rule's clock is late by at most this and one step.
+pub const CONVERGED_POLL_S: f64 = 0.01;

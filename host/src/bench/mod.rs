@@ -14,7 +14,7 @@ pub mod wilcoxon;
 
 use crate::algo::{self, Backend, Options};
 use crate::io::{Instance, qaplib};
-use crate::run::{self, Limits, Silent, Trace};
+use crate::run::{self, Limits, Silent, Stopping, Trace};
 use anyhow::{Context, Result, ensure};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -185,10 +185,11 @@ pub fn runs_traced(
         let mut solver = algo::build_on(backends, inst, &o)?;
         let limits = Limits { time_limit: o.time_limit, known: None };
         let mut curve = Trace::default();
+        let stopping = Stopping { rule: o.stop, instance: Some(inst), target: o.target };
         let res = if trace {
-            run::run(solver.as_mut(), &limits, &mut curve, &stop)?
+            run::run_until(solver.as_mut(), &limits, &stopping, &mut curve, &stop)?
         } else {
-            run::run(solver.as_mut(), &limits, &mut Silent, &stop)?
+            run::run_until(solver.as_mut(), &limits, &stopping, &mut Silent, &stop)?
         };
         let cost =
             inst.checked_cost(&res.perm).map_err(|e| anyhow::anyhow!("{} returned {e}", solver.info().algorithm))?;

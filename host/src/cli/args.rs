@@ -6,15 +6,17 @@ use crate::algo::aco::{self, AcoOptions, Class, Layout};
 use crate::algo::cga::{CgaConfig, CgaOptions, LsMapping, Pass, Topology};
 use crate::algo::ga::{CountMethod, GaOptions};
 use crate::algo::policy::{
-    DEFAULT_REGROUP_EVERY, DEFAULT_REGROUP_MAX_N, DEFAULT_REGROUP_MIN_N, DEFAULT_REGROUP_ROUNDS, DEFAULT_RESTART_CYCLE,
-    MAX_CYCLE_RESTARTS, REGROUP_KEEP, REGROUP_ROUNDS, STRUCTURED_REGROUP_ROUNDS, STRUCTURED_WALK_MAX_N,
-    STRUCTURED_WALK_THREADS, TENURE_FACTOR, TS_ANY_N, UNIFORM_REGROUP_DISTANCE, UNIFORM_REGROUP_EVERY,
-    UNIFORM_REGROUP_EVERY_SMALL, UNIFORM_REGROUP_MAX_N, UNIFORM_REGROUP_SMALL_N,
+    CONVERGED_FACTOR, CONVERGED_FLOOR_S, CONVERGED_MIN_STEPS, DEFAULT_REGROUP_EVERY, DEFAULT_REGROUP_MAX_N,
+    DEFAULT_REGROUP_MIN_N, DEFAULT_REGROUP_ROUNDS, DEFAULT_RESTART_CYCLE, EXACT_MAX_N, MAX_CYCLE_RESTARTS,
+    REGROUP_KEEP, REGROUP_ROUNDS, STRUCTURED_REGROUP_ROUNDS, STRUCTURED_WALK_MAX_N, STRUCTURED_WALK_THREADS,
+    TENURE_FACTOR, TS_ANY_N, UNIFORM_REGROUP_DISTANCE, UNIFORM_REGROUP_EVERY, UNIFORM_REGROUP_EVERY_SMALL,
+    UNIFORM_REGROUP_MAX_N, UNIFORM_REGROUP_SMALL_N,
 };
 use crate::algo::ts::TsOptions;
 use crate::algo::{AUTO, EngineChoice, FAMILIES, Options};
 use crate::problems::Kind;
 use crate::problems::clique::Direction;
+use crate::run::StopRule;
 use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Args, ValueEnum};
 use qapgpu_common::ls::TenureLaw;
@@ -291,6 +293,13 @@ impl TsArgs {
 mod help {
     use super::*;
 
+    /// `solve --stop`.
+    pub fn stop() -> String {
+        format!(
+            "When to stop besides --target and --time-limit: `time` runs to them; `converged` also stops once the run has converged: n ≤ {EXACT_MAX_N} is solved exactly on the CPU (`stopped: proven optimal`), else the run stops after no improvement for {CONVERGED_FACTOR}× the time to its last improvement, at least {CONVERGED_FLOOR_S} s and {CONVERGED_MIN_STEPS} steps. Default: converged where no target is known (no --target, --target-gap or best-known value), else time"
+        )
+    }
+
     /// `--pm`.
     pub fn pm() -> String {
         let cga = CgaConfig::paper(Pass::Greedy, Topology::N8).pm;
@@ -526,6 +535,9 @@ pub struct SolveArgs {
     /// Seconds before stopping with the best found so far.
     #[arg(long, default_value = "60", value_parser = seconds, allow_negative_numbers = true)]
     pub time_limit: Duration,
+    // `help::stop`.
+    #[arg(long, value_enum, help = help::stop())]
+    pub stop: Option<StopRule>,
     /// Run seed (default: from the clock; printed in the report).
     #[arg(long)]
     pub seed: Option<u64>,
@@ -564,6 +576,7 @@ impl SolveArgs {
             target,
             known,
             time_limit: Some(self.time_limit),
+            stop: self.stop.unwrap_or(StopRule::default_for(target)),
             ga: self.ga.options(),
             aco: self.aco.options(),
             ts: self.ts.options(),
@@ -691,6 +704,10 @@ pub struct BenchArgs {
     /// Seconds a run may take before it counts as failed.
     #[arg(long, default_value = "120", value_parser = seconds)]
     pub time_limit: Duration,
+    /// When a run stops besides its target and --time-limit: `time` (the default, the
+    /// protocols' own: run to them) or `converged` (as `solve --stop converged`).
+    #[arg(long, value_enum, default_value = "time")]
+    pub stop: StopRule,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Seed 003: local searches.

@@ -18,6 +18,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
     base.cga.grid = a.grid;
     base.cga.mapping = a.ls_mapping;
     base.cga.passes = a.ls_passes;
+    base.stop = a.stop;
     // The papers' protocols set their own ACO options; the others run every run with these.
     let (aco, ts) = (a.aco.options(), a.ts.options());
     if a.protocol.is_papers() {

@@ -1,11 +1,19 @@
 //! The one run loop that drives every solver (every family on every engine): target, time
-//! limit, Ctrl-C, progress observers and the outcome.
+//! limit, Ctrl-C, the stop rule (`StopRule`: run to the limit, or stop once converged, with
+//! small instances solved exactly first), progress observers and the outcome, which says
+//! why the run stopped (`Stopped`).
+pub mod exact;
 pub mod observer;
 pub mod stop;
 
 pub use observer::{Observer, Progress, ProgressLine, Silent, Trace, Traced, gap_percent};
 
+use crate::algo::policy::{
+    CONVERGED_FACTOR, CONVERGED_FLOOR_S, CONVERGED_MIN_STEPS, CONVERGED_POLL_S, EXACT_MAX_N, EXACT_NODE_BUDGET,
+};
+use crate::io::Instance;
 use anyhow::Result;
+use serde::Serialize;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -103,46 +111,255 @@ pub struct Outcome {
     pub counters: Counters,
     /// Stopped by `interrupt` (on the command line: SIGINT, SIGTERM or SIGHUP).
     pub interrupted: bool,
+    /// Why the run stopped.
+    pub stopped: Stopped,
+    /// Seconds into the run of the last improvement the `converged` rule saw (None under the
+    /// `time` rule, and for a proven optimum).
+    pub last_improvement_s: Option<f64>,
+}
+
+/// When a run may stop besides its target, its time limit, its own budget and Ctrl-C
+/// (`--stop`, `Options::stop`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum StopRule {
+    /// Run to the time limit or the target (the default of the library and of `bench`).
+    #[default]
+    Time,
+    /// Also stop once converged: small instances (n ≤ `policy::EXACT_MAX_N`) are solved
+    /// exactly on the CPU first, and otherwise the run stops after no improvement for
+    /// `CONVERGED_FACTOR` times the time to its last improvement, and at least
+    /// `CONVERGED_FLOOR_S` seconds and `CONVERGED_MIN_STEPS` steps. The default of `solve`
+    /// where no target is known.
+    Converged,
+}
+
+impl StopRule {
+    /// The command line's default: `converged` where no target is known, else `time` (run to
+    /// the target or the limit).
+    pub fn default_for(target: Option<i64>) -> StopRule {
+        if target.is_some() { StopRule::Time } else { StopRule::Converged }
+    }
+
+    /// The rule's name, as `--stop` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            StopRule::Time => "time",
+            StopRule::Converged => "converged",
+        }
+    }
+}
+
+/// Why a run stopped (the report's `stopped` line, the JSON's `stopped`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Stopped {
+    /// The time limit passed.
+    #[serde(rename = "time limit")]
+    TimeLimit,
+    /// A solution reached the target.
+    #[serde(rename = "target")]
+    Target,
+    /// The `converged` rule: no improvement for long enough.
+    #[serde(rename = "converged")]
+    Converged,
+    /// The exact method proved the answer optimal.
+    #[serde(rename = "proven optimal")]
+    ProvenOptimal,
+    /// Ctrl-C, SIGTERM or SIGHUP (`interrupt`).
+    #[serde(rename = "interrupted")]
+    Interrupted,
+    /// The solver's own budget is spent (`--max-ls-iterations`, `--max-generations`).
+    #[serde(rename = "budget")]
+    Budget,
+    /// Something else set the stop word (an observer's own limit).
+    #[serde(rename = "asked")]
+    Asked,
+}
+
+impl Stopped {
+    /// The reason in the words of the JSON (`time limit`, `target`, `converged`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            Stopped::TimeLimit => "time limit",
+            Stopped::Target => "target",
+            Stopped::Converged => "converged",
+            Stopped::ProvenOptimal => "proven optimal",
+            Stopped::Interrupted => "interrupted",
+            Stopped::Budget => "budget",
+            Stopped::Asked => "asked",
+        }
+    }
+}
+
+impl std::fmt::Display for Stopped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What the run loop needs for a stop rule besides `Limits`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Stopping<'a> {
+    /// The rule.
+    pub rule: StopRule,
+    /// The instance, for the exact method of the `converged` rule (None: none is tried).
+    pub instance: Option<&'a Instance>,
+    /// The target, so that a proven optimum at or below it has a time to target.
+    pub target: Option<i64>,
+}
+
+/// The `converged` rule's record of a run: its best so far, when it last improved and the
+/// steps since.
+#[derive(Clone, Copy, Debug)]
+pub struct Convergence {
+    best: i64,
+    at_s: f64,
+    steps: u64,
+}
+
+impl Convergence {
+    /// A run whose best is `best` at `elapsed_s` seconds (after its initial solutions).
+    pub fn new(elapsed_s: f64, best: i64) -> Convergence {
+        Convergence { best, at_s: elapsed_s, steps: 0 }
+    }
+
+    /// One more step of the solver.
+    pub fn step(&mut self) {
+        self.steps += 1;
+    }
+
+    /// The best cost read at `elapsed_s`: an improvement restarts the count.
+    pub fn see(&mut self, elapsed_s: f64, best: i64) {
+        if best < self.best {
+            (self.best, self.at_s, self.steps) = (best, elapsed_s, 0);
+        }
+    }
+
+    /// Seconds into the run of the last improvement seen (or of the first best read).
+    pub fn last_improvement_s(&self) -> f64 {
+        self.at_s
+    }
+
+    /// The seconds without improvement after which the run has converged:
+    /// `CONVERGED_FACTOR` × the time to the last improvement, at least `CONVERGED_FLOOR_S`.
+    pub fn patience_s(&self) -> f64 {
+        (CONVERGED_FACTOR * self.at_s).max(CONVERGED_FLOOR_S)
+    }
+
+    /// Whether the run has converged at `elapsed_s`: no improvement for `patience_s` and for
+    /// at least `CONVERGED_MIN_STEPS` steps.
+    pub fn converged(&self, elapsed_s: f64) -> bool {
+        elapsed_s - self.at_s >= self.patience_s() && self.steps >= CONVERGED_MIN_STEPS
+    }
 }
 
 /// Seconds between two progress reports.
 const PROGRESS_EVERY_S: f64 = 0.25;
 
 /// Runs `solver` from fresh solutions until its target, the time limit, its own budget or
-/// `interrupt`. The clock starts just before the initial solutions are drawn: context
-/// creation, module loading, the engine's buffers, clearing the stop word and starting the
-/// watchdog thread come before and are not counted (the time limit counts from before the
-/// watchdog, so it is never late).
+/// `interrupt` (the `time` rule: `run_until` with `Stopping::default()`).
 pub fn run(
     solver: &mut dyn Solver,
     limits: &Limits,
     obs: &mut dyn Observer,
     interrupt: &AtomicBool,
 ) -> Result<Outcome> {
+    run_until(solver, limits, &Stopping::default(), obs, interrupt)
+}
+
+/// How the loop ended.
+enum Ended {
+    /// The solver's target, at these seconds.
+    Found(f64, (i64, Vec<u8>)),
+    /// The stop word, the clock, or the solver's budget.
+    Stopped(Stopped),
+    /// The `converged` rule.
+    Converged,
+    /// The exact method's optimum.
+    Proven(exact::Optimum),
+}
+
+/// Runs `solver` from fresh solutions until its target, the time limit, its own budget,
+/// `interrupt` or, under `StopRule::Converged`, convergence (after trying the exact method
+/// where `stopping` has the instance and n ≤ `EXACT_MAX_N`). The clock starts just before the
+/// initial solutions are drawn (or the exact method starts): context creation, module
+/// loading, the engine's buffers, clearing the stop word and starting the watchdog thread
+/// come before and are not counted (the time limit counts from before the watchdog, so it is
+/// never late).
+///
+/// The `converged` rule reads the solver's best every `CONVERGED_POLL_S` seconds of the run
+/// (every step where an observer traces), so its time to the last improvement is late by at
+/// most that and one step: the rule only waits longer. The `time` rule reads nothing more
+/// than before.
+pub fn run_until(
+    solver: &mut dyn Solver,
+    limits: &Limits,
+    stopping: &Stopping,
+    obs: &mut dyn Observer,
+    interrupt: &AtomicBool,
+) -> Result<Outcome> {
     let word = solver.stop_word();
     word.clear();
     let deadline = limits.time_limit.and_then(|t| Instant::now().checked_add(t));
+    let converging = stopping.rule == StopRule::Converged;
     let mut start = Instant::now();
-    let found = with_watchdog(&word, deadline, interrupt, || -> Result<_> {
+    let mut conv: Option<Convergence> = None;
+    let ended = with_watchdog(&word, deadline, interrupt, || -> Result<_> {
         start = Instant::now();
+        if converging && let Some(inst) = stopping.instance.filter(|i| i.n <= EXACT_MAX_N) {
+            let stop = || word.is_set();
+            if let Some(opt) = exact::solve(inst, EXACT_NODE_BUDGET, &stop) {
+                return Ok(Ended::Proven(opt));
+            }
+        }
         solver.init()?;
-        let (mut last_progress, mut last_exchange) = (0.0, 0.0);
+        let (mut last_progress, mut last_exchange, mut last_poll) = (0.0, 0.0, 0.0);
         let exchange_every = obs.exchange_every_s();
         let trace = obs.wants_trace();
-        if trace {
-            obs.trace(start.elapsed().as_secs_f64(), solver.best()?.0);
+        if trace || converging {
+            let (elapsed, best) = (start.elapsed().as_secs_f64(), solver.best()?.0);
+            if trace {
+                obs.trace(elapsed, best);
+            }
+            if converging {
+                conv = Some(Convergence::new(elapsed, best));
+            }
         }
         loop {
             if let Some(f) = solver.found()? {
-                return Ok(Some((start.elapsed().as_secs_f64(), f)));
+                return Ok(Ended::Found(start.elapsed().as_secs_f64(), f));
             }
-            if word.is_set() || deadline.is_some_and(|d| Instant::now() >= d) || solver.advance()? == Advance::Exhausted
-            {
-                return Ok(None);
+            if word.is_set() || deadline.is_some_and(|d| Instant::now() >= d) {
+                return Ok(Ended::Stopped(if interrupt.load(Ordering::Relaxed) {
+                    Stopped::Interrupted
+                } else if deadline.is_some_and(|d| Instant::now() >= d) {
+                    Stopped::TimeLimit
+                } else {
+                    Stopped::Asked
+                }));
+            }
+            if solver.advance()? == Advance::Exhausted {
+                return Ok(Ended::Stopped(Stopped::Budget));
             }
             let elapsed = start.elapsed().as_secs_f64();
+            let mut seen = None;
             if trace {
-                obs.trace(elapsed, solver.best()?.0);
+                let best = solver.best()?.0;
+                obs.trace(elapsed, best);
+                seen = Some(best);
+            }
+            if let Some(c) = conv.as_mut() {
+                c.step();
+                if seen.is_none() && elapsed - last_poll >= CONVERGED_POLL_S {
+                    last_poll = elapsed;
+                    seen = Some(solver.best()?.0);
+                }
+                if let Some(best) = seen {
+                    c.see(elapsed, best);
+                }
+                if c.converged(elapsed) {
+                    return Ok(Ended::Converged);
+                }
             }
             if exchange_every.is_some_and(|e| elapsed - last_exchange >= e) {
                 last_exchange = elapsed;
@@ -157,11 +374,25 @@ pub fn run(
         }
     })?;
     let elapsed_s = start.elapsed().as_secs_f64();
-    let (cost, perm) = match &found {
-        Some((_, f)) => f.clone(),
-        None => solver.best()?,
+    // Ctrl-C during the run, even when the work it cut short had reached the target.
+    let interrupted = interrupt.load(Ordering::Relaxed);
+    let last_improvement_s = conv.map(|c| c.last_improvement_s());
+    let (cost, perm, time_to_target_s, counters, stopped) = match ended {
+        Ended::Proven(opt) => {
+            let counters = Counters { iterations: opt.nodes, unit: exact::UNIT, ..Counters::default() };
+            let reached = stopping.target.is_some_and(|t| opt.cost <= t).then_some(elapsed_s);
+            (opt.cost, opt.perm, reached, counters, Stopped::ProvenOptimal)
+        }
+        Ended::Found(at, (cost, perm)) => (cost, perm, Some(at), solver.counters()?, Stopped::Target),
+        other => {
+            let stopped = match other {
+                Ended::Stopped(s) => s,
+                _ => Stopped::Converged,
+            };
+            let (cost, perm) = solver.best()?;
+            (cost, perm, None, solver.counters()?, stopped)
+        }
     };
-    let counters = solver.counters()?;
     obs.progress(&Progress {
         elapsed_s,
         iterations: counters.iterations,
@@ -170,9 +401,8 @@ pub fn run(
         restarts: counters.restarts,
         unit: counters.unit,
     });
-    // Ctrl-C during the run, even when the work it cut short had reached the target.
-    let interrupted = interrupt.load(Ordering::Relaxed);
-    Ok(Outcome { cost, perm, time_to_target_s: found.map(|f| f.0), elapsed_s, counters, interrupted })
+    let last_improvement_s = if stopped == Stopped::ProvenOptimal { None } else { last_improvement_s };
+    Ok(Outcome { cost, perm, time_to_target_s, elapsed_s, counters, interrupted, stopped, last_improvement_s })
 }
 
 fn progress(solver: &mut dyn Solver, obs: &mut dyn Observer, elapsed_s: f64, known: Option<i64>) -> Result<()> {
@@ -180,4 +410,53 @@ fn progress(solver: &mut dyn Solver, obs: &mut dyn Observer, elapsed_s: f64, kno
     let c = solver.counters()?;
     obs.progress(&Progress { elapsed_s, iterations: c.iterations, best, known, restarts: c.restarts, unit: c.unit });
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Convergence;
+    use crate::algo::policy::{CONVERGED_FACTOR, CONVERGED_FLOOR_S, CONVERGED_MIN_STEPS};
+
+    /// Steps of `dt` seconds from `t0` to `t1`, improving at each time of `improve_at`;
+    /// the time the rule stops, if it does.
+    fn stops_at(t1: f64, dt: f64, improve_at: &[f64]) -> Option<f64> {
+        let mut c = Convergence::new(0.001, 1000);
+        let (mut t, mut best, mut next) = (0.001, 1000, 0);
+        while t < t1 {
+            t += dt;
+            c.step();
+            while next < improve_at.len() && improve_at[next] <= t {
+                (best, next) = (best - 1, next + 1);
+            }
+            c.see(t, best);
+            if c.converged(t) {
+                return Some(t);
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn a_run_that_improves_every_few_hundred_ms_goes_on() {
+        // From the first milliseconds on, an improvement every 0.4 s: never converged.
+        let every: Vec<f64> = (0..25).map(|k| 0.002 + 0.4 * k as f64).collect();
+        assert_eq!(stops_at(10.0, 0.001, &every), None);
+    }
+
+    #[test]
+    fn a_run_stops_after_the_floor_or_the_factor() {
+        // Optimal at 1 ms: stops at the floor.
+        let t = stops_at(10.0, 0.001, &[0.001]).unwrap();
+        assert!((CONVERGED_FLOOR_S..CONVERGED_FLOOR_S + 0.01).contains(&t), "{t}");
+        // Last improvement at 1 s: stops at (1 + factor) s.
+        let t = stops_at(20.0, 0.001, &[0.5, 1.0]).unwrap();
+        assert!((1.0 + CONVERGED_FACTOR..1.0 + CONVERGED_FACTOR + 0.01).contains(&t), "{t}");
+    }
+
+    #[test]
+    fn long_steps_need_the_steps_floor() {
+        // Steps of 1 s: not before CONVERGED_MIN_STEPS of them without improvement.
+        let t = stops_at(100.0, 1.0, &[]).unwrap();
+        assert!(t >= CONVERGED_MIN_STEPS as f64, "{t}");
+    }
 }
