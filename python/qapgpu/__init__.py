@@ -13,25 +13,36 @@ The objective and index conventions are scipy's: minimise (or maximise)
 """
 from __future__ import annotations
 
+import math
 import numbers
+import operator
+import warnings
+from collections.abc import Iterable, Mapping
+from fractions import Fraction
 
 import numpy as np
 
 from . import _native
 
 __all__ = ["quadratic_assignment", "read_qaplib", "write_qaplib", "solve_file", "info", "gpu_unavailable_reason",
-           "QAPResult", "MAX_N"]
+           "QAPResult", "OptimizeWarning", "MAX_N"]
 
 #: Largest n (a permutation entry is one byte on the GPU).
 MAX_N = 256
-#: Decimal digits kept when float matrices that are not integral are scaled to integers.
-DEFAULT_PRECISION = 6
+#: Most CPU engine threads (``threads``; 0 means all cores).
+MAX_THREADS = 256
 
 try:  # scipy's result type when scipy is there, a dict with attribute access otherwise
     from scipy.optimize import OptimizeResult as _Base
 except ImportError:  # pragma: no cover - scipy is optional
     class _Base(dict):
         __getattr__ = dict.__getitem__
+
+try:  # scipy's warning for unknown options and lossy rounding, so that filters written for scipy apply
+    from scipy.optimize import OptimizeWarning
+except ImportError:  # pragma: no cover - scipy is optional
+    class OptimizeWarning(UserWarning):
+        """An option qapgpu does not know, or floats that rounding to integers changes."""
 
 
 class QAPResult(_Base):
@@ -79,46 +90,305 @@ def _version():
         return None
 
 
-def _as_integer_matrix(name, M, precision):
-    """The matrix as int64 and the scale applied (1 for integer data)."""
-    M = np.asarray(M)
-    if M.ndim != 2 or M.shape[0] != M.shape[1]:
-        raise ValueError(f"{name} must be a square matrix, got shape {M.shape}")
-    if M.dtype == bool:
-        M = M.astype(np.int64)
-    if np.issubdtype(M.dtype, np.integer):
-        if M.size and (M.max() > np.iinfo(np.int64).max // 2 or M.min() < np.iinfo(np.int64).min // 2):
-            raise ValueError(f"{name} has entries too large for 64-bit costs")
-        return M.astype(np.int64), 1
-    if not np.issubdtype(M.dtype, np.floating):
-        raise ValueError(f"{name} must hold numbers (integer or float), got dtype {M.dtype}")
-    if not np.all(np.isfinite(M)):
-        raise ValueError(f"{name} has NaN or infinite entries")
-    if np.all(M == np.round(M)):
-        return M.astype(np.int64), 1
-    scale = 10 ** int(precision)
-    return np.round(M * scale).astype(np.int64), scale
+#: Largest int64 cost: the host checks max(2n², 16(n+1))·max|A|·max|B| below it.
+_I64 = 2**63
+#: Entries of a scaled float matrix stay within the GPU kernels' 32-bit signed type.
+_I32 = 2**31 - 1
+#: Relative loss of the objective's scale above which rounding floats warns.
+LOSS_WARN = 1e-6
+#: scipy's methods: "faq" (the default there) and "2opt"; here both mean "auto".
+SCIPY_METHODS = ("faq", "2opt")
+#: Options every method takes: scipy's common ones, partial_guess, maxiter, tol, and qapgpu's.
+_COMMON_OPTIONS = frozenset({"maximize", "partial_match", "rng", "partial_guess", "maxiter", "tol", "time_limit",
+                             "target", "engine", "gpus", "threads", "precision", "callback", "return_on_interrupt"})
+#: Options of scipy's FAQ, taken where scipy takes them: method "faq" and the default "auto".
+_FAQ_OPTIONS = frozenset({"P0", "shuffle_input"})
+
+
+def _algorithms():
+    return tuple(_native.algorithms())
+
+
+def _bound_factor(n):
+    """K of the host's check that every cost and move cost fits 64 bits: K·max|A|·max|B| < 2⁶³."""
+    return max(2 * n * n, 16 * (n + 1))
+
+
+def _is_int(x):
+    return isinstance(x, (numbers.Integral, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def _is_real(x):
+    return isinstance(x, (numbers.Real, np.floating, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def _seed_pairs(name, pairs, n, what):
+    """scipy's checks of ``partial_match`` / ``partial_guess``, with scipy's messages (its
+    ``_common_input_validation`` and ``_quadratic_assignment_2opt``); ``what`` is the
+    count check's wording, which differs between the two. Non-integral entries, which scipy
+    truncates, raise here."""
+    if pairs is None:
+        return np.zeros((0, 2), dtype=np.int64)
+    pm = np.atleast_2d(np.asarray(pairs))
+    if pm.size == 0:
+        return np.zeros((0, 2), dtype=np.int64)
+    if pm.dtype == bool or not (np.issubdtype(pm.dtype, np.integer) or np.issubdtype(pm.dtype, np.floating)):
+        raise ValueError(f"`{name}` must hold integer indices, got dtype {pm.dtype}")
+    msg = None
+    if pm.shape[0] > n:
+        msg = f"`{name}` can have only as many {what} as there are nodes"
+    elif pm.shape[1] != 2:
+        msg = f"`{name}` must have two columns"
+    elif pm.ndim != 2:
+        msg = f"`{name}` must have exactly two dimensions"
+    elif not np.all(np.isfinite(pm) & (pm == np.round(pm))):
+        msg = f"`{name}` must hold integer indices"
+    elif (pm < 0).any():
+        msg = f"`{name}` must contain only positive indices"
+    elif (pm >= n).any():
+        msg = f"`{name}` entries must be less than number of nodes"
+    else:
+        pm = pm.astype(np.int64)
+        if len(set(pm[:, 0].tolist())) != len(pm) or len(set(pm[:, 1].tolist())) != len(pm):
+            msg = f"`{name}` column entries must be unique"
+    if msg is not None:
+        raise ValueError(msg)
+    return pm
 
 
 def _partial_match_pairs(partial_match, n):
     """scipy's ``partial_match`` checked: an (m, 2) int array of (row of A, row of B) pairs,
     no row of A or of B twice."""
-    pm = np.asarray(partial_match)
-    if pm.size == 0:
-        return np.zeros((0, 2), dtype=np.int64)
-    if pm.ndim != 2 or pm.shape[1] != 2:
-        raise ValueError(f"partial_match must be an (m, 2) array, got shape {pm.shape}")
-    if not np.issubdtype(pm.dtype, np.integer):
-        if not (np.issubdtype(pm.dtype, np.floating) and np.all(pm == np.round(pm))):
-            raise ValueError("partial_match must hold integer indices")
-    pm = pm.astype(np.int64)
-    if pm.shape[0] > n:
-        raise ValueError(f"partial_match has {pm.shape[0]} pairs, more than n = {n}")
-    if pm.min() < 0 or pm.max() >= n:
-        raise ValueError(f"partial_match entries must be in 0..{n - 1}")
-    if len(set(pm[:, 0].tolist())) != len(pm) or len(set(pm[:, 1].tolist())) != len(pm):
-        raise ValueError("partial_match must not repeat a row of A or a row of B")
-    return pm
+    return _seed_pairs("partial_match", partial_match, n, "seeds")
+
+
+def _check_matrices(A, B):
+    """A and B as arrays after scipy's shape checks (and its messages), then qapgpu's: numbers,
+    finite, n ≤ MAX_N."""
+    A, B = np.atleast_2d(np.asarray(A)), np.atleast_2d(np.asarray(B))
+    msg = None
+    if A.shape[0] != A.shape[1]:
+        msg = "`A` must be square"
+    elif B.shape[0] != B.shape[1]:
+        msg = "`B` must be square"
+    elif A.ndim != 2 or B.ndim != 2:
+        msg = "`A` and `B` must have exactly two dimensions"
+    elif A.shape != B.shape:
+        msg = "`A` and `B` matrices must be of equal size"
+    if msg is not None:
+        raise ValueError(msg)
+    for name, M in (("A", A), ("B", B)):
+        if not (M.dtype == bool or np.issubdtype(M.dtype, np.integer) or np.issubdtype(M.dtype, np.floating)):
+            raise ValueError(f"{name} must hold numbers (integer or float), got dtype {M.dtype}")
+        if np.issubdtype(M.dtype, np.floating) and not np.all(np.isfinite(M)):
+            raise ValueError(f"{name} has NaN or infinite entries")
+    if A.shape[0] > MAX_N:
+        raise ValueError(f"n = {A.shape[0]} exceeds {MAX_N}")
+    return A, B
+
+
+class _Matrix:
+    """One matrix as given, and what scaling it to integers needs: whether its entries are
+    integers already (``exact``) and their largest absolute value."""
+
+    def __init__(self, name, M):
+        self.name, self.M = name, M
+        if M.dtype == bool or np.issubdtype(M.dtype, np.integer):
+            self.exact = True
+            self.maxabs = max(abs(int(M.max())), abs(int(M.min()))) if M.size else 0
+        else:
+            self.exact = bool(np.all(M == np.round(M)))
+            self.maxabs = float(np.abs(M).max()) if M.size else 0.0
+
+    def scaled(self, k):
+        """round(M·10^k) as int64, or None where an entry reaches 2⁶² (no cost could fit)."""
+        M = self.M
+        if k == 0 and (M.dtype == bool or np.issubdtype(M.dtype, np.integer)):
+            if self.maxabs >= 2**62:
+                return None
+            return M.astype(np.int64)
+        with np.errstate(over="ignore", invalid="ignore"):
+            X = np.round(M.astype(np.float64) * (10.0 ** k))
+        if not np.all(np.isfinite(X)) or (X.size and np.abs(X).max() >= 2.0**62):
+            return None
+        return X.astype(np.int64)
+
+    def auto_exponent(self):
+        """The largest k whose round(max|M|·10^k) stays within 2³¹ − 1."""
+        k = int(np.floor(np.log10(_I32 / self.maxabs)))
+        while round(self.maxabs * 10.0**k) > _I32:
+            k -= 1
+        while round(self.maxabs * 10.0 ** (k + 1)) <= _I32:
+            k += 1
+        return k
+
+    def loss(self, k):
+        """Largest rounding error of an entry at scale 10^k, over max|M| (0: exact)."""
+        if self.maxabs == 0:
+            return 0.0
+        if k >= 0 and self.exact:
+            return 0.0
+        with np.errstate(over="ignore", invalid="ignore"):
+            err = np.abs(np.round(self.M.astype(np.float64) * 10.0**k) / 10.0**k - self.M).max()
+        return float(err) / float(self.maxabs)
+
+    def merges(self, k):
+        """Whether rounding to multiples of 10^−k makes distinct entries equal."""
+        if k >= 0 and self.exact:
+            return False
+        u = np.unique(self.M.astype(np.float64))
+        with np.errstate(over="ignore", invalid="ignore"):
+            r = np.round(u * 10.0**k)
+        return bool(np.any(np.diff(r) == 0))
+
+
+class _Native:
+    """The integer instance the engines search, and how its costs map to the caller's:
+    ``native = c0 + sign·U + offset``, ``U = Σ Ai·Bi[p, p]`` with ``Ai = round(A·10^ka)``,
+    ``Bi = round(B·10^kb)``, and the caller's objective ≈ ``U / 10^(ka+kb)``."""
+
+    def __init__(self, Ai, Bi, ka, kb, sign, c0, offset):
+        self.Ai, self.Bi, self.ka, self.kb, self.sign, self.c0, self.offset = Ai, Bi, ka, kb, sign, c0, offset
+
+    def native_target(self, target):
+        """The native cost at or below which the caller's ``target`` is met: U ≤ floor(t)
+        minimising, U ≥ ceil(t) maximising, t the target at the instance's scale."""
+        t = Fraction(target) * Fraction(10) ** (self.ka + self.kb)
+        u = math.floor(t) if self.sign > 0 else math.ceil(t)
+        v = self.c0 + self.sign * u + self.offset
+        return max(-(2**63), min(2**63 - 1, v))
+
+    def user_value(self, native, exact):
+        u = self.sign * (native - self.offset - self.c0)
+        k = self.ka + self.kb
+        if exact and k == 0:
+            return u
+        return float(u) / 10.0**k if k >= 0 else float(u) * 10.0**(-k)
+
+
+def _build(ma, mb, ka, kb, maximize, pm):
+    """The native instance at exponents (ka, kb), or a one-word reason it does not fit:
+    "large" (an entry or a cost beyond 64 bits), "width" (no 32-bit type holds every entry),
+    "pin" (partial_match's penalties do not fit)."""
+    Ai, Bi = ma.scaled(ka), mb.scaled(kb)
+    if Ai is None or Bi is None:
+        return "large"
+    n = Ai.shape[0]
+    sign = -1 if maximize else 1
+    X, Y = sign * Ai, Bi
+    a = b = 0
+
+    def holds(lo, hi):
+        return (lo >= 0 and hi <= 2**32 - 1) or (lo >= -(2**31) and hi <= 2**31 - 1)
+
+    if not holds(min(int(X.min()), int(Y.min())), max(int(X.max()), int(Y.max()))):
+        # Σ (X − a)(Y[p,p] − b) = Σ X·Y[p,p] − b·ΣX − a·ΣY + a·b·n²: shifted to non-negative
+        # entries, every permutation's cost moves by the same constant.
+        a, b = int(X.min()), int(Y.min())
+        X, Y = X - a, Y - b
+        if not holds(0, max(int(X.max()), int(Y.max()))):
+            return "width"
+    c0 = -b * int(sign * Ai.sum(dtype=object)) - a * int(Bi.sum(dtype=object)) + a * b * n * n
+    if _bound_factor(n) * int(np.abs(X).max()) * int(np.abs(Y).max()) >= _I64:
+        return "large"
+    offset = 0
+    if len(pm):
+        try:
+            X, Y, offset = _pin(X, Y, pm)
+        except _PinTooLarge:
+            return "pin"
+    return _Native(X, Y, ka, kb, sign, c0, offset)
+
+
+class _PinTooLarge(ValueError):
+    pass
+
+
+def _exponents(ma, mb, precision):
+    """The exponents (ka, kb) to start from and whether each may still go down: integer
+    matrices keep 1 (unless a negative ``precision`` rounds them too), others take
+    ``precision`` or, by default, the largest that keeps their entries within 32 bits."""
+    out = []
+    for m in (ma, mb):
+        if m.maxabs == 0:
+            out.append((0, False))
+        elif precision is None:
+            out.append((0, False) if m.exact else (m.auto_exponent(), True))
+        elif m.exact and precision >= 0:
+            out.append((0, False))
+        else:
+            out.append((int(precision), False))
+    return out
+
+
+def _integer_instance(ma, mb, maximize, pm, precision):
+    """The native instance: the largest powers of ten (by default) at which every cost fits
+    64 bits, every entry one 32-bit type, and partial_match's penalties too; a ValueError
+    in the caller's values, naming ``precision``, where none does."""
+    (ka, free_a), (kb, free_b) = _exponents(ma, mb, precision)
+    while True:
+        built = _build(ma, mb, ka, kb, maximize, pm)
+        if isinstance(built, _Native):
+            return built
+        # Lower the exponent of the free matrix whose scaled entries are larger.
+        da = np.log10(ma.maxabs) + ka if free_a else -np.inf
+        db = np.log10(mb.maxabs) + kb if free_b else -np.inf
+        if max(da, db) == -np.inf or min(ka, kb) < -400:
+            break
+        if da >= db:
+            ka -= 1
+        else:
+            kb -= 1
+    raise ValueError(_too_large_message(ma, mb, maximize, pm, precision, built))
+
+
+def _too_large_message(ma, mb, maximize, pm, precision, reason):
+    n = ma.M.shape[0]
+    suggestion = None
+    for p in range(18, -400, -1):
+        if p == precision:
+            continue
+        (ka, _), (kb, _) = _exponents(ma, mb, p)
+        if isinstance(_build(ma, mb, ka, kb, maximize, pm), _Native):
+            suggestion = p
+            break
+    head = (f"A and B (n = {n}, max|A| = {ma.maxabs:.6g}, max|B| = {mb.maxabs:.6g}"
+            + (f", precision = {precision}" if precision is not None else "") + "): ")
+    if reason == "pin":
+        why = (f"the penalties that pin partial_match's {len(pm)} pairs do not fit 32-bit entries at this "
+               f"scale")
+    elif reason == "width":
+        why = "no 32-bit integer type holds every entry (qapgpu searches on integers)"
+    else:
+        why = (f"qapgpu searches on integers, and its costs must fit 64 bits: max(2n², 16(n+1))·max|A|·max|B| "
+               f"= {_bound_factor(n) * float(ma.maxabs) * float(mb.maxabs):.3g} must stay below 2**63 ≈ 9.22e18 "
+               f"after rounding")
+    if suggestion is None:
+        return head + why + "; scale the matrices down"
+    return (head + why + f"; pass options={{'precision': {suggestion}}} to round them to multiples of "
+            f"1e{-suggestion} (or scale the matrices down)")
+
+
+def _scaling_warning(ma, mb, native, precision, n):
+    """An OptimizeWarning where rounding to integers made distinct entries equal or loses
+    more than LOSS_WARN of the objective's scale, n²·max|A|·max|B|."""
+    ra, rb = ma.loss(native.ka), mb.loss(native.kb)
+    lost = ra + rb + ra * rb
+    merged = [m.name for m, k in ((ma, native.ka), (mb, native.kb)) if m.merges(k)]
+    if lost <= LOSS_WARN and not merged:
+        return
+    how = ", ".join(f"{m.name} to multiples of 1e{-k}" for m, k in ((ma, native.ka), (mb, native.kb))
+                    if not (m.exact and k >= 0))
+    what = []
+    if merged:
+        what.append(f"makes distinct entries of {' and '.join(merged)} equal")
+    if lost > LOSS_WARN:
+        what.append(f"may shift the objective by up to {lost:.2g} of its scale (n²·max|A|·max|B|)")
+    chosen = "options['precision']" if precision is not None else "the most 64-bit costs allow"
+    warnings.warn(f"qapgpu searches on integers: rounding {how} ({chosen}) {' and '.join(what)}; "
+                  f"fun is recomputed on the floats, but the search may miss their optimum"
+                  + ("" if precision is None else "; a larger precision keeps more digits"),
+                  OptimizeWarning, stacklevel=3)
 
 
 def _pin(Ai, Bi, pm):
@@ -132,14 +402,13 @@ def _pin(Ai, Bi, pm):
     swap that breaks a pair then costs more than the rest of the objective can gain
     (``M² > 2·(R + M·C)``, R bounding the original objective and C the cross terms), so the
     optimum and every 2-swap local optimum keep the pairs, and a kept pairing costs the
-    original objective plus a constant. The sizes are checked by the instance's own check
-    (32-bit entries, 64-bit costs), which raises ``ValueError`` when the penalty is too big."""
+    original objective plus a constant. Raises ``_PinTooLarge`` where the penalised entries
+    do not fit 32 bits; the instance's own check covers the 64-bit costs."""
     n, m = Ai.shape[0], pm.shape[0]
     rows, cols = pm[:, 0], pm[:, 1]
-    max_a, max_b = int(np.abs(Ai).max()), int(np.abs(Bi).max())
-    r0 = int(np.abs(Ai).sum()) * max_b
-    c = (m + 1) * int(np.abs(np.diag(Ai)).sum()) + (m * (m + 1) // 2) * int(np.abs(np.diag(Bi)).max())
-    big = c + int(np.ceil(np.sqrt(c * c + 2 * r0))) + 1
+    r0 = int(np.abs(Ai).sum(dtype=object)) * int(np.abs(Bi).max())
+    c = (m + 1) * int(np.abs(np.diag(Ai)).sum(dtype=object)) + (m * (m + 1) // 2) * int(np.abs(np.diag(Bi)).max())
+    big = c + math.isqrt(c * c + 2 * r0) + 2
     x = np.zeros(n, dtype=object)
     y = np.full(n, m + 1, dtype=object)
     x[rows] = np.arange(1, m + 1)
@@ -148,15 +417,93 @@ def _pin(Ai, Bi, pm):
     Ap[np.arange(n), np.arange(n)] += big * x
     Bp[np.arange(n), np.arange(n)] += big * y
     limit = 2**32 - 1 if min(Ai.min(), Bi.min()) >= 0 else 2**31 - 1
-    if max(Ap.max(), Bp.max()) > limit:
-        raise ValueError(f"partial_match: the penalty that pins {m} pairs ({big}) does not fit 32-bit entries "
-                         f"for matrices this large (max |A| = {max_a}, max |B| = {max_b})")
+    if max(Ap.max(), Bp.max()) > limit or _bound_factor(n) * int(np.abs(Ap).max()) * int(np.abs(Bp).max()) >= _I64:
+        raise _PinTooLarge()
     # The constant: each kept pair's diagonal product less its original, and the free rows' x=0
     # times B's weight (m+1)·M added to their own A diagonal.
     free = np.setdiff1d(np.arange(n), rows)
     offset = sum(int(Ap[r, r]) * int(Bp[k, k]) - int(Ai[r, r]) * int(Bi[k, k]) for r, k in zip(rows, cols))
     offset += sum(int(Ai[i, i]) * big * (m + 1) for i in free)
     return Ap.astype(np.int64), Bp.astype(np.int64), offset
+
+
+def _spec007(rng):
+    """The warnings the installed scipy gives for this ``rng`` during its SPEC-7 transition
+    (RandomState, the seeded global RNG, integer seeds), by scipy's own function, so that
+    code moving between the two sees the same; none where scipy has no such function."""
+    try:
+        from scipy.optimize._qap import _spec007_transition
+    except Exception:  # scipy absent, or past its transition
+        return
+    _spec007_transition(rng)
+
+
+def _random_state(rng):
+    """(seed for the engines, numpy generator for fills) from scipy's ``rng`` forms: None (the
+    global RNG, as scipy's check_random_state), an int, a ``Generator`` or a ``RandomState``."""
+    if rng is None or rng is np.random:
+        g = np.random.mtrand._rand
+        return int(g.randint(0, 2**63 - 1, dtype=np.int64)), g
+    if _is_int(rng):
+        seed = int(rng) & (2**64 - 1)
+        return seed, np.random.default_rng(seed)
+    if isinstance(rng, np.random.Generator):
+        return int(rng.integers(0, 2**63)), rng
+    if isinstance(rng, np.random.RandomState):
+        return int(rng.randint(0, 2**63 - 1, dtype=np.int64)), rng
+    raise ValueError(f"rng = {rng!r} cannot be used to seed the search: pass None, an int, a "
+                     f"numpy.random.Generator or a numpy.random.RandomState")
+
+
+def _check_p0(P0, n_unseed):
+    """scipy FAQ's ``P0`` checks on an array: shape m'×m' and doubly stochastic."""
+    P0 = np.atleast_2d(np.asarray(P0, dtype=np.float64))
+    if P0.shape != (n_unseed, n_unseed):
+        raise ValueError("`P0` matrix must have shape m' x m', where m'=n-m")
+    if (P0 < 0).any() or not np.allclose(np.sum(P0, axis=0), 1) or not np.allclose(np.sum(P0, axis=1), 1):
+        raise ValueError("`P0` matrix must be doubly stochastic")
+    return P0
+
+
+def _round_p0(P0):
+    """The permutation nearest a doubly stochastic matrix: FAQ's own last step,
+    ``linear_sum_assignment(P, maximize=True)`` (a greedy pick without scipy)."""
+    try:
+        from scipy.optimize import linear_sum_assignment
+        return linear_sum_assignment(P0, maximize=True)[1]
+    except ImportError:  # pragma: no cover - scipy is optional
+        col, used = np.full(len(P0), -1), set()
+        for flat in np.argsort(-P0, axis=None):
+            i, j = divmod(int(flat), len(P0))
+            if col[i] < 0 and j not in used:
+                col[i] = j
+                used.add(j)
+        return col
+
+
+def _start(n, pm, guess, P0, fill):
+    """The start the search is handed: partial_match's pairs, then partial_guess's pairs
+    whose row and column are still free (or FAQ's ``P0`` rounded to a permutation over the
+    rows and columns partial_match leaves), and the rest a random permutation of what is
+    left, drawn from ``fill`` as scipy's 2opt does. None when neither was given."""
+    if not len(guess) and P0 is None:
+        return None
+    col = np.full(n, -1, dtype=np.int64)
+    col[pm[:, 0]] = pm[:, 1]
+    if len(guess):
+        used = set(pm[:, 1].tolist())
+        for r, c in guess.tolist():
+            if col[r] < 0 and c not in used:
+                col[r] = c
+                used.add(c)
+    else:
+        rows = np.setdiff1d(np.arange(n), pm[:, 0])
+        cols = np.setdiff1d(np.arange(n), pm[:, 1])
+        col[rows] = cols[_round_p0(P0)]
+    free_rows = np.flatnonzero(col < 0)
+    free_cols = np.setdiff1d(np.arange(n), col[col >= 0])
+    col[free_rows] = fill.permutation(free_cols)
+    return col
 
 
 def quadratic_assignment(A, B, method="auto", options=None):
@@ -166,108 +513,167 @@ def quadratic_assignment(A, B, method="auto", options=None):
     Parameters
     ----------
     A, B : 2-D array_like, square, same shape (n ≤ 256)
-        Integer matrices are used as they are; float matrices that are integral too;
-        other float matrices are scaled by ``10**precision`` and rounded (the search runs on
-        those integers; ``fun`` is recomputed in float64 on the original matrices).
+        Integer matrices are used as they are, and float matrices whose entries are all
+        integers too. Other float matrices are rounded to integers at the largest power of
+        ten whose costs still fit 64 bits (``precision`` sets it), with an
+        ``OptimizeWarning`` where that merges distinct entries or loses more than 1e-6 of the
+        objective's scale; ``fun`` is recomputed in float64 on the given matrices.
     method : str
         "auto" (the default: qapgpu picks from the instance's features), or one of qapgpu's
-        algorithms: "ts", "aco-ts", "aco-2opt", "ga-independent", "ga-islands", "cga", "memetic".
-        scipy's "faq" and "2opt" map to "auto".
+        algorithms ("ts", "aco-ts", "aco-2opt", "ga-independent", "ga-islands", "cga",
+        "memetic"). scipy's "faq" and "2opt" mean "auto" (case is ignored, as in scipy).
     options : dict, optional
-        scipy's: ``maximize`` (bool), ``rng`` (an int seed or a numpy Generator),
-        ``partial_match`` (an (m, 2) array of (row of A, row of B) pairs that the answer must
-        keep: ``col_ind[partial_match[:, 0]] == partial_match[:, 1]``; forced by diagonal
-        penalties, see ``_pin``), ``P0`` and ``maxiter`` (accepted and ignored: the search is
-        bounded by time). qapgpu's:
-        ``time_limit`` (s, default 1), ``target`` (stop at this objective value or better),
-        ``engine`` ("auto", "gpu", "cpu"), ``gpus`` (list of device ordinals; default all),
-        ``threads`` (CPU engine), ``precision`` (decimal digits for float scaling, default 6),
-        ``return_on_interrupt`` (Ctrl-C returns the best so far instead of raising
-        ``KeyboardInterrupt``), ``callback`` (``callback(best, seconds)``, called about every
-        0.25 s and at the end with the best objective so far; returning True stops the
-        search with its best solution).
+        scipy's, checked as scipy checks them: ``maximize`` (bool), ``rng`` (None, an int, a
+        numpy ``Generator`` or ``RandomState``; the search's seed is drawn from it),
+        ``partial_match`` ((m, 2) pairs the answer keeps:
+        ``col_ind[partial_match[:, 0]] == partial_match[:, 1]``), ``partial_guess`` ((m, 2)
+        pairs of a start: the search is handed that permutation, the rest filled at random,
+        after its first step, and the answer is never worse), ``maxiter`` (a positive int:
+        the search stops after that many steps of its engine), ``tol`` (a positive float,
+        accepted: the search has no tolerance); with method "faq" or "auto" also ``P0``
+        ("barycenter", "randomized", or a doubly stochastic matrix, which is rounded to a
+        permutation and used as a start like ``partial_guess``) and ``shuffle_input``
+        (accepted, no effect). Unknown options give an ``OptimizeWarning`` and are ignored.
+        qapgpu's: ``time_limit`` (s, default 1), ``target`` (stop at this objective value
+        or better), ``engine`` ("auto", "gpu", "cpu"), ``gpus`` (list of device ordinals;
+        default all), ``threads`` (CPU engine, 0..256, 0 = all cores), ``precision``
+        (None: chosen from the data; an int p rounds non-integral floats to multiples of
+        10^-p, and a negative p rounds every matrix so), ``return_on_interrupt`` (Ctrl-C
+        returns the best so far instead of raising ``KeyboardInterrupt``), ``callback``
+        (``callback(best, seconds)``, called about every 0.25 s and at the end with the best
+        objective so far; returning True stops the search with its best solution; an
+        exception stops it and is raised once it has ended).
 
     Returns
     -------
     QAPResult
         ``col_ind`` (``col_ind[i]`` is the column/location of row/facility i), ``fun`` (the
         objective), ``nit`` (iterations of the chosen algorithm), and qapgpu's fields.
-    """
-    opts = dict(options or {})
-    maximize = bool(opts.pop("maximize", False))
-    partial_match = opts.pop("partial_match", None)
-    opts.pop("P0", None)
-    opts.pop("maxiter", None)
-    opts.pop("shuffle_input", None)
-    opts.pop("tol", None)
-    rng = opts.pop("rng", None)
-    precision = opts.pop("precision", DEFAULT_PRECISION)
-    time_limit = float(opts.pop("time_limit", 1.0))
-    target = opts.pop("target", None)
-    engine = opts.pop("engine", "auto")
-    gpus = opts.pop("gpus", None)
-    threads = int(opts.pop("threads", 0))
-    return_on_interrupt = bool(opts.pop("return_on_interrupt", False))
-    callback = opts.pop("callback", None)
-    if callback is not None and not callable(callback):
-        raise ValueError("callback must be callable: callback(best, seconds) -> stop?")
-    if opts:
-        raise ValueError(f"unknown options: {', '.join(sorted(opts))}")
-    if method in ("faq", "2opt", "auto", None):
-        algo = None
-    elif isinstance(method, str):
-        algo = method
-    else:
-        raise ValueError(f"method must be a string, got {method!r}")
 
-    A0, B0 = np.asarray(A), np.asarray(B)
-    if A0.shape != B0.shape:
-        raise ValueError(f"A and B must have the same shape, got {A0.shape} and {B0.shape}")
-    Ai, sa = _as_integer_matrix("A", A0, precision)
-    Bi, sb = _as_integer_matrix("B", B0, precision)
-    n = Ai.shape[0]
-    if n > MAX_N:
-        raise ValueError(f"n = {n} exceeds {MAX_N}")
-    pm = _partial_match_pairs(partial_match if partial_match is not None else [], n)
+    Raises
+    ------
+    ValueError, TypeError
+        Bad input, each naming the argument or option at fault.
+    """
+    if method is None:
+        method = "auto"
+    if not isinstance(method, str):
+        raise TypeError(f"method must be a string, got {method!r}")
+    method = method.lower()
+    algorithms = _algorithms()
+    if method not in ("auto",) + SCIPY_METHODS + algorithms:
+        raise ValueError(f"method {method!r} must be one of {', '.join(('auto',) + SCIPY_METHODS + algorithms)}")
+    algo = None if method in ("auto",) + SCIPY_METHODS else method
+    if options is None:
+        options = {}
+    if not isinstance(options, Mapping):
+        raise TypeError(f"options must be a dict, got {type(options).__name__}")
+    opts = dict(options)
+    _spec007(opts.get("rng"))
+    known = _COMMON_OPTIONS | (_FAQ_OPTIONS if method in ("auto", "faq") else frozenset())
+    unknown = [k for k in opts if k not in known]
+    if unknown:
+        warnings.warn(f"Unknown solver options: {', '.join(map(str, unknown))}", OptimizeWarning, stacklevel=2)
+        for k in unknown:
+            del opts[k]
+
+    maximize = bool(opts.get("maximize", False))
+    maxiter = opts.get("maxiter")
+    if maxiter is not None:
+        try:
+            maxiter = operator.index(maxiter)
+        except TypeError:
+            raise TypeError(f"maxiter must be an integer, got {maxiter!r}") from None
+    A0, B0 = _check_matrices(A, B)
+    n = A0.shape[0]
+    pm = _seed_pairs("partial_match", opts.get("partial_match"), n, "seeds")
+    P0 = opts.get("P0", "barycenter")
+    tol = opts.get("tol")
+    if tol is not None and not _is_real(tol):
+        raise TypeError(f"tol must be a real number, got {tol!r}")
+    if isinstance(P0, str) and P0 not in {"barycenter", "randomized"}:
+        raise ValueError("Invalid 'P0' parameter string")
+    if maxiter is not None and maxiter <= 0:
+        raise ValueError("'maxiter' must be a positive integer")
+    if tol is not None and not tol > 0:
+        raise ValueError("'tol' must be a positive float")
+    seed, fill = _random_state(opts.get("rng"))
+    P0 = None if isinstance(P0, str) else _check_p0(P0, n - len(pm))
+    guess = _seed_pairs("partial_guess", opts.get("partial_guess"), n, "entries")
+
+    time_limit = opts.get("time_limit", 1.0)
+    if not _is_real(time_limit):
+        raise TypeError(f"time_limit must be a number of seconds, got {time_limit!r}")
+    if not 0 < float(time_limit) <= 1e9:
+        raise ValueError(f"time_limit = {time_limit}: must be in (0, 1e9] seconds")
+    target = opts.get("target")
+    if target is not None and not _is_real(target):
+        raise TypeError(f"target must be a number, got {target!r}")
+    if target is not None and not np.isfinite(float(target)):
+        raise ValueError(f"target = {target}: must be finite")
+    engine = opts.get("engine", "auto")
+    if not isinstance(engine, str):
+        raise TypeError(f"engine must be a string, got {engine!r}")
+    if engine not in ("auto", "gpu", "cpu"):
+        raise ValueError(f"engine = {engine!r}: one of \"auto\", \"gpu\", \"cpu\"")
+    gpus = opts.get("gpus")
+    if gpus is not None:
+        if isinstance(gpus, (str, bytes)) or not isinstance(gpus, Iterable):
+            raise TypeError(f"gpus must be a list of device ordinals, got {gpus!r}")
+        gpus = list(gpus)
+        if not all(_is_int(g) for g in gpus):
+            raise TypeError(f"gpus must be a list of device ordinals (ints), got {gpus!r}")
+        if any(g < 0 for g in gpus):
+            raise ValueError(f"gpus = {gpus}: device ordinals are 0 or more")
+        gpus = [int(g) for g in gpus]
+    threads = opts.get("threads", 0)
+    if not _is_int(threads):
+        raise TypeError(f"threads must be an integer, got {threads!r}")
+    if not 0 <= threads <= MAX_THREADS:
+        raise ValueError(f"threads = {threads}: must be in 0..{MAX_THREADS} (0 = all cores)")
+    precision = opts.get("precision")
+    if precision is not None and not _is_int(precision):
+        raise TypeError(f"precision must be an integer (decimal digits) or None, got {precision!r}")
+    if precision is not None and not -300 <= precision <= 300:
+        raise ValueError(f"precision = {precision}: must be in -300..300")
+    callback = opts.get("callback")
+    if callback is not None and not callable(callback):
+        raise TypeError("callback must be callable: callback(best, seconds) -> stop?")
+    return_on_interrupt = bool(opts.get("return_on_interrupt", False))
+
     if n <= 1 or len(pm) >= n - 1:
         return _forced(A0, B0, pm, n)
-    if maximize:
-        Ai = -Ai
-    offset = 0
-    if len(pm):
-        Ai, Bi, offset = _pin(Ai, Bi, pm)
-    if isinstance(rng, numbers.Integral):
-        seed = int(rng) & (2**64 - 1)
-    elif rng is None:
-        seed = None
-    elif hasattr(rng, "integers"):
-        seed = int(rng.integers(0, 2**63))
-    else:
-        raise ValueError("rng must be an int seed or a numpy Generator")
-    native_target = None
-    if target is not None:
-        t = -target if maximize else target
-        native_target = (int(np.floor(t * sa * sb)) if (sa, sb) != (1, 1) else int(t)) + offset
+    ma, mb = _Matrix("A", A0), _Matrix("B", B0)
+    native = _integer_instance(ma, mb, maximize, pm, precision)
+    _scaling_warning(ma, mb, native, precision, n)
+    exact = ma.exact and mb.exact and not np.issubdtype(A0.dtype, np.floating) \
+        and not np.issubdtype(B0.dtype, np.floating)
+    start = _start(n, pm, guess, P0, fill)
+    native_target = None if target is None else native.native_target(target)
     native_callback = None
     if callback is not None:
-        scale = sa * sb
-        sign = -1 if maximize else 1
-
         def native_callback(best, seconds):
-            best -= offset
-            return callback(sign * best / scale if scale != 1 else sign * best, seconds)
-    r = _native.solve(Ai.ravel().tolist(), Bi.ravel().tolist(), n, algo, engine, time_limit, native_target, seed,
-                      gpus, threads, return_on_interrupt, native_callback)
+            return callback(native.user_value(best, exact), seconds)
+    r = _native.solve(native.Ai.ravel().tolist(), native.Bi.ravel().tolist(), n, algo, engine, float(time_limit),
+                      native_target, seed, gpus, int(threads), return_on_interrupt, native_callback,
+                      None if start is None else start.tolist(), maxiter)
     col = np.asarray(r["perm"], dtype=np.int64)
     if len(pm) and not np.array_equal(col[pm[:, 0]], pm[:, 1]):
         raise ValueError("partial_match: the search ended without a permutation that keeps the pairs "
                          "(give it more time_limit)")
     fun = _objective(A0, B0, col)
+    if start is not None:  # the start, where the search ended before it took it in
+        start_fun = _objective(A0, B0, start)
+        if (start_fun > fun) if maximize else (start_fun < fun):
+            col, fun = start, start_fun
     reached = r["time_to_target"] is not None
-    message = "target reached" if reached else ("interrupted" if r["interrupted"] else "time limit")
+    message = ("target reached" if reached else "maxiter reached" if r["stopped_by"] == "maxiter"
+               else "stopped by the callback" if r["stopped_by"] == "callback"
+               else "interrupted" if r["interrupted"] else "time limit")
     return QAPResult(col_ind=col, fun=fun, nit=r["iterations"], status=0, success=True, message=message,
                      time_to_target=r["time_to_target"], elapsed=r["elapsed"], engine=r["engine"], device=r["device"],
-                     algorithm=r["algorithm"], seed=r["seed"], interrupted=r["interrupted"], notes=r["notes"])
+                     algorithm=r["algorithm"], seed=r["seed"],
+                     interrupted=bool(r["interrupted"]) and r["stopped_by"] != "maxiter", notes=r["notes"])
 
 
 def _objective(A0, B0, col):
@@ -275,7 +681,7 @@ def _objective(A0, B0, col):
     matrices, float64 otherwise."""
     ints = all(np.issubdtype(M.dtype, np.integer) or M.dtype == bool for M in (A0, B0))
     if ints:
-        return int(np.sum(A0.astype(np.int64) * B0.astype(np.int64)[np.ix_(col, col)]))
+        return int(np.sum(A0.astype(object) * B0.astype(object)[np.ix_(col, col)]))
     return float(np.sum(A0.astype(np.float64) * B0.astype(np.float64)[np.ix_(col, col)]))
 
 
@@ -292,6 +698,22 @@ def _forced(A0, B0, pm, n):
                      engine="none", device="none", algorithm="none", seed=None, interrupted=False, notes=[])
 
 
+def _as_integer_matrix(name, M):
+    """An integral matrix as int64 and 1, or (None, 0) where it has non-integral entries."""
+    M = np.asarray(M)
+    if M.ndim != 2 or M.shape[0] != M.shape[1]:
+        raise ValueError(f"{name} must be a square matrix, got shape {M.shape}")
+    if not (M.dtype == bool or np.issubdtype(M.dtype, np.integer) or np.issubdtype(M.dtype, np.floating)):
+        raise ValueError(f"{name} must hold numbers (integer or float), got dtype {M.dtype}")
+    m = _Matrix(name, M)
+    if not m.exact:
+        return None, 0
+    X = m.scaled(0)
+    if X is None:
+        raise ValueError(f"{name} has entries too large for 64-bit costs")
+    return X, 1
+
+
 def read_qaplib(path):
     """A QAPLIB .dat file's (A, B) as int64 numpy arrays."""
     n, a, b = _native.read_qaplib(str(path))
@@ -300,8 +722,8 @@ def read_qaplib(path):
 
 def write_qaplib(path, A, B):
     """Writes (A, B) as a QAPLIB .dat file (n, then A, then B; integer matrices)."""
-    Ai, sa = _as_integer_matrix("A", A, DEFAULT_PRECISION)
-    Bi, sb = _as_integer_matrix("B", B, DEFAULT_PRECISION)
+    Ai, sa = _as_integer_matrix("A", A)
+    Bi, sb = _as_integer_matrix("B", B)
     if (sa, sb) != (1, 1):
         raise ValueError("write_qaplib: QAPLIB files hold integers; A or B has non-integral entries")
     if Ai.shape != Bi.shape:

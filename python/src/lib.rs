@@ -8,7 +8,7 @@ use pyo3::types::PyDict;
 use qapgpu::algo::{Backend, EngineChoice, Options};
 use qapgpu::api::solve_on_all;
 use qapgpu::io::{Instance, qaplib};
-use qapgpu::run::{Observer, Progress, Silent};
+use qapgpu::run::{Observer, Progress};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -17,24 +17,62 @@ fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
-/// The progress callback: called with (best cost, seconds) about every 0.25 s and at the
-/// end; a true return value, or an exception, stops the search with its best so far.
-struct Callback {
-    cb: Py<PyAny>,
+/// How long the watch waits, once `maxiter` steps are done, for the watchdog to stop the
+/// solver (it looks at the interrupt flag every 2 ms).
+const MAXITER_WAIT: Duration = Duration::from_millis(6);
+
+/// What watches a run: the caller's progress callback, a start handed to the solver after
+/// its first step, and a bound on its steps.
+struct Watch {
+    /// `callback(best, seconds)`, about every 0.25 s and at the end; a true return value
+    /// stops the search with its best so far.
+    cb: Option<Py<PyAny>>,
+    /// The callback's exception: it stops the search and is re-raised once the run is over.
+    error: Option<PyErr>,
+    /// The run's interrupt flag, which a callback's stop (or exception) sets.
     stop: Arc<AtomicBool>,
+    /// A start (cost, permutation), handed to the solver as an immigrant after its first step.
+    start: Option<(i64, Vec<u8>)>,
+    /// Stop after this many steps of the run loop (`maxiter`).
+    max_steps: Option<u64>,
+    /// Steps seen so far (`trace` is called once before the first step, then after each).
+    traced: Option<u64>,
+    /// What stopped the run early, if the watch did: "callback" or "maxiter".
+    stopped_by: Option<&'static str>,
 }
 
-impl Observer for Callback {
+impl Observer for Watch {
     fn progress(&mut self, p: &Progress) {
-        let stop = Python::with_gil(|py| match self.cb.call1(py, (p.best, p.elapsed_s)) {
-            Ok(v) => v.is_truthy(py).unwrap_or(true),
-            Err(e) => {
-                e.print(py);
-                true
-            }
-        });
-        if stop {
+        let Some(cb) = &self.cb else { return };
+        if self.error.is_some() {
+            return;
+        }
+        let stop = Python::with_gil(|py| cb.call1(py, (p.best, p.elapsed_s)).and_then(|v| v.is_truthy(py)));
+        match stop {
+            Ok(false) => return,
+            Ok(true) => self.stopped_by = self.stopped_by.or(Some("callback")),
+            Err(e) => self.error = Some(e),
+        }
+        self.stop.store(true, Ordering::SeqCst);
+    }
+    fn exchange_every_s(&self) -> Option<f64> {
+        self.start.as_ref().map(|_| 0.0)
+    }
+    fn exchange(&mut self, _best: &(i64, Vec<u8>)) -> Option<(i64, Vec<u8>)> {
+        self.start.take()
+    }
+    fn wants_trace(&self) -> bool {
+        self.max_steps.is_some()
+    }
+    fn trace(&mut self, _elapsed_s: f64, _best: i64) {
+        let steps = self.traced.map_or(0, |s| s + 1);
+        self.traced = Some(steps);
+        if self.max_steps.is_some_and(|m| steps >= m) && self.stopped_by.is_none() {
+            self.stopped_by = Some("maxiter");
+            // The run's watchdog turns the flag into the solver's stop word within a tick
+            // (2 ms); waiting for it here keeps the next step from starting.
             self.stop.store(true, Ordering::SeqCst);
+            std::thread::sleep(MAXITER_WAIT);
         }
     }
 }
@@ -63,8 +101,11 @@ fn opened(opts: &Options) -> anyhow::Result<(Vec<Backend>, Vec<String>)> {
 
 /// Solves the QAP of the n×n matrices `a` and `b` (row-major) and returns a dict with the
 /// permutation (0-based: `perm[i]` is facility i's location), its cost and how it ran.
+/// `start` (a permutation) is handed to the search after its first step; `max_steps` ends
+/// the run after that many steps; an exception in `callback` stops the search and is
+/// raised here once it has ended.
 #[pyfunction]
-#[pyo3(signature = (a, b, n, algo=None, engine="auto", time_limit=10.0, target=None, seed=None, gpus=None, threads=0, return_on_interrupt=false, callback=None))]
+#[pyo3(signature = (a, b, n, algo=None, engine="auto", time_limit=10.0, target=None, seed=None, gpus=None, threads=0, return_on_interrupt=false, callback=None, start=None, max_steps=None))]
 #[allow(clippy::too_many_arguments)]
 fn solve<'py>(
     py: Python<'py>,
@@ -80,8 +121,17 @@ fn solve<'py>(
     threads: usize,
     return_on_interrupt: bool,
     callback: Option<Py<PyAny>>,
+    start: Option<Vec<usize>>,
+    max_steps: Option<u64>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let inst = Instance::new("python", n, a, b).map_err(value_error)?;
+    let start = match start {
+        Some(p) => {
+            let perm: Vec<u8> = p.iter().map(|&g| u8::try_from(g).unwrap_or(u8::MAX)).collect();
+            Some((inst.checked_cost(&perm).map_err(|e| value_error(format!("start: {e}")))?, perm))
+        }
+        None => None,
+    };
     if !(time_limit > 0.0 && time_limit <= 1e9) {
         return Err(value_error(format!("time_limit = {time_limit}: must be in (0, 1e9] seconds")));
     }
@@ -116,15 +166,14 @@ fn solve<'py>(
     let flag = interrupt.clone();
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        let answer = match callback {
-            Some(cb) => solve_on_all(&backends, &inst, &opts, &mut Callback { cb, stop: flag.clone() }, &flag),
-            None => solve_on_all(&backends, &inst, &opts, &mut Silent, &flag),
-        };
-        let _ = tx.send(answer);
+        let mut watch =
+            Watch { cb: callback, error: None, stop: flag.clone(), start, max_steps, traced: None, stopped_by: None };
+        let answer = solve_on_all(&backends, &inst, &opts, &mut watch, &flag);
+        let _ = tx.send((answer, watch.error, watch.stopped_by));
     });
     let rx = Mutex::new(rx); // shared with the GIL-free closure (a receiver is not Sync)
     let mut interrupted = None;
-    let answer = loop {
+    let (answer, error, stopped_by) = loop {
         match py.allow_threads(|| rx.lock().unwrap_or_else(|p| p.into_inner()).recv_timeout(Duration::from_millis(50)))
         {
             Ok(answer) => break answer,
@@ -139,6 +188,10 @@ fn solve<'py>(
             }
         }
     };
+    // The callback's exception, now that the search has ended and its thread is done.
+    if let Some(e) = error {
+        return Err(e);
+    }
     let sol = answer.map_err(value_error)?;
     if let Some(e) = interrupted
         && !return_on_interrupt
@@ -162,6 +215,7 @@ fn solve<'py>(
     d.set_item("unit", &sol.unit)?;
     d.set_item("interrupted", sol.interrupted)?;
     d.set_item("notes", notes)?;
+    d.set_item("stopped_by", stopped_by)?;
     Ok(d)
 }
 
@@ -178,6 +232,12 @@ fn read_qaplib(path: std::path::PathBuf) -> PyResult<(usize, Vec<i64>, Vec<i64>)
 fn write_qaplib(path: std::path::PathBuf, n: usize, a: Vec<i64>, b: Vec<i64>) -> PyResult<()> {
     let inst = Instance::new(path.display().to_string(), n, a, b).map_err(value_error)?;
     qaplib::write_dat(&path, &inst).map_err(value_error)
+}
+
+/// The algorithms `method` may name besides "auto" (the registry's, in `--help`'s order).
+#[pyfunction]
+fn algorithms() -> Vec<&'static str> {
+    qapgpu::algo::FAMILIES.iter().map(|f| f.name).collect()
 }
 
 /// Whether the GPU engine can run here, and if not why.
@@ -326,5 +386,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(read_qaplib, m)?)?;
     m.add_function(wrap_pyfunction!(write_qaplib, m)?)?;
     m.add_function(wrap_pyfunction!(gpu_unavailable_reason, m)?)?;
+    m.add_function(wrap_pyfunction!(algorithms, m)?)?;
     Ok(())
 }
