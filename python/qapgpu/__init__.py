@@ -233,13 +233,17 @@ class _Matrix:
         return float(err) / float(self.maxabs)
 
     def merges(self, k):
-        """Whether rounding to multiples of 10^−k makes distinct entries equal."""
-        if k >= 0 and self.exact:
+        """Whether rounding to multiples of 10^−k changes the order of entries: makes equal
+        entries that differ by more than LOSS_WARN of max|M| (closer ones are equal to within
+        the objective's tolerance anyway, and large random matrices always hold some)."""
+        if (k >= 0 and self.exact) or self.maxabs == 0:
             return False
         u = np.unique(self.M.astype(np.float64))
         with np.errstate(over="ignore", invalid="ignore"):
             r = np.round(u * 10.0**k)
-        return bool(np.any(np.diff(r) == 0))
+        starts = np.flatnonzero(np.r_[True, np.diff(r) != 0])
+        ends = np.r_[starts[1:], len(u)] - 1
+        return bool(np.any(u[ends] - u[starts] > LOSS_WARN * float(self.maxabs)))
 
 
 class _Native:
@@ -288,7 +292,9 @@ def _build(ma, mb, ka, kb, maximize, pm):
         X, Y = X - a, Y - b
         if not holds(0, max(int(X.max()), int(Y.max()))):
             return "width"
-    c0 = -b * int(sign * Ai.sum(dtype=object)) - a * int(Bi.sum(dtype=object)) + a * b * n * n
+    c0 = 0
+    if a or b:
+        c0 = -b * int(sign * Ai.sum(dtype=object)) - a * int(Bi.sum(dtype=object)) + a * b * n * n
     if _bound_factor(n) * int(np.abs(X).max()) * int(np.abs(Y).max()) >= _I64:
         return "large"
     offset = 0
@@ -681,7 +687,11 @@ def _objective(A0, B0, col):
     matrices, float64 otherwise."""
     ints = all(np.issubdtype(M.dtype, np.integer) or M.dtype == bool for M in (A0, B0))
     if ints:
-        return int(np.sum(A0.astype(object) * B0.astype(object)[np.ix_(col, col)]))
+        n = len(col)
+        small = n == 0 or n * n * max(abs(int(A0.max())), abs(int(A0.min()))) * \
+            max(abs(int(B0.max())), abs(int(B0.min()))) < 2**63
+        kind = np.int64 if small else object  # exact either way
+        return int(np.sum(A0.astype(kind) * B0.astype(kind)[np.ix_(col, col)]))
     return float(np.sum(A0.astype(np.float64) * B0.astype(np.float64)[np.ix_(col, col)]))
 
 
