@@ -343,15 +343,17 @@ pub const MEMETIC_CPU_WALKS: u32 = 16;
 // ---------------------------------------------------------------------------------------
 
 /// Largest n that the `converged` rule first tries to solve exactly (`run::exact`: branch and
-/// bound with the Gilmore–Lawler bound, on the CPU): on the 2-core development machine the
-/// sub-instances of n = 10 of nug12, had12, rou12, scr12, tai12a, tai12b, tai15a and esc16a
-/// took 400 to 4500 nodes, 2 to 55 ms; n = 12 takes 190 to 24 000 nodes, up to 0.4 s (nug12,
-/// tai12b), more than a run that converges.
-pub const EXACT_MAX_N: usize = 10;
+/// bound with the Gilmore–Lawler bound, on the CPU). On the 2-core development machine
+/// (`solve --engine cpu`) every QAPLIB instance of n = 12 was proven optimal within 117
+/// (chr12a, 1 ms) to 24 700 nodes (tai12b, 0.10 s; nug12 16 500 nodes, 0.15 s), tai10a and
+/// tai10b within 1 900 and 10 800 nodes: sooner than a run converges (`CONVERGED_FLOOR_S`).
+/// The nodes grow about fivefold an n, so n = 13 would often run out of `EXACT_NODE_BUDGET`.
+pub const EXACT_MAX_N: usize = 12;
 
-/// Nodes after which the exact method gives up and the metaheuristic runs instead: 4 times
-/// the most that n = 10 took (about 0.1 to 0.4 s at most on the development machine).
-pub const EXACT_NODE_BUDGET: u64 = 20_000;
+/// Nodes after which the exact method gives up and the family's search runs instead: twice
+/// the most an n = 12 instance of QAPLIB took (0.1 to 0.2 s on the development machine, less
+/// than the `converged` rule's floor).
+pub const EXACT_NODE_BUDGET: u64 = 50_000;
 
 /// The `converged` rule stops a run after no improvement for this many times the time to its
 /// last improvement: a run stops before a 1-s limit only where its best did not change after
@@ -360,7 +362,7 @@ pub const CONVERGED_FACTOR: f64 = 5.0;
 
 /// Seconds without improvement below which the `converged` rule never stops a run, whatever
 /// its time to the last improvement: a run that still improves every few hundred
-/// milliseconds goes on (nug12 on the CPU, optimal within milliseconds, returns after about
+/// milliseconds goes on (had20 on the CPU, optimal within milliseconds, returns after about
 /// half a second).
 pub const CONVERGED_FLOOR_S: f64 = 0.5;
 
