@@ -375,7 +375,7 @@ def _too_large_message(ma, mb, maximize, pm, precision, reason):
             f"1e{-suggestion} (or scale the matrices down)")
 
 
-def _scaling_warning(ma, mb, native, precision, n):
+def _scaling_warning(ma, mb, native, precision, pinned):
     """An OptimizeWarning where rounding to integers made distinct entries equal or loses
     more than LOSS_WARN of the objective's scale, n²·max|A|·max|B|."""
     ra, rb = ma.loss(native.ka), mb.loss(native.kb)
@@ -390,7 +390,8 @@ def _scaling_warning(ma, mb, native, precision, n):
         what.append(f"makes distinct entries of {' and '.join(merged)} equal")
     if lost > LOSS_WARN:
         what.append(f"may shift the objective by up to {lost:.2g} of its scale (n²·max|A|·max|B|)")
-    chosen = "options['precision']" if precision is not None else "the most 64-bit costs allow"
+    chosen = ("options['precision']" if precision is not None else "the most 64-bit costs and partial_match's "
+              "penalties allow" if pinned else "the most 64-bit costs allow")
     warnings.warn(f"qapgpu searches on integers: rounding {how} ({chosen}) {' and '.join(what)}; "
                   f"fun is recomputed on the floats, but the search may miss their optimum"
                   + ("" if precision is None else "; a larger precision keeps more digits"),
@@ -463,7 +464,10 @@ def _random_state(rng):
 
 def _check_p0(P0, n_unseed):
     """scipy FAQ's ``P0`` checks on an array: shape m'×m' and doubly stochastic."""
-    P0 = np.atleast_2d(np.asarray(P0, dtype=np.float64))
+    try:
+        P0 = np.atleast_2d(np.asarray(P0, dtype=np.float64))
+    except (TypeError, ValueError):
+        raise TypeError(f"P0 must be \"barycenter\", \"randomized\" or a doubly stochastic matrix, got {P0!r}") from None
     if P0.shape != (n_unseed, n_unseed):
         raise ValueError("`P0` matrix must have shape m' x m', where m'=n-m")
     if (P0 < 0).any() or not np.allclose(np.sum(P0, axis=0), 1) or not np.allclose(np.sum(P0, axis=1), 1):
@@ -651,7 +655,7 @@ def quadratic_assignment(A, B, method="auto", options=None):
         return _forced(A0, B0, pm, n)
     ma, mb = _Matrix("A", A0), _Matrix("B", B0)
     native = _integer_instance(ma, mb, maximize, pm, precision)
-    _scaling_warning(ma, mb, native, precision, n)
+    _scaling_warning(ma, mb, native, precision, len(pm) > 0)
     exact = ma.exact and mb.exact and not np.issubdtype(A0.dtype, np.floating) \
         and not np.issubdtype(B0.dtype, np.floating)
     start = _start(n, pm, guess, P0, fill)
@@ -664,14 +668,15 @@ def quadratic_assignment(A, B, method="auto", options=None):
                       native_target, seed, gpus, int(threads), return_on_interrupt, native_callback,
                       None if start is None else start.tolist(), maxiter)
     col = np.asarray(r["perm"], dtype=np.int64)
-    if len(pm) and not np.array_equal(col[pm[:, 0]], pm[:, 1]):
+    keeps = not len(pm) or np.array_equal(col[pm[:, 0]], pm[:, 1])
+    fun = _objective(A0, B0, col) if keeps else None
+    if start is not None:  # the start (which keeps the pairs), where the search ended before it took it in
+        start_fun = _objective(A0, B0, start)
+        if fun is None or ((start_fun > fun) if maximize else (start_fun < fun)):
+            col, fun = start, start_fun
+    if fun is None:
         raise ValueError("partial_match: the search ended without a permutation that keeps the pairs "
                          "(give it more time_limit)")
-    fun = _objective(A0, B0, col)
-    if start is not None:  # the start, where the search ended before it took it in
-        start_fun = _objective(A0, B0, start)
-        if (start_fun > fun) if maximize else (start_fun < fun):
-            col, fun = start, start_fun
     reached = r["time_to_target"] is not None
     message = ("target reached" if reached else "maxiter reached" if r["stopped_by"] == "maxiter"
                else "stopped by the callback" if r["stopped_by"] == "callback"
