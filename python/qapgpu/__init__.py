@@ -156,12 +156,6 @@ def _seed_pairs(name, pairs, n, what):
     return pm
 
 
-def _partial_match_pairs(partial_match, n):
-    """scipy's ``partial_match`` checked: an (m, 2) int array of (row of A, row of B) pairs,
-    no row of A or of B twice."""
-    return _seed_pairs("partial_match", partial_match, n, "seeds")
-
-
 def _check_matrices(A, B):
     """A and B as arrays after scipy's shape checks (and its messages), then qapgpu's: numbers,
     finite, n ≤ MAX_N."""
