@@ -119,18 +119,19 @@ pub struct Outcome {
 }
 
 /// When a run may stop besides its target, its time limit, its own budget and Ctrl-C
-/// (`--stop`, `Options::stop`).
+/// (`--stop`, `Options::stop`). Under `Converged`, small instances (n ≤
+/// `policy::EXACT_MAX_N`) are solved exactly on the CPU first (`exact`), and otherwise the
+/// run stops after no improvement for `CONVERGED_FACTOR` times the time to its last
+/// improvement, and at least `CONVERGED_FLOOR_S` seconds and `CONVERGED_MIN_STEPS` steps
+/// (`Convergence`). (The variants' comments are `--help`'s.)
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
 pub enum StopRule {
     /// Run to the time limit or the target (the default of the library and of `bench`).
     #[default]
     Time,
-    /// Also stop once converged: small instances (n ≤ `policy::EXACT_MAX_N`) are solved
-    /// exactly on the CPU first, and otherwise the run stops after no improvement for
-    /// `CONVERGED_FACTOR` times the time to its last improvement, and at least
-    /// `CONVERGED_FLOOR_S` seconds and `CONVERGED_MIN_STEPS` steps. The default of `solve`
-    /// where no target is known.
+    /// Also stop once done: a small instance when proven optimal, a larger one once its
+    /// search has converged (the default of `solve` where no target is known).
     Converged,
 }
 
