@@ -247,6 +247,8 @@ class _Native:
 
     def __init__(self, Ai, Bi, ka, kb, sign, c0, offset):
         self.Ai, self.Bi, self.ka, self.kb, self.sign, self.c0, self.offset = Ai, Bi, ka, kb, sign, c0, offset
+        #: Entries above 2³¹ − 1: u32 matrices, which only the CPU engine takes.
+        self.u32 = max(int(Ai.max()), int(Bi.max())) > 2**31 - 1
 
     def native_target(self, target):
         """The native cost at or below which the caller's ``target`` is met: U ≤ floor(t)
@@ -276,16 +278,22 @@ def _build(ma, mb, ka, kb, maximize, pm):
     X, Y = sign * Ai, Bi
     a = b = 0
 
-    def holds(lo, hi):
-        return (lo >= 0 and hi <= 2**32 - 1) or (lo >= -(2**31) and hi <= 2**31 - 1)
+    def on_gpu(M):  # u16 or i32, the GPU kernels' types
+        return int(M.min()) >= -(2**31) and int(M.max()) <= 2**31 - 1
 
-    if not holds(min(int(X.min()), int(Y.min())), max(int(X.max()), int(Y.max()))):
-        # Σ (X − a)(Y[p,p] − b) = Σ X·Y[p,p] − b·ΣX − a·ΣY + a·b·n²: shifted to non-negative
-        # entries, every permutation's cost moves by the same constant.
-        a, b = int(X.min()), int(Y.min())
-        X, Y = X - a, Y - b
-        if not holds(0, max(int(X.max()), int(Y.max()))):
-            return "width"
+    if not (on_gpu(X) and on_gpu(Y)):
+        # Σ (X − a)(Y[p,p] − b) = Σ X·Y[p,p] − b·ΣX − a·ΣY + a·b·n²: a matrix shifted to
+        # non-negative entries moves every permutation's cost by the same constant. Shifted
+        # where that brings it within i32, or where no 32-bit type holds both as they are.
+        shifted = [M - int(M.min()) if not on_gpu(M) else M for M in (X, Y)]
+        lo, hi = min(int(X.min()), int(Y.min())), max(int(X.max()), int(Y.max()))
+        if (on_gpu(shifted[0]) and on_gpu(shifted[1])) or not (lo >= 0 and hi <= 2**32 - 1):
+            a, b = int(X.min()) if not on_gpu(X) else 0, int(Y.min()) if not on_gpu(Y) else 0
+            if not (on_gpu(shifted[0]) and on_gpu(shifted[1])):  # u32: both non-negative
+                a, b = min(int(X.min()), 0) if on_gpu(X) else a, min(int(Y.min()), 0) if on_gpu(Y) else b
+            X, Y = X - a, Y - b
+            if max(int(X.max()), int(Y.max())) > 2**32 - 1:
+                return "width"
     c0 = 0
     if a or b:
         c0 = -b * int(sign * Ai.sum(dtype=object)) - a * int(Bi.sum(dtype=object)) + a * b * n * n
@@ -652,6 +660,15 @@ def quadratic_assignment(A, B, method="auto", options=None):
     _scaling_warning(ma, mb, native, precision, len(pm) > 0)
     exact = ma.exact and mb.exact and not np.issubdtype(A0.dtype, np.floating) \
         and not np.issubdtype(B0.dtype, np.floating)
+    notes = []
+    if native.u32:
+        why = (f"entries of A and B (max|A| = {ma.maxabs:.6g}, max|B| = {mb.maxabs:.6g}) span more than 2**31 − 1 "
+               f"even shifted, and only the CPU engine takes such (u32) matrices")
+        if engine == "gpu":
+            raise ValueError(f"engine = 'gpu': {why}; use engine='cpu' or 'auto'")
+        if engine == "auto":
+            engine = "cpu"
+            notes.append(f"CPU engine: {why}")
     start = _start(n, pm, guess, P0, fill)
     native_target = None if target is None else native.native_target(target)
     native_callback = None
@@ -678,7 +695,7 @@ def quadratic_assignment(A, B, method="auto", options=None):
     return QAPResult(col_ind=col, fun=fun, nit=r["iterations"], status=0, success=True, message=message,
                      time_to_target=r["time_to_target"], elapsed=r["elapsed"], engine=r["engine"], device=r["device"],
                      algorithm=r["algorithm"], seed=r["seed"],
-                     interrupted=bool(r["interrupted"]) and r["stopped_by"] != "maxiter", notes=r["notes"])
+                     interrupted=bool(r["interrupted"]) and r["stopped_by"] != "maxiter", notes=notes + r["notes"])
 
 
 def _objective(A0, B0, col):

@@ -229,7 +229,8 @@ def test_integers_too_large_name_the_values_and_precision():
 
 
 @pytest.mark.parametrize("low,high", [
-    (2**31, 2**32 - 1),  # above 2³¹: u32, whose negation no 32-bit type holds
+    (2**31, 2**32 - 1),  # above 2³¹: shifted within i32 (the GPU's type), maximised too
+    (0, 2**32 - 1),  # u32 even shifted: the CPU engine
     (-2**20, 2**32 - 2**21),  # negatives with entries above 2³¹: shifted to non-negative
 ])
 @pytest.mark.parametrize("maximize", [False, True])
@@ -239,6 +240,13 @@ def test_maximize_takes_the_range_minimise_takes(low, high, maximize):
     B = r.integers(0, 3, (6, 6), dtype=np.int64)
     res = qapgpu.quadratic_assignment(A, B, options=dict(QUICK, maximize=maximize))
     assert res.fun == brute(A, B, maximize)[0]
+    # engine "auto": on the GPU where a shift brings the entries within i32, else the CPU.
+    res = qapgpu.quadratic_assignment(A, B, options=dict(QUICK, maximize=maximize, engine="auto"))
+    assert res.fun == brute(A, B, maximize)[0]
+    if high - low > 2**31:
+        assert res.engine == "cpu" and any("u32" in note for note in res.notes)
+        with pytest.raises(ValueError, match="engine = 'gpu'.*u32"):
+            qapgpu.quadratic_assignment(A, B, options=dict(QUICK, maximize=maximize, engine="gpu"))
 
 
 def test_float_target_and_callback_in_the_callers_terms():
