@@ -146,6 +146,12 @@ fn the_library_says_why_a_run_stopped() {
     assert_eq!(proven.stopped, Stopped::ProvenOptimal);
     assert_eq!(proven.cost, brute_force(&inst).0);
     assert_eq!(inst.cost(&proven.perm()), proven.cost);
+    // The shortest limit stops the exact method too, with a valid answer.
+    let big = qapgpu::bench::random_instance(12, 7);
+    let opts = Options { stop: StopRule::Converged, time_limit: Some(Duration::from_nanos(1)), ..base.clone() };
+    let cut = qapgpu::solve_on(&backend, &big, &opts, &mut Silent, &AtomicBool::new(false)).unwrap();
+    assert!([Stopped::TimeLimit, Stopped::ProvenOptimal].contains(&cut.stopped), "{:?}", cut.stopped);
+    assert_eq!(big.cost(&cut.perm()), cut.cost);
     // A proven optimum at the target reached it.
     let target = solve(&Options { stop: StopRule::Converged, target: Some(proven.cost), ..base });
     assert_eq!(target.stopped, Stopped::ProvenOptimal);
