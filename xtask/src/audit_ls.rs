@@ -103,7 +103,7 @@ pub fn audit(args: &[String], n: u32, arch: &str, elem: ElemWidth) -> Result<(),
         }
     );
     println!(
-        "kernel: {kernel} ({} body, {} blocks an SM by the model; the planner's choice, common/src/search/plan)",
+        "kernel: {kernel} ({} body; blocks an SM by the model: {}; the planner's choice, common/src/search/plan)",
         plan.kernel.kernel().body.name(),
         plan.blocks_per_sm
     );
@@ -269,7 +269,7 @@ pub fn audit(args: &[String], n: u32, arch: &str, elem: ElemWidth) -> Result<(),
         (Some(report), Some(k)) => {
             println!("\nptxas -v for {arch} (from {}):", ptx.display());
             println!("  {:<22} {:>5} {:>7} {:>13}", "kernel", "regs", "stack", "spill st/ld");
-            for x in report.iter().filter(|x| x.name.starts_with("aco_") || x.name.starts_with("ts_")) {
+            for x in report.iter().filter(|x| KernelId::named(&x.name).is_some()) {
                 println!(
                     "  {:<22} {:>5} {:>6}B {:>6}/{:<6}",
                     x.name, x.registers, x.stack, x.spill_stores, x.spill_loads

@@ -24,11 +24,12 @@ commands:
         target/tools/cuda-nvcc) unless --no-fetch. Without ptxas the build goes on with a
         warning (PTX only), or fails with --require-ptxas. Unchanged PTX is not assembled again.
         --verbose lists every kernel's registers, stack and spills.
-  audit --n N [--arch sm_XX] [--subpop N] [--width u16|u32|i32]
+  audit --n N [--arch sm_XX] [--subpop N] [--width u16|i32]
         [--kernel ga|ls|cga] [--ls ts|2opt] [--layout mata|plain|split|sums] [--ns N] [--delta i32|i64]
-        [--ls-mapping gene|move] [--grid WxH]
-        Where every byte goes for the GA kernel (ls: seed 003's local search; cga: the
-        cellular GA's kernels) at problem size n: shared-memory pools,
+        [--role walk|search] [--split-threads T] [--ls-mapping gene|move] [--grid WxH]
+        Where every byte goes for the GA kernel (ls: the local search as the planner plans it,
+        a ts walk or with --role search a c-ant's; cga: the cellular GA's kernels) at problem
+        size n: the kernel chosen, shared-memory pools,
         strides, padding, matrix placement, constant memory, and from ptxas -v the
         registers, spills, stack of each kernel and the resulting blocks per SM.
   dist  Build the release binary with the PTX embedded, and the GPU test binaries, into

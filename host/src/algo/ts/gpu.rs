@@ -8,8 +8,8 @@
 //!    regroupings. The kernel the walks launch is the plan's (`search::plan` picks it in
 //!    `AcoGpu::new` for `Role::Walk`; `Kernels::ls`).
 //! 3. `common/src/search/kernels.rs`: the table naming every local-search kernel with its
-//!    body and role: the walks' `ts_walk_*`, `ts_sums_fast_walk_*`,
-//!    `ts_sums_fast_walk_narrow_*`, and the `ls_split_*` and `ls_sums_*` of either role.
+//!    body and role: the walks' `ts_walk_*`, `ts_split_walk_*`, `ts_sums_fast_walk_*`,
+//!    `ts_sums_fast_walk_narrow_*`, and the `ls_sums_*` of either role.
 //! 4. `device/src/search/kernels.rs`: the entries, instantiated from that table.
 //!
 //! The regrouping kernels this file launches (`ts_rank_walks`, `ts_regroup_walks`,
