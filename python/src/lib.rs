@@ -166,6 +166,11 @@ fn solve<'py>(
     let flag = interrupt.clone();
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
+        // The devices were opened on the caller's thread; some engines issue driver calls
+        // that take the thread's current context, so this thread gets the first GPU's.
+        if let Some(Backend::Gpu(g)) = backends.first() {
+            let _ = g.ctx.bind_to_thread();
+        }
         let mut watch =
             Watch { cb: callback, error: None, stop: flag.clone(), start, max_steps, traced: None, stopped_by: None };
         let answer = solve_on_all(&backends, &inst, &opts, &mut watch, &flag);
