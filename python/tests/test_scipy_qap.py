@@ -210,6 +210,10 @@ class QAPCommonTests:
             quadratic_assignment(A, B, method=self.method,
                                  options={"ekki-ekki": True})
 
+    # qapgpu gives the installed scipy's SPEC-7 warnings by scipy's own function; a scipy past
+    # the transition has none to give.
+    @pytest.mark.xfail(not hasattr(__import__("scipy.optimize._qap").optimize._qap, "_spec007_transition"),
+                       reason="this scipy has finished its SPEC-7 transition: no warnings to give", strict=True)
     def test_deprecation_future_warnings(self):
         # May be removed after SPEC-7 transition is complete in SciPy 1.17
         A = np.arange(16).reshape((4, 4))
