@@ -102,25 +102,29 @@ impl Search<'_> {
         let fac: Vec<usize> = (0..n).filter(|&i| self.loc[i] == u8::MAX).collect();
         let locs: Vec<usize> = (0..n).filter(|&j| used & (1 << j) == 0).collect();
         let m = fac.len();
-        // Free rows, sorted: A's ascending, B's descending, each without its diagonal.
-        let rows = |mat: &[i64], idx: &[usize], desc: bool| -> Vec<Vec<i64>> {
-            idx.iter()
-                .map(|&r| {
-                    let mut v: Vec<i64> = idx.iter().filter(|&&c| c != r).map(|&c| mat[r * n + c]).collect();
-                    if desc {
-                        v.sort_unstable_by(|x, y| y.cmp(x));
-                    } else {
-                        v.sort_unstable();
-                    }
-                    v
-                })
-                .collect()
+        // Free rows, sorted, each without its diagonal: A's ascending, B's descending (rows of
+        // m − 1 in one buffer each).
+        let w = m - 1;
+        let rows = |mat: &[i64], idx: &[usize], desc: bool| -> Vec<i64> {
+            let mut v = Vec::with_capacity(m * w);
+            for &r in idx {
+                let at = v.len();
+                v.extend(idx.iter().filter(|&&c| c != r).map(|&c| mat[r * n + c]));
+                let row = &mut v[at..];
+                if desc {
+                    row.sort_unstable_by(|x, y| y.cmp(x));
+                } else {
+                    row.sort_unstable();
+                }
+            }
+            v
         };
         let (ra, rb) = (rows(a, &fac, false), rows(b, &locs, true));
         let mut c = vec![0i64; m * m];
         for (x, &i) in fac.iter().enumerate() {
+            let ar = &ra[x * w..(x + 1) * w];
             for (y, &j) in locs.iter().enumerate() {
-                let prod: i64 = ra[x].iter().zip(&rb[y]).map(|(p, q)| p * q).sum();
+                let prod: i64 = ar.iter().zip(&rb[y * w..(y + 1) * w]).map(|(p, q)| p * q).sum();
                 c[x * m + y] = a[i * n + i] * b[j * n + j] + linear[i * n + j] + prod;
             }
         }
@@ -132,16 +136,11 @@ impl Search<'_> {
         // The facility with the fewest children whose bound from the dual stays below the
         // incumbent: it cuts the tree nearest the root.
         let reduced = |x: usize, y: usize| c[x * m + y] - lap.u[x] - lap.v[y];
-        let mut pick: Option<(usize, Vec<(i64, usize)>)> = None;
-        for x in 0..m {
-            let mut kids: Vec<(i64, usize)> =
-                (0..m).map(|y| (bound + reduced(x, y), y)).filter(|&(lb, _)| lb < self.best).collect();
-            if pick.as_ref().is_none_or(|(_, k)| kids.len() < k.len()) {
-                kids.sort_unstable();
-                pick = Some((x, kids));
-            }
-        }
-        let Some((x, kids)) = pick else { return };
+        let survivors = |x: usize| (0..m).filter(|&y| bound + reduced(x, y) < self.best).count();
+        let Some(x) = (0..m).min_by_key(|&x| survivors(x)) else { return };
+        let mut kids: Vec<(i64, usize)> =
+            (0..m).map(|y| (bound + reduced(x, y), y)).filter(|&(lb, _)| lb < self.best).collect();
+        kids.sort_unstable();
         let f = fac[x];
         let mut next = linear.to_vec();
         for (lb, y) in kids {
@@ -188,11 +187,12 @@ fn hungarian(c: &[i64], m: usize) -> Lap {
     // 1-based rows and columns; column 0 is the augmenting path's root.
     let (mut u, mut v) = (vec![0i64; m + 1], vec![0i64; m + 1]);
     let (mut row_of, mut way) = (vec![0usize; m + 1], vec![0usize; m + 1]);
+    let (mut minv, mut used) = (vec![i64::MAX; m + 1], vec![false; m + 1]);
     for i in 1..=m {
         row_of[0] = i;
         let mut j0 = 0;
-        let mut minv = vec![i64::MAX; m + 1];
-        let mut used = vec![false; m + 1];
+        minv.fill(i64::MAX);
+        used.fill(false);
         loop {
             used[j0] = true;
             let i0 = row_of[j0];
