@@ -345,13 +345,13 @@ pub const MEMETIC_CPU_WALKS: u32 = 16;
 /// Largest n that the `converged` rule first tries to solve exactly (`run::exact`: branch and
 /// bound with the Gilmore–Lawler bound, on the CPU). On the 2-core development machine
 /// (`solve --engine cpu`) every QAPLIB instance of n = 12 was proven optimal within 117
-/// (chr12a, 1 ms) to 24 700 nodes (tai12b, 0.10 s; nug12 16 500 nodes, 0.15 s), tai10a and
+/// (chr12a, 2 ms) to 24 700 nodes (tai12b, 0.05 s; nug12 16 500 nodes, 0.05 s), tai10a and
 /// tai10b within 1 900 and 10 800 nodes: sooner than a run converges (`CONVERGED_FLOOR_S`).
 /// The nodes grow about fivefold an n, so n = 13 would often run out of `EXACT_NODE_BUDGET`.
 pub const EXACT_MAX_N: usize = 12;
 
 /// Nodes after which the exact method gives up and the family's search runs instead: twice
-/// the most an n = 12 instance of QAPLIB took (0.1 to 0.2 s on the development machine, less
+/// the most an n = 12 instance of QAPLIB took (about 0.1 s on the development machine, less
 /// than the `converged` rule's floor).
 pub const EXACT_NODE_BUDGET: u64 = 50_000;
 
