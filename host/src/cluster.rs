@@ -60,12 +60,15 @@ pub struct Cluster {
 }
 
 impl Cluster {
+    /// Initialises MPI (once a process).
     pub fn init() -> Result<Cluster> {
         Ok(Cluster { universe: mpi::initialize().context("MPI could not be initialised")? })
     }
+    /// This process's rank in the world communicator.
     pub fn rank(&self) -> i32 {
         self.universe.world().rank()
     }
+    /// The number of ranks.
     pub fn size(&self) -> i32 {
         self.universe.world().size()
     }
