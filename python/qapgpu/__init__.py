@@ -49,7 +49,11 @@ class QAPResult(_Base):
     """The result: scipy's fields ``col_ind``, ``fun``, ``nit``, ``status``, ``success``,
     ``message``, and qapgpu's ``time_to_target`` (s, None when the target was not reached
     or none was given), ``elapsed`` (s), ``engine`` ("gpu" or "cpu"), ``device``,
-    ``algorithm``, ``seed``, ``interrupted`` and ``notes`` (why there is no GPU, if so)."""
+    ``algorithm``, ``seed``, ``interrupted``, ``notes`` (why there is no GPU, if so),
+    ``stopped`` (why the search ended: "proven optimal", "converged", "target", "time limit",
+    "maxiter", "callback", "interrupted", "budget"), ``stop_rule`` ("time" or "converged")
+    and ``last_improvement_s`` (s into the search of the last improvement the "converged"
+    rule saw; None under "time" and for a proven optimum)."""
 
 
 def gpu_unavailable_reason():
@@ -100,7 +104,14 @@ LOSS_WARN = 1e-6
 SCIPY_METHODS = ("faq", "2opt")
 #: Options every method takes: scipy's common ones, partial_guess, maxiter, tol, and qapgpu's.
 _COMMON_OPTIONS = frozenset({"maximize", "partial_match", "rng", "partial_guess", "maxiter", "tol", "time_limit",
-                             "target", "engine", "gpus", "threads", "precision", "callback", "return_on_interrupt"})
+                             "target", "engine", "gpus", "threads", "precision", "callback", "return_on_interrupt",
+                             "stop"})
+#: The stop rules of option ``stop`` (the library's ``StopRule``).
+STOP_RULES = ("time", "converged")
+#: ``message`` for each ``stopped``.
+_MESSAGES = {"target": "target reached", "maxiter": "maxiter reached", "callback": "stopped by the callback",
+             "proven optimal": "proven optimal", "converged": "converged", "interrupted": "interrupted",
+             "time limit": "time limit", "budget": "budget spent"}
 #: Options of scipy's FAQ, taken where scipy takes them: method "faq" and the default "auto".
 _FAQ_OPTIONS = frozenset({"P0", "shuffle_input"})
 
@@ -554,7 +565,11 @@ def quadratic_assignment(A, B, method="auto", options=None):
         returns the best so far instead of raising ``KeyboardInterrupt``), ``callback``
         (``callback(best, seconds)``, called about every 0.25 s and at the end with the best
         objective so far; returning True stops the search with its best solution; an
-        exception stops it and is raised once it has ended).
+        exception stops it and is raised once it has ended), ``stop`` ("converged": also stop
+        once done, a small instance (n ≤ 12) when proven optimal by an exact method, a larger
+        one once it has gone without improvement for 8 times the time to its last
+        improvement, at least 0.5 s; "time": run to ``time_limit`` or ``target``; default
+        "converged" without a ``target``, "time" with one).
 
     Returns
     -------
@@ -652,6 +667,12 @@ def quadratic_assignment(A, B, method="auto", options=None):
     if callback is not None and not callable(callback):
         raise TypeError("callback must be callable: callback(best, seconds) -> stop?")
     return_on_interrupt = bool(opts.get("return_on_interrupt", False))
+    stop = opts.get("stop")
+    if stop is not None and not isinstance(stop, str):
+        raise TypeError(f"stop must be a string, one of {', '.join(map(repr, STOP_RULES))}, got {stop!r}")
+    if stop is not None and stop not in STOP_RULES:
+        raise ValueError(f"stop = {stop!r}: one of {', '.join(map(repr, STOP_RULES))} (None: "
+                         f"'converged' without a target, 'time' with one)")
 
     if n <= 1 or len(pm) >= n - 1:
         return _forced(A0, B0, pm, n)
@@ -677,7 +698,7 @@ def quadratic_assignment(A, B, method="auto", options=None):
             return callback(native.user_value(best, exact), seconds)
     r = _native.solve(native.Ai.ravel().tolist(), native.Bi.ravel().tolist(), n, algo, engine, float(time_limit),
                       native_target, seed, gpus, int(threads), return_on_interrupt, native_callback,
-                      None if start is None else start.tolist(), maxiter)
+                      None if start is None else start.tolist(), maxiter, stop)
     col = np.asarray(r["perm"], dtype=np.int64)
     keeps = not len(pm) or np.array_equal(col[pm[:, 0]], pm[:, 1])
     fun = _objective(A0, B0, col) if keeps else None
@@ -688,14 +709,13 @@ def quadratic_assignment(A, B, method="auto", options=None):
     if fun is None:
         raise ValueError("partial_match: the search ended without a permutation that keeps the pairs "
                          "(give it more time_limit)")
-    reached = r["time_to_target"] is not None
-    message = ("target reached" if reached else "maxiter reached" if r["stopped_by"] == "maxiter"
-               else "stopped by the callback" if r["stopped_by"] == "callback"
-               else "interrupted" if r["interrupted"] else "time limit")
+    stopped = r["stopped"]
+    message = _MESSAGES.get(stopped, stopped)
     return QAPResult(col_ind=col, fun=fun, nit=r["iterations"], status=0, success=True, message=message,
                      time_to_target=r["time_to_target"], elapsed=r["elapsed"], engine=r["engine"], device=r["device"],
                      algorithm=r["algorithm"], seed=r["seed"],
-                     interrupted=bool(r["interrupted"]) and r["stopped_by"] != "maxiter", notes=notes + r["notes"])
+                     interrupted=bool(r["interrupted"]) and r["stopped_by"] != "maxiter", notes=notes + r["notes"],
+                     stopped=stopped, stop_rule=r["stop_rule"], last_improvement_s=r["last_improvement_s"])
 
 
 def _objective(A0, B0, col):
@@ -721,7 +741,8 @@ def _forced(A0, B0, pm, n):
     col[free_rows] = free_cols
     return QAPResult(col_ind=col, fun=_objective(A0, B0, col) if n else 0, nit=0, status=0, success=True,
                      message="nothing to search: the permutation is fixed", time_to_target=0.0, elapsed=0.0,
-                     engine="none", device="none", algorithm="none", seed=None, interrupted=False, notes=[])
+                     engine="none", device="none", algorithm="none", seed=None, interrupted=False, notes=[],
+                     stopped="proven optimal", stop_rule=None, last_improvement_s=None)
 
 
 def _as_integer_matrix(name, M):

@@ -8,7 +8,7 @@ use pyo3::types::PyDict;
 use qapgpu::algo::{Backend, EngineChoice, Options};
 use qapgpu::api::solve_on_all;
 use qapgpu::io::{Instance, qaplib};
-use qapgpu::run::{Observer, Progress};
+use qapgpu::run::{Observer, Progress, StopRule, Stopped};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -103,9 +103,13 @@ fn opened(opts: &Options) -> anyhow::Result<(Vec<Backend>, Vec<String>)> {
 /// permutation (0-based: `perm[i]` is facility i's location), its cost and how it ran.
 /// `start` (a permutation) is handed to the search after its first step; `max_steps` ends
 /// the run after that many steps; an exception in `callback` stops the search and is
-/// raised here once it has ended.
+/// raised here once it has ended. `stop` is the stop rule ("time" or "converged"; None: the
+/// library's default for the target, `StopRule::default_for`): the run goes through
+/// `run::run_until` (`api::solve_on_all`), and the dict says why it stopped (`stopped`: the
+/// loop's reason, or "maxiter" / "callback" where the watch stopped it), under which rule
+/// (`stop_rule`) and when the `converged` rule last saw an improvement (`last_improvement_s`).
 #[pyfunction]
-#[pyo3(signature = (a, b, n, algo=None, engine="auto", time_limit=10.0, target=None, seed=None, gpus=None, threads=0, return_on_interrupt=false, callback=None, start=None, max_steps=None))]
+#[pyo3(signature = (a, b, n, algo=None, engine="auto", time_limit=10.0, target=None, seed=None, gpus=None, threads=0, return_on_interrupt=false, callback=None, start=None, max_steps=None, stop=None))]
 #[allow(clippy::too_many_arguments)]
 fn solve<'py>(
     py: Python<'py>,
@@ -123,6 +127,7 @@ fn solve<'py>(
     callback: Option<Py<PyAny>>,
     start: Option<Vec<usize>>,
     max_steps: Option<u64>,
+    stop: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let inst = Instance::new("python", n, a, b).map_err(value_error)?;
     let start = match start {
@@ -141,6 +146,12 @@ fn solve<'py>(
         "cpu" => EngineChoice::Cpu,
         other => return Err(value_error(format!("engine = {other:?}: one of \"auto\", \"gpu\", \"cpu\""))),
     };
+    let stop = match stop {
+        None => StopRule::default_for(target),
+        Some("time") => StopRule::Time,
+        Some("converged") => StopRule::Converged,
+        Some(other) => return Err(value_error(format!("stop = {other:?}: one of \"time\", \"converged\""))),
+    };
     let seed = seed.unwrap_or_else(|| {
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
     });
@@ -153,6 +164,7 @@ fn solve<'py>(
         gpus,
         seed,
         target,
+        stop,
         // Below a nanosecond, as on the command line, the limit is one nanosecond.
         time_limit: Some(Duration::from_secs_f64(time_limit).max(Duration::from_nanos(1))),
         ..Options::default()
@@ -198,6 +210,7 @@ fn solve<'py>(
         return Err(e);
     }
     let sol = answer.map_err(value_error)?;
+    let ctrl_c = interrupted.is_some();
     if let Some(e) = interrupted
         && !return_on_interrupt
     {
@@ -221,6 +234,16 @@ fn solve<'py>(
     d.set_item("interrupted", sol.interrupted)?;
     d.set_item("notes", notes)?;
     d.set_item("stopped_by", stopped_by)?;
+    // The watch's own stop (maxiter, the callback) sets the interrupt flag, which the loop
+    // reads as an interruption: its reason is the watch's (Ctrl-C's stays "interrupted"; a
+    // callback's True at the final report, once the run had ended, changes nothing).
+    let stopped = match stopped_by {
+        Some(by) if !ctrl_c && matches!(sol.stopped, Stopped::Interrupted | Stopped::Asked) => by,
+        _ => sol.stopped.name(),
+    };
+    d.set_item("stopped", stopped)?;
+    d.set_item("stop_rule", sol.stop_rule.name())?;
+    d.set_item("last_improvement_s", sol.last_improvement_s)?;
     Ok(d)
 }
 

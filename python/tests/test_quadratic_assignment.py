@@ -188,7 +188,7 @@ def test_ctrl_c_raises_keyboard_interrupt():
             "A = np.random.default_rng(0).integers(0, 100, (60, 60))\n"
             "print('started', flush=True)\n"
             "try:\n"
-            "    qapgpu.quadratic_assignment(A, A.T, options={'time_limit': 120, 'engine': 'cpu'})\n"
+            "    qapgpu.quadratic_assignment(A, A.T, options={'time_limit': 120, 'engine': 'cpu', 'stop': 'time'})\n"
             "except KeyboardInterrupt:\n"
             "    print('interrupted', flush=True)\n")
     p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
