@@ -5,15 +5,49 @@ use qapgpu_common::elem::ElemWidth;
 use qapgpu_common::layout::{self, CONST_A_CAPACITY, GaLayout, Placement, SCRATCH_HEADER, SCRATCH_PER_WARP};
 use qapgpu_common::params::{GaParams, MigrateParams, RunControl};
 
+/// The audit's options, each followed by its value.
+const FLAGS: [&str; 13] = [
+    "--n",
+    "--arch",
+    "--subpop",
+    "--width",
+    "--kernel",
+    "--ls",
+    "--layout",
+    "--ns",
+    "--delta",
+    "--role",
+    "--split-threads",
+    "--ls-mapping",
+    "--grid",
+];
+
+/// Every argument is a known option with a value, given once.
+fn check_flags(args: &[String]) -> Result<(), String> {
+    for (i, pair) in args.chunks(2).enumerate() {
+        let name = pair[0].as_str();
+        if !FLAGS.contains(&name) {
+            return Err(format!("unknown option `{name}`; audit takes {}", FLAGS.join(", ")));
+        }
+        if pair.get(1).is_none_or(|v| v.starts_with("--")) {
+            return Err(format!("{name} needs a value"));
+        }
+        if args.chunks(2).take(i).any(|p| p[0] == name) {
+            return Err(format!("{name} is given twice"));
+        }
+    }
+    Ok(())
+}
+
 pub fn audit(args: &[String]) -> Result<(), String> {
+    check_flags(args)?;
     let n: u32 = flag(args, "--n").ok_or("audit needs --n N")?.parse().map_err(|_| "--n takes an integer")?;
     let arch = flag(args, "--arch").unwrap_or("sm_90");
     let subpop: u32 = flag(args, "--subpop").unwrap_or("128").parse().map_err(|_| "--subpop takes an integer")?;
     let width = match flag(args, "--width").unwrap_or("u16") {
         "u16" => ElemWidth::U16,
-        "u32" => ElemWidth::U32,
         "i32" => ElemWidth::I32,
-        w => return Err(format!("--width {w}: expected u16, u32 or i32")),
+        w => return Err(format!("--width {w}: expected u16 or i32 (the GPU kernels' element types)")),
     };
     match flag(args, "--kernel").unwrap_or("ga") {
         "ls" => return crate::audit_ls::audit(args, n, arch, width),
