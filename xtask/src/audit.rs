@@ -162,14 +162,7 @@ pub fn audit(args: &[String]) -> Result<(), String> {
                     "  shared: {} B per SM / ({} B + {} B reserved) per block; registers: {} per thread",
                     lim.shared_per_sm, lay.dynamic_shared, lim.reserved_per_block, k.registers
                 );
-                println!(
-                    "  spills: {}",
-                    if k.spill_stores + k.spill_loads == 0 {
-                        "none".to_string()
-                    } else {
-                        format!("{} B stores, {} B loads", k.spill_stores, k.spill_loads)
-                    }
-                );
+                println!("  spills: {}", k.spills());
             }
         }
         Some(_) => println!("\n(no target/ptx/qapgpu.ptx: run `cargo xtask build-ptx` for registers and occupancy)"),

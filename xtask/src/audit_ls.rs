@@ -282,14 +282,7 @@ pub fn audit(args: &[String], n: u32, arch: &str, elem: ElemWidth) -> Result<(),
                 blocks * shape.launched(),
                 lim.max_threads_per_sm
             );
-            println!(
-                "  spills: {}",
-                if k.spill_stores + k.spill_loads == 0 {
-                    "none".to_string()
-                } else {
-                    format!("{} B stores, {} B loads", k.spill_stores, k.spill_loads)
-                }
-            );
+            println!("  spills: {}", k.spills());
         }
         _ => println!(
             "\n(no ptxas or no target/ptx/qapgpu.ptx: run `cargo xtask build-ptx` with ptxas for registers and occupancy)"

@@ -293,6 +293,17 @@ pub struct KernelReport {
     pub constant: String,
 }
 
+impl KernelReport {
+    /// The kernel's spills as the audits print them: "none", or its stores and loads.
+    pub fn spills(&self) -> String {
+        if self.spill_stores + self.spill_loads == 0 {
+            "none".to_string()
+        } else {
+            format!("{} B stores, {} B loads", self.spill_stores, self.spill_loads)
+        }
+    }
+}
+
 /// Runs `ptxas -v` and parses its per-kernel resource lines.
 pub fn ptxas_report(ptxas: &Path, ptx: &Path, arch: &str) -> Result<Vec<KernelReport>, String> {
     let tmp = std::env::temp_dir().join(format!("qapgpu-{arch}-{}.cubin", std::process::id()));

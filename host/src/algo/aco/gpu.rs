@@ -2,7 +2,7 @@
 //! cudarc, one launch per step of Fig. 2. Only the best-so-far (one `AcoBest`) crosses to
 //! the host each iteration. The `ts` and `memetic` walks run on it in walk mode
 //! (`AcoConfig::walk`); their launches, regroupings and buffers are in `algo::ts::gpu`.
-use super::{AcoConfig, AcoEngine, AcoSnapshot, LsStats};
+use super::{AcoConfig, AcoEngine, AcoSnapshot, Layout, LsStats};
 use crate::gpu::{Gpu, HostMapped, bytes_of, device_matrices, device_matrix, from_bytes};
 use crate::io::Instance;
 use crate::search;
@@ -530,11 +530,15 @@ pub fn settle_layout(gpu: &Gpu, inst: &Instance, cfg: &mut AcoConfig, chosen: bo
     Ok(())
 }
 
-/// Whether `cfg`'s local search (or walks) would run the sums kernels' fast path on `gpu`.
-pub fn runs_fast_path(gpu: &Gpu, inst: &Instance, cfg: &AcoConfig) -> Result<bool> {
-    let req = search::request(inst, cfg);
-    let plan = plan::plan_mapping(&req, req.mapping, &gpu.limits, &mut |id| search::resources(gpu, id))?;
-    Ok(req.symmetric_side && plan.is_ok_and(|p| p.layout.fast_path()))
+/// `auto`'s rule for large structured data: `cfg`'s sums layout where its plan runs the fast
+/// path on `gpu`, else MATA (the planner's `Request::sums_only_if_fast`).
+pub fn sums_if_fast(gpu: &Gpu, inst: &Instance, cfg: &mut AcoConfig) -> Result<()> {
+    let req = Request { sums_only_if_fast: true, ..search::request(inst, cfg) };
+    cfg.layout = match search::plan(gpu, &req)? {
+        Ok(p) => search::layout_of(p.layout.shape.mapping),
+        Err(_) => Layout::Mata,
+    };
+    Ok(())
 }
 
 fn where_(p: Placement) -> &'static str {

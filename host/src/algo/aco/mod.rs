@@ -179,7 +179,7 @@ pub enum LayoutRule {
         chosen: bool,
     },
     /// `auto`'s sums for large structured data: kept only where its plan runs the fast path
-    /// (`gpu::runs_fast_path`), else MATA (tai150b: docs/benchmarks-record.md, "The sums fast
+    /// (`gpu::sums_if_fast`), else MATA (tai150b: docs/benchmarks-record.md, "The sums fast
     /// path for tai150b").
     SumsIfFast,
 }
@@ -495,11 +495,7 @@ pub fn settle(backend: &Backend, inst: &Instance, cfg: &mut AcoConfig) -> Result
     match cfg.layout_rule {
         LayoutRule::Kept => {}
         LayoutRule::Settle { chosen } => gpu::settle_layout(g, inst, cfg, chosen)?,
-        LayoutRule::SumsIfFast => {
-            if !gpu::runs_fast_path(g, inst, cfg)? {
-                cfg.layout = Layout::Mata;
-            }
-        }
+        LayoutRule::SumsIfFast => gpu::sums_if_fast(g, inst, cfg)?,
     }
     Ok(())
 }
