@@ -263,6 +263,11 @@ impl Solver for MultiSolver {
         }
         Ok(taken)
     }
+
+    /// While any live device's run is settling.
+    fn settling(&self) -> bool {
+        self.devices.iter().flatten().any(|d| d.1.solver.settling())
+    }
 }
 
 /// The GPUs a process of rank `rank` among `size` processes on one host takes from `gpus`:

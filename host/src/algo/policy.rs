@@ -356,30 +356,71 @@ pub const EXACT_MAX_N: usize = 12;
 pub const EXACT_NODE_BUDGET: u64 = 50_000;
 
 /// The `converged` rule stops a run after no improvement for this many times the time to its
-/// last improvement: a run stops before a 1-s limit only where its best did not change after
-/// 1/9 s. Set on the CPU, not yet on the GPU's 1-s gaps bench (see above): replaying the
-/// rule on the convergence traces (`solve --trace`, `auto`, seed 2, 10 s) of kra30b, tai30b,
-/// tai35b, ste36b, tai40a, tai40b, tho40, tai50a, tai50b, tai60a, tai80a and tai100a on the
-/// 2-core development machine, with 1-s, 3-s and 10-s limits, 8 (with the 0.5-s floor) lost
-/// nothing but tai40a's 10-s improvement after a plateau from 0.1 s to 3.3 s (0.275 %, which
-/// no factor below 30 keeps), where 4 and 5 also lost kra30b's optimum (0.077 %, after a
-/// plateau 7 times as long as its time to it) at 3 and 10 s, and 3 with a 0.25-s floor
-/// ste36b's (0.56 to 0.81 %) at every limit. In 1-s runs of `auto` on that CPU (`solve
-/// --engine cpu --time-limit 1 --stop converged --seed 1`, the 40 instances of
-/// `../shared/qaplib`), already with 5, the rule ended no run before its limit: n ≤ 12 were
-/// proven optimal, the others stopped at the best-known value or the limit.
+/// last improvement. Set on the CPU first (replaying the traces of `solve --trace`, `auto`,
+/// seed 2, 10 s, of kra30b, tai30b, tai35b, ste36b, tai40a, tai40b, tho40, tai50a, tai50b,
+/// tai60a, tai80a and tai100a on the 2-core development machine, with 1-s, 3-s and 10-s
+/// limits: 8 lost nothing but tai40a's 10-s improvement after a plateau from 0.1 s to 3.3 s,
+/// where 4 and 5 also lost kra30b's optimum at 3 and 10 s), then checked on the traces of
+/// every instance of `../shared/qaplib` (`scripts/bench-stop.sh gpu|cpu`, 1 s, 3 seeds on an
+/// H100 and 2 on its host's 16 cores, replayed by `scripts/replay-stop.py`; the record,
+/// "The converged rule on the GPU"): on the CPU's traces 3 and 4 lost tai35b, tai40b (4.5 %)
+/// and tai50b's last improvements, 6 and 8 nothing; on the GPU's, structured data never
+/// waited more than 2.2 times its time to an improvement.
 pub const CONVERGED_FACTOR: f64 = 8.0;
 
-/// Seconds without improvement below which the `converged` rule never stops a run, whatever
-/// its time to the last improvement: a run that still improves every few hundred
-/// milliseconds goes on (had20 on the CPU, optimal within milliseconds, returns after about
-/// half a second).
+/// Seconds without improvement below which the `converged` rule never stops a run on uniform
+/// random data (`is_uniform`) above n = `CONVERGED_PLATEAU_MIN_N`: on the H100's traces (as
+/// above) tai40a, tai50a, tai60a and tai80a waited up to 31 times their time to an
+/// improvement (tai60a: from 0.014 s to 0.442 s), which no factor keeps; with this floor and
+/// the factor, no run of the 39 instances ended above its 1-s cost.
 pub const CONVERGED_FLOOR_S: f64 = 0.5;
+
+/// Uniform random data above this n gets `CONVERGED_FLOOR_S`: the plateaus above were
+/// measured from n = 40 (tai40a); tai12a to tai17a and rou12 reached their optimum in the
+/// first launch. Everywhere else the factor alone decides, so that a small instance returns
+/// within milliseconds of its optimum.
+pub const CONVERGED_PLATEAU_MIN_N: usize = 31;
+
+/// The `converged` rule's floor for `inst` (`CONVERGED_FLOOR_S` or none).
+pub fn converged_floor_s(inst: &Instance) -> f64 {
+    if inst.n >= CONVERGED_PLATEAU_MIN_N && is_uniform(inst) { CONVERGED_FLOOR_S } else { 0.0 }
+}
 
 /// Solver steps (launches, cAS iterations, generations) without improvement below which the
 /// `converged` rule never stops a run, where steps are long (large n on the CPU).
-pub const CONVERGED_MIN_STEPS: u64 = 16;
+pub const CONVERGED_MIN_STEPS: u64 = 4;
 
-/// Seconds between two reads of the best cost by the `converged` rule (one small read from
-/// the device, between steps): the rule's clock is late by at most this and one step.
+/// Moves of `ts`'s first long launch under the `converged` rule; each next one makes as many
+/// as all before it, up to the launch's moves (`LAUNCH_ITERATIONS`). The rule sees a run's
+/// best after each launch: with launches of 2048 moves from the start, every instance of
+/// n ≤ 30 reached its optimum in the first (5–7 ms on the H100, 10–90 ms on 16 CPU cores)
+/// and the rule could not tell sooner.
+pub const CONVERGED_RAMP_MOVES: u32 = 64;
+
+/// The `converged` rule counts a `ts` run's time to its last improvement from no earlier
+/// than when its walks have made this many moves in all, and each `CONVERGED_SETTLE_PER_N`·n
+/// (`Solver::settling`): the rule was validated on traces whose first reading came after
+/// 16 walks of 2048 moves (16 CPU cores), and the improvements of the walks' first descent
+/// say nothing of how long the search needs. Without it, tai40b on 2 CPU cores stopped 5.4 %
+/// above its optimum after 64 ms, having improved at 3 ms. Below n = `CONVERGED_SETTLE_N`
+/// the moves shrink with the neighbourhood, as (n / `CONVERGED_SETTLE_N`)² (`settle_moves`).
+pub const CONVERGED_SETTLE_MOVES: u64 = 16 * 2048;
+
+/// The n at which `CONVERGED_SETTLE_MOVES` was set (tai40b).
+pub const CONVERGED_SETTLE_N: usize = 40;
+
+/// The moves in all of `CONVERGED_SETTLE_MOVES` for an instance of size n.
+pub fn settle_moves(n: usize) -> u64 {
+    let r = (n.min(CONVERGED_SETTLE_N) as u64).pow(2);
+    (CONVERGED_SETTLE_MOVES * r).div_ceil((CONVERGED_SETTLE_N as u64).pow(2))
+}
+
+/// Moves of each walk, per unit of n, before the `converged` rule's clock starts (its first
+/// descent from a random start takes about n/2 improving moves).
+pub const CONVERGED_SETTLE_PER_N: u64 = 2;
+
+/// Most seconds between two reads of the best cost by the `converged` rule (one small read
+/// from the device, between steps); a young run is read every twentieth of its age, so that
+/// one of milliseconds is read every step. The rule's clock is late by at most this and one
+/// step.
 pub const CONVERGED_POLL_S: f64 = 0.01;

@@ -64,6 +64,9 @@ impl Solver for Started {
     fn immigrate(&mut self, cost: i64, perm: &[u8]) -> Result<bool> {
         self.inner.immigrate(cost, perm)
     }
+    fn settling(&self) -> bool {
+        self.inner.settling()
+    }
 }
 
 #[cfg(test)]

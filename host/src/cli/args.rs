@@ -6,11 +6,11 @@ use crate::algo::aco::{self, AcoOptions, Class, Layout};
 use crate::algo::cga::{CgaConfig, CgaOptions, LsMapping, Pass, Topology};
 use crate::algo::ga::{CountMethod, GaOptions};
 use crate::algo::policy::{
-    CONVERGED_FACTOR, CONVERGED_FLOOR_S, CONVERGED_MIN_STEPS, DEFAULT_REGROUP_EVERY, DEFAULT_REGROUP_MAX_N,
-    DEFAULT_REGROUP_MIN_N, DEFAULT_REGROUP_ROUNDS, DEFAULT_RESTART_CYCLE, EXACT_MAX_N, MAX_CYCLE_RESTARTS,
-    REGROUP_KEEP, REGROUP_ROUNDS, STRUCTURED_REGROUP_ROUNDS, STRUCTURED_WALK_MAX_N, STRUCTURED_WALK_THREADS,
-    TENURE_FACTOR, TS_ANY_N, UNIFORM_REGROUP_DISTANCE, UNIFORM_REGROUP_EVERY, UNIFORM_REGROUP_EVERY_SMALL,
-    UNIFORM_REGROUP_MAX_N, UNIFORM_REGROUP_SMALL_N,
+    CONVERGED_FACTOR, CONVERGED_FLOOR_S, CONVERGED_MIN_STEPS, CONVERGED_PLATEAU_MIN_N, DEFAULT_REGROUP_EVERY,
+    DEFAULT_REGROUP_MAX_N, DEFAULT_REGROUP_MIN_N, DEFAULT_REGROUP_ROUNDS, DEFAULT_RESTART_CYCLE, EXACT_MAX_N,
+    MAX_CYCLE_RESTARTS, REGROUP_KEEP, REGROUP_ROUNDS, STRUCTURED_REGROUP_ROUNDS, STRUCTURED_WALK_MAX_N,
+    STRUCTURED_WALK_THREADS, TENURE_FACTOR, TS_ANY_N, UNIFORM_REGROUP_DISTANCE, UNIFORM_REGROUP_EVERY,
+    UNIFORM_REGROUP_EVERY_SMALL, UNIFORM_REGROUP_MAX_N, UNIFORM_REGROUP_SMALL_N,
 };
 use crate::algo::ts::TsOptions;
 use crate::algo::{AUTO, EngineChoice, FAMILIES, Options};
@@ -296,7 +296,7 @@ mod help {
     /// `solve --stop`.
     pub fn stop() -> String {
         format!(
-            "When to stop besides --target and --time-limit: `time` runs to them; `converged` also stops once the run has converged: n ≤ {EXACT_MAX_N} is solved exactly on the CPU (`stopped: proven optimal`), else the run stops after no improvement for {CONVERGED_FACTOR}× the time to its last improvement, at least {CONVERGED_FLOOR_S} s and {CONVERGED_MIN_STEPS} steps. Default: converged where no target is known (no --target, --target-gap or best-known value), else time"
+            "When to stop besides --target and --time-limit: `time` runs to them; `converged` also stops once the run has converged: n ≤ {EXACT_MAX_N} is solved exactly on the CPU (`stopped: proven optimal`), else the run stops after no improvement for {CONVERGED_FACTOR}× the time to its last improvement and {CONVERGED_MIN_STEPS} steps, and on uniform random data from n = {CONVERGED_PLATEAU_MIN_N} at least {CONVERGED_FLOOR_S} s. Default: converged where no target is known (no --target, --target-gap or best-known value), else time"
         )
     }
 

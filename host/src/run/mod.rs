@@ -8,9 +8,7 @@ pub mod stop;
 
 pub use observer::{Observer, Progress, ProgressLine, Silent, Trace, Traced, gap_percent};
 
-use crate::algo::policy::{
-    CONVERGED_FACTOR, CONVERGED_FLOOR_S, CONVERGED_MIN_STEPS, CONVERGED_POLL_S, EXACT_MAX_N, EXACT_NODE_BUDGET,
-};
+use crate::algo::policy::{CONVERGED_FACTOR, CONVERGED_MIN_STEPS, CONVERGED_POLL_S, EXACT_MAX_N, EXACT_NODE_BUDGET};
 use crate::io::Instance;
 use anyhow::Result;
 use serde::Serialize;
@@ -85,6 +83,12 @@ pub trait Solver: Send {
     /// replaces the solver's worst member when it is better than that and not already there.
     /// Returns whether it was taken.
     fn immigrate(&mut self, cost: i64, perm: &[u8]) -> Result<bool>;
+    /// Whether the run has not yet done the work after which the `converged` rule's clock
+    /// starts (`ts` under that rule: `policy::CONVERGED_SETTLE_MOVES`): until then each step
+    /// counts as an improvement's time.
+    fn settling(&self) -> bool {
+        false
+    }
 }
 
 /// When a run stops, besides its target.
@@ -122,8 +126,9 @@ pub struct Outcome {
 /// (`--stop`, `Options::stop`). Under `Converged`, small instances (n ≤
 /// `policy::EXACT_MAX_N`) are solved exactly on the CPU first (`exact`), and otherwise the
 /// run stops after no improvement for `CONVERGED_FACTOR` times the time to its last
-/// improvement, and at least `CONVERGED_FLOOR_S` seconds and `CONVERGED_MIN_STEPS` steps
-/// (`Convergence`). (The variants' comments are `--help`'s.)
+/// improvement, and at least `CONVERGED_MIN_STEPS` steps and, on uniform random data from
+/// n = `CONVERGED_PLATEAU_MIN_N`, `CONVERGED_FLOOR_S` seconds (`policy::converged_floor_s`; `Convergence`).
+/// (The variants' comments are `--help`'s.)
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
 pub enum StopRule {
@@ -207,6 +212,16 @@ pub struct Stopping<'a> {
     pub instance: Option<&'a Instance>,
     /// The target, so that a proven optimum at or below it has a time to target.
     pub target: Option<i64>,
+    /// Seconds without improvement below which the `converged` rule never stops the run
+    /// (`policy::converged_floor_s` of the instance).
+    pub floor_s: f64,
+}
+
+impl<'a> Stopping<'a> {
+    /// The stopping of a solve of `inst` under `rule`, to `target`: the instance's floor.
+    pub fn of(rule: StopRule, inst: &'a Instance, target: Option<i64>) -> Stopping<'a> {
+        Stopping { rule, instance: Some(inst), target, floor_s: crate::algo::policy::converged_floor_s(inst) }
+    }
 }
 
 /// The `converged` rule's record of a run: its best so far, when it last improved and the
@@ -216,12 +231,14 @@ pub struct Convergence {
     best: i64,
     at_s: f64,
     steps: u64,
+    floor_s: f64,
 }
 
 impl Convergence {
-    /// A run whose best is `best` at `elapsed_s` seconds (after its initial solutions).
-    pub fn new(elapsed_s: f64, best: i64) -> Convergence {
-        Convergence { best, at_s: elapsed_s, steps: 0 }
+    /// A run whose best is `best` at `elapsed_s` seconds (after its initial solutions),
+    /// never converged before `floor_s` seconds without improvement.
+    pub fn new(elapsed_s: f64, best: i64, floor_s: f64) -> Convergence {
+        Convergence { best, at_s: elapsed_s, steps: 0, floor_s }
     }
 
     /// One more step of the solver.
@@ -236,15 +253,21 @@ impl Convergence {
         }
     }
 
+    /// The run is still settling at `elapsed_s` (`Solver::settling`): the clock counts from
+    /// now, as from an improvement.
+    pub fn hold(&mut self, elapsed_s: f64) {
+        (self.at_s, self.steps) = (elapsed_s, 0);
+    }
+
     /// Seconds into the run of the last improvement seen (or of the first best read).
     pub fn last_improvement_s(&self) -> f64 {
         self.at_s
     }
 
     /// The seconds without improvement after which the run has converged:
-    /// `CONVERGED_FACTOR` × the time to the last improvement, at least `CONVERGED_FLOOR_S`.
+    /// `CONVERGED_FACTOR` × the time to the last improvement, at least the floor.
     pub fn patience_s(&self) -> f64 {
-        (CONVERGED_FACTOR * self.at_s).max(CONVERGED_FLOOR_S)
+        (CONVERGED_FACTOR * self.at_s).max(self.floor_s)
     }
 
     /// Whether the run has converged at `elapsed_s`: no improvement for `patience_s` and for
@@ -323,7 +346,7 @@ pub fn run_until(
                 obs.trace(elapsed, best);
             }
             if converging {
-                conv = Some(Convergence::new(elapsed, best));
+                conv = Some(Convergence::new(elapsed, best, stopping.floor_s));
             }
         }
         loop {
@@ -351,12 +374,15 @@ pub fn run_until(
             }
             if let Some(c) = conv.as_mut() {
                 c.step();
-                if seen.is_none() && elapsed - last_poll >= CONVERGED_POLL_S {
+                if seen.is_none() && elapsed - last_poll >= CONVERGED_POLL_S.min(elapsed / 20.0) {
                     last_poll = elapsed;
                     seen = Some(solver.best()?.0);
                 }
                 if let Some(best) = seen {
                     c.see(elapsed, best);
+                }
+                if solver.settling() {
+                    c.hold(elapsed);
                 }
                 if c.converged(elapsed) {
                     return Ok(Ended::Converged);
@@ -418,10 +444,10 @@ mod tests {
     use super::Convergence;
     use crate::algo::policy::{CONVERGED_FACTOR, CONVERGED_FLOOR_S, CONVERGED_MIN_STEPS};
 
-    /// Steps of `dt` seconds from `t0` to `t1`, improving at each time of `improve_at`;
-    /// the time the rule stops, if it does.
-    fn stops_at(t1: f64, dt: f64, improve_at: &[f64]) -> Option<f64> {
-        let mut c = Convergence::new(0.001, 1000);
+    /// Steps of `dt` seconds from 1 ms to `t1`, improving at each time of `improve_at`,
+    /// under a floor of `floor_s`; the time the rule stops, if it does.
+    fn stops_at(t1: f64, dt: f64, improve_at: &[f64], floor_s: f64) -> Option<f64> {
+        let mut c = Convergence::new(0.001, 1000, floor_s);
         let (mut t, mut best, mut next) = (0.001, 1000, 0);
         while t < t1 {
             t += dt;
@@ -438,26 +464,32 @@ mod tests {
     }
 
     #[test]
-    fn a_run_that_improves_every_few_hundred_ms_goes_on() {
+    fn under_the_floor_a_run_that_improves_every_few_hundred_ms_goes_on() {
         // From the first milliseconds on, an improvement every 0.4 s: never converged.
         let every: Vec<f64> = (0..25).map(|k| 0.002 + 0.4 * k as f64).collect();
-        assert_eq!(stops_at(10.0, 0.001, &every), None);
+        assert_eq!(stops_at(10.0, 0.001, &every, CONVERGED_FLOOR_S), None);
+        // Without the floor, it stops after the first wait longer than the factor allows.
+        let t = stops_at(10.0, 0.001, &every, 0.0).unwrap();
+        assert!(t < 0.4, "{t}");
     }
 
     #[test]
     fn a_run_stops_after_the_floor_or_the_factor() {
-        // Optimal at 1 ms: stops at the floor.
-        let t = stops_at(10.0, 0.001, &[0.001]).unwrap();
+        // Optimal at 1 ms: stops at the floor where there is one…
+        let t = stops_at(10.0, 0.001, &[0.001], CONVERGED_FLOOR_S).unwrap();
         assert!((CONVERGED_FLOOR_S..CONVERGED_FLOOR_S + 0.01).contains(&t), "{t}");
+        // …else within milliseconds, after the factor and the steps' floor.
+        let t = stops_at(10.0, 0.001, &[0.001], 0.0).unwrap();
+        assert!(t <= 0.002 * (1.0 + CONVERGED_FACTOR) + 0.001 * CONVERGED_MIN_STEPS as f64, "{t}");
         // Last improvement at 1 s: stops at (1 + factor) s.
-        let t = stops_at(20.0, 0.001, &[0.5, 1.0]).unwrap();
+        let t = stops_at(20.0, 0.001, &[0.5, 1.0], CONVERGED_FLOOR_S).unwrap();
         assert!((1.0 + CONVERGED_FACTOR..1.0 + CONVERGED_FACTOR + 0.01).contains(&t), "{t}");
     }
 
     #[test]
     fn long_steps_need_the_steps_floor() {
         // Steps of 1 s: not before CONVERGED_MIN_STEPS of them without improvement.
-        let t = stops_at(100.0, 1.0, &[]).unwrap();
+        let t = stops_at(100.0, 1.0, &[], 0.0).unwrap();
         assert!(t >= CONVERGED_MIN_STEPS as f64, "{t}");
     }
 }

@@ -46,16 +46,16 @@ pub mod gpu;
 
 use super::aco::{self, AcoConfig, AcoEngine, LayoutRule};
 use super::policy::{
-    self, ASPIRATION_FACTOR, DEFAULT_REGROUP_EVERY, DEFAULT_REGROUP_MAX_N, DEFAULT_REGROUP_MIN_N,
-    DEFAULT_REGROUP_ROUNDS, DEFAULT_RESTART_CYCLE, LAUNCH_ITERATIONS, LOW_DOMINANCE, MAX_CYCLE_RESTARTS, MAX_SEGMENTS,
-    REGROUP_KEEP, REGROUP_ROUNDS, STRUCTURED_REGROUP_ROUNDS, STRUCTURED_WALK_MAX_N, STRUCTURED_WALK_THREADS,
-    TENURE_FACTOR, TENURE_LAW, TENURE_PER_MOVE, TS_LAYOUT, UNIFORM_REGROUP_DISTANCE, UNIFORM_REGROUP_MAX_N,
-    UNIFORM_REGROUP_SMALL_N,
+    self, ASPIRATION_FACTOR, CONVERGED_RAMP_MOVES, CONVERGED_SETTLE_PER_N, DEFAULT_REGROUP_EVERY,
+    DEFAULT_REGROUP_MAX_N, DEFAULT_REGROUP_MIN_N, DEFAULT_REGROUP_ROUNDS, DEFAULT_RESTART_CYCLE, LAUNCH_ITERATIONS,
+    LOW_DOMINANCE, MAX_CYCLE_RESTARTS, MAX_SEGMENTS, REGROUP_KEEP, REGROUP_ROUNDS, STRUCTURED_REGROUP_ROUNDS,
+    STRUCTURED_WALK_MAX_N, STRUCTURED_WALK_THREADS, TENURE_FACTOR, TENURE_LAW, TENURE_PER_MOVE, TS_LAYOUT,
+    UNIFORM_REGROUP_DISTANCE, UNIFORM_REGROUP_MAX_N, UNIFORM_REGROUP_SMALL_N,
 };
 use super::{Backend, Family, Options, check_range};
 use crate::io::Instance;
 use crate::run::stop::StopWord;
-use crate::run::{Advance, Counters, Solver, SolverInfo};
+use crate::run::{Advance, Counters, Solver, SolverInfo, StopRule};
 use anyhow::{Result, bail};
 use qapgpu_common::ls::LsKind;
 use qapgpu_common::mata::{MAX_THREADS, walk_split_threads};
@@ -263,6 +263,9 @@ fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn S
         restart_cycle,
         min_distance,
         n: inst.n,
+        // Under the `converged` rule the first launches are short, so that the rule sees a
+        // small instance's optimum within a millisecond of it (`CONVERGED_RAMP_MOVES`).
+        ramp: (opts.stop == StopRule::Converged).then_some(CONVERGED_RAMP_MOVES),
         ..TsSolver::new(engine, opts.target)
     }))
 }
@@ -328,6 +331,11 @@ pub struct TsSolver {
     cycle_restarts: u64,
     /// Moves of every walk per launch outside the regrouping rounds.
     launch: u32,
+    /// Moves of the first long launch (None: every long launch is `launch`;
+    /// `policy::CONVERGED_RAMP_MOVES` under the `converged` rule); each next one makes as
+    /// many moves as all before it, up to `launch`. And the long launches' moves so far.
+    ramp: Option<u32>,
+    long_moves: u64,
     /// The least distance between two elite walks' solutions (`regroup_distance`), and n.
     min_distance: Option<usize>,
     n: usize,
@@ -353,6 +361,8 @@ impl TsSolver {
             cycle_moves: 0,
             cycle_restarts: 0,
             launch,
+            ramp: None,
+            long_moves: 0,
             min_distance: None,
             n: 0,
             best: i64::MAX,
@@ -386,10 +396,17 @@ impl TsSolver {
         self.cycle().is_some_and(|c| self.cycle_moves >= c)
     }
 
-    /// Moves of the next launch outside the rounds: `launch`, cut where the cycle ends
-    /// sooner.
-    fn long_launch(&self) -> u32 {
-        self.cycle().map_or(self.launch, |c| c.saturating_sub(self.cycle_moves).clamp(1, u64::from(self.launch)) as u32)
+    /// Moves of the next launch outside the rounds: `launch` (or the ramp's, shorter, early in
+    /// the run), cut where the cycle ends sooner. Counts the launch.
+    fn long_launch(&mut self) -> u32 {
+        let launch = match self.ramp {
+            Some(first) => self.long_moves.clamp(u64::from(first), u64::from(self.launch)) as u32,
+            None => self.launch,
+        };
+        let launch =
+            self.cycle().map_or(launch, |c| c.saturating_sub(self.cycle_moves).clamp(1, u64::from(launch)) as u32);
+        self.long_moves += u64::from(launch);
+        launch
     }
 
     /// The walks (for `memetic`, which breeds them between launches).
@@ -493,7 +510,7 @@ impl Solver for TsSolver {
             }
             _ => {
                 let long = self.long_launch();
-                if self.restart_cycle.is_some() {
+                if self.restart_cycle.is_some() || self.ramp.is_some() {
                     self.engine.set_ls_iterations(long)?;
                 }
                 self.engine.local_search()?;
@@ -533,6 +550,12 @@ impl Solver for TsSolver {
 
     fn best(&mut self) -> Result<(i64, Vec<u8>)> {
         self.engine.best()
+    }
+
+    fn settling(&self) -> bool {
+        let walks = u64::from(self.engine.config().ants.max(1));
+        let per_walk = policy::settle_moves(self.n).div_ceil(walks).max(CONVERGED_SETTLE_PER_N * self.n as u64);
+        self.ramp.is_some() && self.long_moves < per_walk
     }
 
     fn counters(&mut self) -> Result<Counters> {
