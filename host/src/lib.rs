@@ -62,6 +62,7 @@
 
 pub mod algo;
 pub mod api;
+pub mod batch;
 pub mod bench;
 pub mod cli;
 #[cfg(feature = "mpi")]
