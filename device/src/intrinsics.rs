@@ -16,6 +16,12 @@ pub fn block_idx_x() -> u32 {
     unsafe { core::arch::nvptx::_block_idx_x() as u32 }
 }
 
+/// `blockIdx.y`: the instance of a batch launch (`params::of_block`), 0 elsewhere.
+#[inline(always)]
+pub fn block_idx_y() -> u32 {
+    unsafe { core::arch::nvptx::_block_idx_y() as u32 }
+}
+
 /// `blockDim.x`.
 #[inline(always)]
 pub fn block_dim_x() -> u32 {

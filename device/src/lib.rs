@@ -7,6 +7,7 @@
 #![feature(abi_ptx, stdarch_nvptx, asm_experimental_arch)]
 
 mod aco;
+mod batch;
 mod block;
 mod cga;
 mod ga;

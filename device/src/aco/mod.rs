@@ -11,6 +11,7 @@ use qapgpu_common::ops::random_permutation;
 use qapgpu_common::params::{AcoBest, AcoParams};
 use qapgpu_common::rng::Xoshiro128;
 
+use crate::batch::of_block;
 use crate::block::{block_argmin, block_copy_bytes, block_sum_i64};
 use crate::intrinsics::*;
 use crate::matrices::{DevElem, View};
@@ -81,10 +82,11 @@ macro_rules! ant_kernels {
         /// memory and `LS_SCRATCH_PER_WARP` a warp after them.
         ///
         /// # Thread mapping
-        /// One block per ant (its permutation in the shared row); blocks past m return.
+        /// One block per ant (its permutation in the shared row); blocks past m return. In a
+        /// batch launch, block y is instance y (`crate::batch::of_block`).
         #[unsafe(no_mangle)]
         pub unsafe extern "ptx-kernel" fn $init(p: *const AcoParams) {
-            unsafe { init::<$t>(&*p) }
+            unsafe { init::<$t>(of_block(p)) }
         }
 
         /// Construct_solutions (step 6): one c-ant per unit from its donor and τ.
@@ -107,16 +109,18 @@ ant_kernels!(i32, aco_init_i32, aco_construct_i32);
 /// strictly better: the one value the host reads every iteration.
 ///
 /// # Safety
-/// `p` points to an `AcoParams`; launch one block of whole warps with
-/// `LS_SCRATCH_PER_WARP` bytes of dynamic shared memory a warp.
+/// `p` points to an `AcoParams` (an array of them, one per `blockIdx.y`, in a batch launch);
+/// launch one block of whole warps (per instance) with `LS_SCRATCH_PER_WARP` bytes of
+/// dynamic shared memory a warp.
 ///
 /// # Thread mapping
-/// Thread t scans the costs k ≡ t (mod T); a block argmin (the lowest index among equal
+/// Block y is instance y (`crate::batch::of_block`). Thread t scans the costs k ≡ t (mod T);
+/// a block argmin (the lowest index among equal
 /// costs, as `aco::best_unit`) picks the unit, and thread i copies byte i of its ant. One
 /// thread scanning 792 costs took 71 µs of every launch.
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn aco_best(p: *const AcoParams) {
-    let p = unsafe { &*p };
+    let p = unsafe { of_block(p) };
     if block_idx_x() != 0 {
         return;
     }

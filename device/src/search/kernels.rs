@@ -7,6 +7,7 @@ use qapgpu_common::params::AcoParams;
 use super::ls::{Mata, run, run_fast};
 use super::split::Split;
 use super::sums::Sums;
+use crate::batch::of_block;
 
 /// One body's dispatch: the general bodies through `ls::run` (move-cost type and
 /// matrices' memory picked per launch from the plan's flags), the fast path's through
@@ -70,16 +71,18 @@ macro_rules! kernel {
         ///
         /// # Safety
         /// As the search kernels, with `p.tabu` holding m·n² i32 and `p.walks` m u32 (zero
-        /// before a walk's first launch, when its tabu matrix is all `TABU_FREE`).
+        /// before a walk's first launch, when its tabu matrix is all `TABU_FREE`). A batch
+        /// launch (`crate::batch`) gives an array of such blocks, one per `blockIdx.y`.
         ///
         /// # Thread mapping
-        /// Block = walk; threads map to moves as the body's module says.
+        /// Block x = walk of instance y (`crate::batch::of_block`); threads map to moves as
+        /// the body's module says.
         ///
         /// # Registers
         /// `qapgpu_common::search::kernels::budget` (capped in the PTX by xtask).
         #[unsafe(no_mangle)]
         pub unsafe extern "ptx-kernel" fn $name(p: *const AcoParams, moves: u32) {
-            unsafe { body!($body, $t, true, &*p, moves) }
+            unsafe { body!($body, $t, true, of_block(p), moves) }
         }
     };
 }
@@ -102,7 +105,7 @@ macro_rules! either_kernel {
         /// `qapgpu_common::search::kernels::budget` (capped in the PTX by xtask).
         #[unsafe(no_mangle)]
         pub unsafe extern "ptx-kernel" fn $name(p: *const AcoParams, moves: u32) {
-            unsafe { body!($body, $t, false, &*p, moves) }
+            unsafe { body!($body, $t, false, of_block(p), moves) }
         }
     };
 }

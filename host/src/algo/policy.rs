@@ -424,3 +424,12 @@ pub const CONVERGED_SETTLE_PER_N: u64 = 2;
 /// one of milliseconds is read every step. The rule's clock is late by at most this and one
 /// step.
 pub const CONVERGED_POLL_S: f64 = 0.01;
+
+// ---------------------------------------------------------------------------------------
+// Batches (`batch`, `qapgpu solve-batch`, `quadratic_assignment_batch`).
+// ---------------------------------------------------------------------------------------
+
+/// Fewest walks an instance of a GPU batch gets by default (`batch::gpu`); a small batch
+/// gets more, the GPU's resident blocks shared among its instances. Not yet measured
+/// against other counts.
+pub const BATCH_MIN_WALKS: usize = 4;

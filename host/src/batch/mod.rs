@@ -7,8 +7,7 @@
 //!   The kernels are `ts`'s (the plan's walk kernel, `aco_init_*`, `aco_best`); only their
 //!   grid is new. Instances whose plan needs memory outside the block (large n) are solved one
 //!   after another by `api::solve_on`, each filling the GPU alone.
-//! * **On the CPU**, one instance per core at a time (rayon), each by `api::solve_on` on one
-//!   thread.
+//! * **On the CPU**, one instance per core at a time, each by `api::solve_on` on one thread.
 //!
 //! Each instance stops as a lone solve would: under `StopRule::Converged` (the default of the
 //! Python call) once its search has converged (`Convergence`, counted in each walk's moves
@@ -23,8 +22,8 @@ use crate::io::Instance;
 use crate::run::Silent;
 use crate::solution::Solution;
 use anyhow::{Context, Result};
-use rayon::prelude::*;
-use std::sync::atomic::AtomicBool;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// The seed of instance `k` of a batch run with `seed`: each instance its own stream.
 pub fn instance_seed(seed: u64, k: usize) -> u64 {
@@ -47,20 +46,30 @@ pub fn solve_batch(
     }
 }
 
-/// One instance per thread at a time, on a pool of `threads` (0: every core).
+/// One instance per thread at a time, on `threads` threads (0: every core), each taking the
+/// next instance when done. Plain threads, not a rayon pool: each instance's CPU engine runs
+/// on a pool of its own, and a rayon worker waiting on another pool's `install` runs its own
+/// pool's queued tasks meanwhile (another whole instance), which stalled the first for
+/// seconds.
 fn solve_cpu(threads: usize, instances: &[Instance], opts: &Options, interrupt: &AtomicBool) -> Result<Vec<Solution>> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(crate::algo::cpu_threads(threads))
-        .build()
-        .context("the batch's CPU threads")?;
+    let workers = crate::algo::cpu_threads(threads).min(instances.len()).max(1);
+    let next = AtomicUsize::new(0);
     let one = Backend::Cpu { threads: 1 };
-    pool.install(|| {
-        instances
-            .par_iter()
-            .enumerate()
-            .map(|(k, inst)| solve_one(&one, inst, opts, k, interrupt))
-            .collect()
-    })
+    let mut out: Vec<Option<Result<Solution>>> = (0..instances.len()).map(|_| None).collect();
+    let answers = Mutex::new(&mut out);
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| {
+                loop {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(inst) = instances.get(k) else { break };
+                    let sol = solve_one(&one, inst, opts, k, interrupt);
+                    answers.lock().unwrap_or_else(|p| p.into_inner())[k] = Some(sol);
+                }
+            });
+        }
+    });
+    out.into_iter().map(|s| s.expect("every instance taken")).collect()
 }
 
 /// Instance `k` alone on `backend`, with its own seed.

@@ -229,7 +229,10 @@ impl<'a> Stopping<'a> {
 #[derive(Clone, Copy, Debug)]
 pub struct Convergence {
     best: i64,
+    /// The last improvement's time, and the time the patience counts from (later where the
+    /// run was still settling, `hold`).
     at_s: f64,
+    from_s: f64,
     steps: u64,
     floor_s: f64,
 }
@@ -238,7 +241,7 @@ impl Convergence {
     /// A run whose best is `best` at `elapsed_s` seconds (after its initial solutions),
     /// never converged before `floor_s` seconds without improvement.
     pub fn new(elapsed_s: f64, best: i64, floor_s: f64) -> Convergence {
-        Convergence { best, at_s: elapsed_s, steps: 0, floor_s }
+        Convergence { best, at_s: elapsed_s, from_s: elapsed_s, steps: 0, floor_s }
     }
 
     /// One more step of the solver.
@@ -249,14 +252,14 @@ impl Convergence {
     /// The best cost read at `elapsed_s`: an improvement restarts the count.
     pub fn see(&mut self, elapsed_s: f64, best: i64) {
         if best < self.best {
-            (self.best, self.at_s, self.steps) = (best, elapsed_s, 0);
+            (self.best, self.at_s, self.from_s, self.steps) = (best, elapsed_s, elapsed_s, 0);
         }
     }
 
     /// The run is still settling at `elapsed_s` (`Solver::settling`): the clock counts from
     /// now, as from an improvement.
     pub fn hold(&mut self, elapsed_s: f64) {
-        (self.at_s, self.steps) = (elapsed_s, 0);
+        (self.from_s, self.steps) = (elapsed_s, 0);
     }
 
     /// Seconds into the run of the last improvement seen (or of the first best read).
@@ -265,15 +268,16 @@ impl Convergence {
     }
 
     /// The seconds without improvement after which the run has converged:
-    /// `CONVERGED_FACTOR` × the time to the last improvement, at least the floor.
+    /// `CONVERGED_FACTOR` × the time to the last improvement (or to the end of the settling),
+    /// at least the floor.
     pub fn patience_s(&self) -> f64 {
-        (CONVERGED_FACTOR * self.at_s).max(self.floor_s)
+        (CONVERGED_FACTOR * self.from_s).max(self.floor_s)
     }
 
     /// Whether the run has converged at `elapsed_s`: no improvement for `patience_s` and for
     /// at least `CONVERGED_MIN_STEPS` steps.
     pub fn converged(&self, elapsed_s: f64) -> bool {
-        elapsed_s - self.at_s >= self.patience_s() && self.steps >= CONVERGED_MIN_STEPS
+        elapsed_s - self.from_s >= self.patience_s() && self.steps >= CONVERGED_MIN_STEPS
     }
 }
 

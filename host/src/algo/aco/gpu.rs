@@ -156,7 +156,6 @@ impl AcoGpu {
         let mut cfg = cfg.clone();
         anyhow::ensure!(cfg.ants >= 1, "the colony needs at least one ant");
         let w = inst.width;
-        let sums_side = inst.sums_side();
         anyhow::ensure!(!cfg.walk || cfg.ls == LsKind::Tabu, "walks are tabu searches");
         let plan = search::plan_or_explain(&gpu, inst, &search::request(inst, &cfg))?;
         let layout = plan.layout;
@@ -263,17 +262,7 @@ impl AcoGpu {
             owners: shape.owners,
             tl_start: shape.tl_start,
             lanes: shape.lanes,
-            flags: layout.flags()
-                | if cfg.tenure_per_move { LS_TENURE_PER_MOVE } else { 0 }
-                | match cfg.tenure_law {
-                    TenureLaw::Cubic => 0,
-                    TenureLaw::Uniform => LS_TENURE_UNIFORM,
-                    TenureLaw::Mixed => LS_TENURE_MIXED,
-                }
-                | if sums_side == Some(Side::B) { LS_SUMS_SIDE_B } else { 0 }
-                | if inst.zero_diagonals() { LS_ZERO_DIAGONAL } else { 0 }
-                | if beta.is_some() { LS_SUMS_BETA } else { 0 }
-                | if cfg.walk { LS_WALK } else { 0 },
+            flags: ls_flags(inst, &cfg, &layout, beta.is_some()),
             gamma_threshold: cfg.gamma_threshold(),
             rho: cfg.rho as f32,
             tau_init: 0.0,
@@ -508,6 +497,22 @@ impl AcoGpu {
     fn per_cell(&self) -> LaunchConfig {
         LaunchConfig { grid_dim: (self.n as u32, 1, 1), block_dim: (self.n as u32, 1, 1), shared_mem_bytes: 0 }
     }
+}
+
+/// The local search's flags (`AcoParams::flags`) for `inst` under `cfg` on `layout`, with
+/// β = B + Bᵀ in B's place where `beta` (`LS_SUMS_BETA`).
+pub(crate) fn ls_flags(inst: &Instance, cfg: &AcoConfig, layout: &LsLayout, beta: bool) -> u32 {
+    layout.flags()
+        | if cfg.tenure_per_move { LS_TENURE_PER_MOVE } else { 0 }
+        | match cfg.tenure_law {
+            TenureLaw::Cubic => 0,
+            TenureLaw::Uniform => LS_TENURE_UNIFORM,
+            TenureLaw::Mixed => LS_TENURE_MIXED,
+        }
+        | if inst.sums_side() == Some(Side::B) { LS_SUMS_SIDE_B } else { 0 }
+        | if inst.zero_diagonals() { LS_ZERO_DIAGONAL } else { 0 }
+        | if beta { LS_SUMS_BETA } else { 0 }
+        | if cfg.walk { LS_WALK } else { 0 }
 }
 
 /// The layout `cfg` runs on `gpu` (its local search or, for `cfg.walk`, its walks): `cfg`'s

@@ -185,7 +185,7 @@ pub enum LayoutRule {
 }
 
 /// One engine's settings, resolved from `Options` (`from_options`) and the family's driver.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct AcoConfig {
     /// Tabu search or 2-opt.
     pub ls: LsKind,

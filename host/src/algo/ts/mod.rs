@@ -273,6 +273,13 @@ fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn S
 /// The walks of `opts` on `backend`: Ro-TS settings, the GPU filled (one walk per CPU
 /// thread on the CPU). Shared with `memetic`, whose population they are.
 pub fn walk_engine(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn AcoEngine>> {
+    let cfg = walk_config(backend, inst, opts)?;
+    aco::engine(backend, inst, &cfg)
+}
+
+/// The configuration of `walk_engine`'s walks (and of each instance's walks in a GPU batch,
+/// `batch::gpu`, which sets the walks' count itself).
+pub fn walk_config(backend: &Backend, inst: &Instance, opts: &Options) -> Result<AcoConfig> {
     let mut cfg = AcoConfig::from_options(LsKind::Tabu, inst, opts);
     cfg.walk = true;
     cfg.layout = opts.aco.layout.unwrap_or(TS_LAYOUT);
@@ -300,7 +307,7 @@ pub fn walk_engine(backend: &Backend, inst: &Instance, opts: &Options) -> Result
         // One walk per CPU thread: the multi-start tabu search on all cores.
         Backend::Cpu { threads } => cfg.ants = opts.aco.ants.unwrap_or(super::cpu_threads(*threads) as u32),
     }
-    aco::engine(backend, inst, &cfg)
+    Ok(cfg)
 }
 
 /// Threads a walk by default: a quarter of a thread a move (`mata::walk_split_threads`), at
