@@ -27,7 +27,7 @@ use std::time::Duration;
 const MAX_SECONDS: f64 = 1e9;
 
 /// `--time-limit`: a positive, finite number of seconds.
-fn seconds(s: &str) -> Result<Duration, String> {
+pub(super) fn seconds(s: &str) -> Result<Duration, String> {
     let v: f64 = s.parse().map_err(|_| format!("`{s}` is not a number of seconds"))?;
     if !(v > 0.0 && v <= MAX_SECONDS) {
         return Err(format!("must be in (0, {MAX_SECONDS:e}] seconds"));
@@ -37,7 +37,7 @@ fn seconds(s: &str) -> Result<Duration, String> {
 }
 
 /// `--algo`: the registry's names, with their descriptions in `--help`.
-fn algorithms() -> PossibleValuesParser {
+pub(super) fn algorithms() -> PossibleValuesParser {
     let auto = PossibleValue::new(AUTO).help(format!(
         "the algorithm and its settings from the instance's features (the default): ts for n ≤ {TS_ANY_N}, and on the GPU for uniform random data up to n = {UNIFORM_REGROUP_MAX_N}; else aco-ts with a colony set for time to target"
     ));

@@ -1,7 +1,8 @@
-//! The `qapgpu` command: `solve` (the default; `--problem` for other problems), `bench`,
-//! `pose`, `info`. Every error is one line
+//! The `qapgpu` command: `solve` (the default; `--problem` for other problems),
+//! `solve-batch`, `bench`, `pose`, `info`. Every error is one line
 //! on stderr naming the file or option at fault.
 mod args;
+mod batch;
 mod bench;
 mod problem;
 mod solve;
@@ -27,6 +28,10 @@ struct Cli {
 enum Cmd {
     /// Solve one instance (the default command).
     Solve(SolveArgs),
+    /// Solve many instances, each on its own (files, folders of .dat files, or a list): a
+    /// row an instance on stdout (--json: a JSON object a line), --out as CSV or JSON lines,
+    /// and a summary on stderr.
+    SolveBatch(batch::BatchArgs),
     /// Run a paper's protocol over instances and print its table.
     Bench(BenchArgs),
     /// Write another problem (TSP, linear arrangement, clique, partitioning, chessboards)
@@ -72,6 +77,7 @@ pub fn main() -> i32 {
     let result = match cli.cmd {
         Some(Cmd::Solve(a)) => solve_command(a),
         None => solve_command(cli.solve),
+        Some(Cmd::SolveBatch(a)) => batch::solve_batch(a),
         Some(Cmd::Bench(a)) => bench::bench(a),
         Some(Cmd::Pose(a)) => problem::pose(a),
         Some(Cmd::Info(d)) => solve::info(&d),

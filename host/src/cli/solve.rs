@@ -145,9 +145,12 @@ impl Outputs {
 
 /// The run's seed: `--seed`, else from the clock (the report prints it).
 pub(super) fn seed_of(a: &SolveArgs) -> u64 {
-    a.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
-    })
+    a.seed.unwrap_or_else(clock_seed)
+}
+
+/// A seed from the clock, where none was given.
+pub(super) fn clock_seed() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
 }
 
 /// Checks `opts`, opens its devices (saying why there is no GPU, or why one is skipped,
