@@ -24,7 +24,7 @@ import numpy as np
 
 from . import _native
 
-__all__ = ["quadratic_assignment", "read_qaplib", "write_qaplib", "solve_file", "info", "gpu_unavailable_reason",
+__all__ = ["quadratic_assignment", "quadratic_assignment_batch", "read_qaplib", "write_qaplib", "solve_file", "info", "gpu_unavailable_reason",
            "QAPResult", "OptimizeWarning", "MAX_N"]
 
 #: Largest n (a permutation entry is one byte on the GPU).
@@ -388,7 +388,7 @@ def _too_large_message(ma, mb, maximize, pm, precision, reason):
             f"1e{-suggestion} (or scale the matrices down)")
 
 
-def _scaling_warning(ma, mb, native, precision, pinned):
+def _scaling_warning(ma, mb, native, precision, pinned, stacklevel=3):
     """An OptimizeWarning where rounding to integers made distinct entries equal or loses
     more than LOSS_WARN of the objective's scale, n²·max|A|·max|B|."""
     ra, rb = ma.loss(native.ka), mb.loss(native.kb)
@@ -408,7 +408,7 @@ def _scaling_warning(ma, mb, native, precision, pinned):
     warnings.warn(f"qapgpu searches on integers: rounding {how} ({chosen}) {' and '.join(what)}; "
                   f"fun is recomputed on the floats, but the search may miss their optimum"
                   + ("" if precision is None else "; a larger precision keeps more digits"),
-                  OptimizeWarning, stacklevel=3)
+                  OptimizeWarning, stacklevel=stacklevel)
 
 
 def _pin(Ai, Bi, pm):
@@ -582,27 +582,10 @@ def quadratic_assignment(A, B, method="auto", options=None):
     ValueError, TypeError
         Bad input, each naming the argument or option at fault.
     """
-    if method is None:
-        method = "auto"
-    if not isinstance(method, str):
-        raise TypeError(f"method must be a string, got {method!r}")
-    method = method.lower()
-    algorithms = _algorithms()
-    if method not in ("auto",) + SCIPY_METHODS + algorithms:
-        raise ValueError(f"method {method!r} must be one of {', '.join(('auto',) + SCIPY_METHODS + algorithms)}")
-    algo = None if method in ("auto",) + SCIPY_METHODS else method
-    if options is None:
-        options = {}
-    if not isinstance(options, Mapping):
-        raise TypeError(f"options must be a dict, got {type(options).__name__}")
-    opts = dict(options)
+    method, algo = _method(method)
+    opts = _options_dict(options)
     _spec007(opts.get("rng"))
-    known = _COMMON_OPTIONS | (_FAQ_OPTIONS if method in ("auto", "faq") else frozenset())
-    unknown = [k for k in opts if k not in known]
-    if unknown:
-        warnings.warn(f"Unknown solver options: {', '.join(map(str, unknown))}", OptimizeWarning, stacklevel=2)
-        for k in unknown:
-            del opts[k]
+    _drop_unknown(opts, _COMMON_OPTIONS | (_FAQ_OPTIONS if method in ("auto", "faq") else frozenset()))
 
     maximize = bool(opts.get("maximize", False))
     maxiter = opts.get("maxiter")
@@ -628,77 +611,28 @@ def quadratic_assignment(A, B, method="auto", options=None):
     P0 = None if isinstance(P0, str) else _check_p0(P0, n - len(pm))
     guess = _seed_pairs("partial_guess", opts.get("partial_guess"), n, "entries")
 
-    time_limit = opts.get("time_limit", 1.0)
-    if not _is_real(time_limit):
-        raise TypeError(f"time_limit must be a number of seconds, got {time_limit!r}")
-    if not 0 < float(time_limit) <= 1e9:
-        raise ValueError(f"time_limit = {time_limit}: must be in (0, 1e9] seconds")
+    run = _Run(opts)
     target = opts.get("target")
     if target is not None and not _is_real(target):
         raise TypeError(f"target must be a number, got {target!r}")
     if target is not None and not np.isfinite(float(target)):
         raise ValueError(f"target = {target}: must be finite")
-    engine = opts.get("engine", "auto")
-    if not isinstance(engine, str):
-        raise TypeError(f"engine must be a string, got {engine!r}")
-    if engine not in ("auto", "gpu", "cpu"):
-        raise ValueError(f"engine = {engine!r}: one of \"auto\", \"gpu\", \"cpu\"")
-    gpus = opts.get("gpus")
-    if gpus is not None:
-        if isinstance(gpus, (str, bytes)) or not isinstance(gpus, Iterable):
-            raise TypeError(f"gpus must be a list of device ordinals, got {gpus!r}")
-        gpus = list(gpus)
-        if not all(_is_int(g) for g in gpus):
-            raise TypeError(f"gpus must be a list of device ordinals (ints), got {gpus!r}")
-        if any(g < 0 for g in gpus):
-            raise ValueError(f"gpus = {gpus}: device ordinals are 0 or more")
-        gpus = [int(g) for g in gpus]
-    threads = opts.get("threads", 0)
-    if not _is_int(threads):
-        raise TypeError(f"threads must be an integer, got {threads!r}")
-    if not 0 <= threads <= MAX_THREADS:
-        raise ValueError(f"threads = {threads}: must be in 0..{MAX_THREADS} (0 = all cores)")
-    precision = opts.get("precision")
-    if precision is not None and not _is_int(precision):
-        raise TypeError(f"precision must be an integer (decimal digits) or None, got {precision!r}")
-    if precision is not None and not -300 <= precision <= 300:
-        raise ValueError(f"precision = {precision}: must be in -300..300")
     callback = opts.get("callback")
     if callback is not None and not callable(callback):
         raise TypeError("callback must be callable: callback(best, seconds) -> stop?")
-    return_on_interrupt = bool(opts.get("return_on_interrupt", False))
-    stop = opts.get("stop")
-    if stop is not None and not isinstance(stop, str):
-        raise TypeError(f"stop must be a string, one of {', '.join(map(repr, STOP_RULES))}, got {stop!r}")
-    if stop is not None and stop not in STOP_RULES:
-        raise ValueError(f"stop = {stop!r}: one of {', '.join(map(repr, STOP_RULES))} (None: "
-                         f"'converged' without a target, 'time' with one)")
 
     if n <= 1 or len(pm) >= n - 1:
         return _forced(A0, B0, pm, n)
-    ma, mb = _Matrix("A", A0), _Matrix("B", B0)
-    native = _integer_instance(ma, mb, maximize, pm, precision)
-    _scaling_warning(ma, mb, native, precision, len(pm) > 0)
-    exact = ma.exact and mb.exact and not np.issubdtype(A0.dtype, np.floating) \
-        and not np.issubdtype(B0.dtype, np.floating)
-    notes = []
-    if native.u32:
-        why = (f"entries of A and B (max|A| = {ma.maxabs:.6g}, max|B| = {mb.maxabs:.6g}) span more than 2**31 − 1 "
-               f"even shifted, and only the CPU engine takes such (u32) matrices")
-        if engine == "gpu":
-            raise ValueError(f"engine = 'gpu': {why}; use engine='cpu' or 'auto'")
-        if engine == "auto":
-            engine = "cpu"
-            notes.append(f"CPU engine: {why}")
+    native, exact, engine, notes = _prepare(A0, B0, maximize, pm, run.precision, run.engine)
     start = _start(n, pm, guess, P0, fill)
     native_target = None if target is None else native.native_target(target)
     native_callback = None
     if callback is not None:
         def native_callback(best, seconds):
             return callback(native.user_value(best, exact), seconds)
-    r = _native.solve(native.Ai.ravel().tolist(), native.Bi.ravel().tolist(), n, algo, engine, float(time_limit),
-                      native_target, seed, gpus, int(threads), return_on_interrupt, native_callback,
-                      None if start is None else start.tolist(), maxiter, stop)
+    r = _native.solve(native.Ai.ravel().tolist(), native.Bi.ravel().tolist(), n, algo, engine, run.time_limit,
+                      native_target, seed, run.gpus, run.threads, run.return_on_interrupt, native_callback,
+                      None if start is None else start.tolist(), maxiter, run.stop)
     col = np.asarray(r["perm"], dtype=np.int64)
     keeps = not len(pm) or np.array_equal(col[pm[:, 0]], pm[:, 1])
     fun = _objective(A0, B0, col) if keeps else None
@@ -709,6 +643,245 @@ def quadratic_assignment(A, B, method="auto", options=None):
     if fun is None:
         raise ValueError("partial_match: the search ended without a permutation that keeps the pairs "
                          "(give it more time_limit)")
+    return _result(col, fun, r, notes)
+
+
+#: Options of ``quadratic_assignment_batch``: those of one call that hold for every instance alike.
+_BATCH_OPTIONS = frozenset({"maximize", "rng", "tol", "time_limit", "engine", "gpus", "threads", "precision",
+                            "return_on_interrupt", "stop"})
+#: Options of one call that the batch refuses (a ValueError, not a warning): each holds for one
+#: instance (pairs, starts, a target in its terms) or one search (maxiter, callback).
+_SINGLE_ONLY = frozenset({"partial_match", "partial_guess", "target", "maxiter", "callback"})
+
+
+def _batch_sequence(name, X):
+    """``As`` or ``Bs`` as a list of matrices: a sequence of 2-D arrays, or a 3-D array."""
+    if isinstance(X, np.ndarray):
+        if X.ndim != 3:
+            raise ValueError(f"{name} must be a sequence of square matrices or a 3-D array, got a {X.ndim}-D array"
+                             + (" (one instance: use quadratic_assignment)" if X.ndim == 2 else ""))
+        return list(X)
+    if isinstance(X, (str, bytes, Mapping)) or not isinstance(X, Iterable):
+        raise TypeError(f"{name} must be a sequence of square matrices or a 3-D array, got {type(X).__name__}")
+    return list(X)
+
+
+def quadratic_assignment_batch(As, Bs, method=None, options=None):
+    """Solve many quadratic assignment problems at once: instance k is ``As[k]``, ``Bs[k]``,
+    solved as ``quadratic_assignment(As[k], Bs[k], method, options)`` would solve it alone,
+    all in one call (on the GPU, instances of one size search together; on the CPU, one
+    instance per thread).
+
+    Parameters
+    ----------
+    As, Bs : sequences of 2-D array_like, or 3-D arrays
+        Instance k is ``As[k]``, ``Bs[k]``: square, of the same shape, n ≤ 256. Sizes may
+        differ from one instance to the next. Each pair is checked, and floats scaled to
+        integers, as ``quadratic_assignment`` does, on its own.
+    method : str
+        As ``quadratic_assignment``'s, for every instance.
+    options : dict, optional
+        For every instance alike: ``maximize``, ``rng`` (the batch's seed is drawn from it;
+        each instance's search runs with a seed of its own derived from it, ``res.seed``),
+        ``tol`` (accepted), ``time_limit`` (s each instance's search may take, default 1),
+        ``engine``, ``gpus`` (the batch runs on the first of them), ``threads`` (CPU engine:
+        instances solved at once), ``precision``, ``return_on_interrupt``, ``stop`` (default
+        "converged"); with method "faq" or "auto" also ``P0`` ("barycenter" or "randomized":
+        no effect) and ``shuffle_input``. ``partial_match``, ``partial_guess``, ``target``,
+        ``maxiter`` and ``callback`` hold for one instance or one search: the batch raises
+        ValueError for them (call ``quadratic_assignment`` per instance). Unknown options give
+        an ``OptimizeWarning`` and are ignored.
+
+    Returns
+    -------
+    list of QAPResult
+        One per instance, in order, with ``quadratic_assignment``'s fields.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Bad input, each naming the argument or option and, for a matrix, the instance's index.
+    """
+    method, algo = _method(method)
+    opts = _options_dict(options)
+    _spec007(opts.get("rng"))
+    faq = method in ("auto", "faq")
+    _drop_unknown(opts, _BATCH_OPTIONS | _SINGLE_ONLY | (_FAQ_OPTIONS if faq else frozenset()))
+    for k in sorted(_SINGLE_ONLY & opts.keys()):
+        if opts[k] is not None:
+            raise ValueError(f"options[{k!r}]: quadratic_assignment_batch does not take it (it holds for one "
+                             f"instance or one search); call quadratic_assignment for each instance instead")
+    P0 = opts.get("P0", "barycenter")
+    if not isinstance(P0, str):
+        raise ValueError("options['P0']: quadratic_assignment_batch takes only \"barycenter\" or \"randomized\"; "
+                         "a matrix holds for one instance: call quadratic_assignment for it")
+    if P0 not in {"barycenter", "randomized"}:
+        raise ValueError("Invalid 'P0' parameter string")
+    tol = opts.get("tol")
+    if tol is not None and not _is_real(tol):
+        raise TypeError(f"tol must be a real number, got {tol!r}")
+    if tol is not None and not tol > 0:
+        raise ValueError("'tol' must be a positive float")
+    maximize = bool(opts.get("maximize", False))
+    run = _Run(opts)
+    As, Bs = _batch_sequence("As", As), _batch_sequence("Bs", Bs)
+    if len(As) != len(Bs):
+        raise ValueError(f"As and Bs must hold as many matrices: {len(As)} and {len(Bs)}")
+    pairs = []
+    for k, (A, B) in enumerate(zip(As, Bs)):
+        try:
+            pairs.append(_check_matrices(A, B))
+        except (ValueError, TypeError) as e:
+            raise type(e)(f"As[{k}], Bs[{k}]: {e}") from None
+    seed, _ = _random_state(opts.get("rng"))
+
+    results = [None] * len(pairs)
+    batch, alone = [], []  # (k, native, exact, notes) searched together, and those only the CPU engine takes
+    for k, (A0, B0) in enumerate(pairs):
+        n = A0.shape[0]
+        if n <= 1:
+            results[k] = _forced(A0, B0, np.zeros((0, 2), dtype=np.int64), n)
+            continue
+        try:
+            native, exact, engine, notes = _prepare(A0, B0, maximize, np.zeros((0, 2), dtype=np.int64),
+                                                    run.precision, run.engine, names=(f"As[{k}]", f"Bs[{k}]"))
+        except ValueError as e:
+            raise ValueError(f"As[{k}], Bs[{k}]: {e}") from None
+        (alone if engine != run.engine else batch).append((k, native, notes))
+    if batch:
+        rs = _native.solve_batch([(_le_bytes(nat.Ai), _le_bytes(nat.Bi), nat.Ai.shape[0]) for _, nat, _ in batch],
+                                 [f"As[{k}]" for k, _, _ in batch], algo, run.engine, run.time_limit, seed,
+                                 run.gpus, run.threads, run.return_on_interrupt, run.stop)
+        for (k, _, notes), r in zip(batch, rs):
+            results[k] = _batch_result(pairs[k], r, notes)
+    for k, native, notes in alone:  # u32 matrices under engine="auto": the CPU engine, one at a time
+        n = native.Ai.shape[0]
+        r = _native.solve(native.Ai.ravel().tolist(), native.Bi.ravel().tolist(), n, algo, "cpu", run.time_limit,
+                          None, _native.instance_seed(seed, k), run.gpus, run.threads, run.return_on_interrupt, None,
+                          None, None, run.stop)
+        results[k] = _batch_result(pairs[k], r, notes)
+    return results
+
+
+def _le_bytes(M):
+    """A matrix's entries as little-endian int64 bytes, row-major (the native batch's input)."""
+    return np.ascontiguousarray(M, dtype="<i8").tobytes()
+
+
+def _batch_result(pair, r, notes):
+    col = np.asarray(r["perm"], dtype=np.int64)
+    return _result(col, _objective(pair[0], pair[1], col), r, notes)
+
+
+def _method(method):
+    """``method`` checked as scipy checks it (case ignored): (the method, lowercased; the
+    algorithm to run, None for ``auto`` and scipy's methods)."""
+    if method is None:
+        method = "auto"
+    if not isinstance(method, str):
+        raise TypeError(f"method must be a string, got {method!r}")
+    method = method.lower()
+    algorithms = _algorithms()
+    if method not in ("auto",) + SCIPY_METHODS + algorithms:
+        raise ValueError(f"method {method!r} must be one of {', '.join(('auto',) + SCIPY_METHODS + algorithms)}")
+    return method, None if method in ("auto",) + SCIPY_METHODS else method
+
+
+def _options_dict(options):
+    """A copy of ``options`` (None: none), which must be a mapping."""
+    if options is None:
+        options = {}
+    if not isinstance(options, Mapping):
+        raise TypeError(f"options must be a dict, got {type(options).__name__}")
+    return dict(options)
+
+
+def _drop_unknown(opts, known):
+    """scipy's ``OptimizeWarning`` for the options not in ``known``, which are then dropped;
+    the warning points at the caller of the public function that calls this."""
+    unknown = [k for k in opts if k not in known]
+    if unknown:
+        warnings.warn(f"Unknown solver options: {', '.join(map(str, unknown))}", OptimizeWarning, stacklevel=3)
+        for k in unknown:
+            del opts[k]
+
+
+class _Run:
+    """qapgpu's options of a run, checked: ``time_limit`` (float), ``engine``, ``gpus`` (a
+    list or None), ``threads``, ``precision``, ``return_on_interrupt`` and ``stop``."""
+
+    def __init__(self, opts):
+        time_limit = opts.get("time_limit", 1.0)
+        if not _is_real(time_limit):
+            raise TypeError(f"time_limit must be a number of seconds, got {time_limit!r}")
+        if not 0 < float(time_limit) <= 1e9:
+            raise ValueError(f"time_limit = {time_limit}: must be in (0, 1e9] seconds")
+        self.time_limit = float(time_limit)
+        engine = opts.get("engine", "auto")
+        if not isinstance(engine, str):
+            raise TypeError(f"engine must be a string, got {engine!r}")
+        if engine not in ("auto", "gpu", "cpu"):
+            raise ValueError(f"engine = {engine!r}: one of \"auto\", \"gpu\", \"cpu\"")
+        self.engine = engine
+        gpus = opts.get("gpus")
+        if gpus is not None:
+            if isinstance(gpus, (str, bytes)) or not isinstance(gpus, Iterable):
+                raise TypeError(f"gpus must be a list of device ordinals, got {gpus!r}")
+            gpus = list(gpus)
+            if not all(_is_int(g) for g in gpus):
+                raise TypeError(f"gpus must be a list of device ordinals (ints), got {gpus!r}")
+            if any(g < 0 for g in gpus):
+                raise ValueError(f"gpus = {gpus}: device ordinals are 0 or more")
+            gpus = [int(g) for g in gpus]
+        self.gpus = gpus
+        threads = opts.get("threads", 0)
+        if not _is_int(threads):
+            raise TypeError(f"threads must be an integer, got {threads!r}")
+        if not 0 <= threads <= MAX_THREADS:
+            raise ValueError(f"threads = {threads}: must be in 0..{MAX_THREADS} (0 = all cores)")
+        self.threads = int(threads)
+        precision = opts.get("precision")
+        if precision is not None and not _is_int(precision):
+            raise TypeError(f"precision must be an integer (decimal digits) or None, got {precision!r}")
+        if precision is not None and not -300 <= precision <= 300:
+            raise ValueError(f"precision = {precision}: must be in -300..300")
+        self.precision = precision
+        self.return_on_interrupt = bool(opts.get("return_on_interrupt", False))
+        stop = opts.get("stop")
+        if stop is not None and not isinstance(stop, str):
+            raise TypeError(f"stop must be a string, one of {', '.join(map(repr, STOP_RULES))}, got {stop!r}")
+        if stop is not None and stop not in STOP_RULES:
+            raise ValueError(f"stop = {stop!r}: one of {', '.join(map(repr, STOP_RULES))} (None: "
+                             f"'converged' without a target, 'time' with one)")
+        self.stop = stop
+
+
+def _prepare(A0, B0, maximize, pm, precision, engine, names=("A", "B")):
+    """The integer instance the engines search (``_Native``), whether the caller's objective
+    is exact in integers, the engine to run it on and the notes that say why: a matrix only
+    the CPU engine takes turns ``engine="auto"`` into the CPU engine (and ``"gpu"`` into a
+    ValueError). Rounding floats warns (``_scaling_warning``), naming the matrices by
+    ``names``."""
+    ma, mb = _Matrix(names[0], A0), _Matrix(names[1], B0)
+    native = _integer_instance(ma, mb, maximize, pm, precision)
+    _scaling_warning(ma, mb, native, precision, len(pm) > 0, stacklevel=4)
+    exact = ma.exact and mb.exact and not np.issubdtype(A0.dtype, np.floating) \
+        and not np.issubdtype(B0.dtype, np.floating)
+    notes = []
+    if native.u32:
+        why = (f"entries of {names[0]} and {names[1]} (max|{names[0]}| = {ma.maxabs:.6g}, max|{names[1]}| = "
+               f"{mb.maxabs:.6g}) span more than 2**31 − 1 even shifted, and only the CPU engine takes such (u32) "
+               f"matrices")
+        if engine == "gpu":
+            raise ValueError(f"engine = 'gpu': {why}; use engine='cpu' or 'auto'")
+        if engine == "auto":
+            engine = "cpu"
+            notes.append(f"CPU engine: {why}")
+    return native, exact, engine, notes
+
+
+def _result(col, fun, r, notes):
+    """The result of one search: ``col``, ``fun`` and the native call's dict ``r``."""
     stopped = r["stopped"]
     message = _MESSAGES.get(stopped, stopped)
     return QAPResult(col_ind=col, fun=fun, nit=r["iterations"], status=0, success=True, message=message,

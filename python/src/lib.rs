@@ -1,14 +1,16 @@
 //! The native part of the `qapgpu` Python package: one solve on matrices given as flat
-//! row-major i64 lists, with the GIL released while it runs and Ctrl-C turned into a stop
-//! (then `KeyboardInterrupt`); and the QAPLIB reader. `qapgpu/__init__.py` holds scipy's
+//! row-major i64 lists, and a batch of them (`solve_batch`), with the GIL released while it
+//! runs and Ctrl-C turned into a stop (then `KeyboardInterrupt`); and the QAPLIB reader. `qapgpu/__init__.py` holds scipy's
 //! call (array checks, dtypes, `maximize`, the result object) on top of these.
 use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyBytes, PyDict};
 use qapgpu::algo::{Backend, EngineChoice, Options};
 use qapgpu::api::solve_on_all;
+use qapgpu::batch::solve_batch as solve_batch_on;
 use qapgpu::io::{Instance, qaplib};
 use qapgpu::run::{Observer, Progress, StopRule, Stopped};
+use qapgpu::solution::Solution;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -99,6 +101,140 @@ fn opened(opts: &Options) -> anyhow::Result<(Vec<Backend>, Vec<String>)> {
     Ok((backends, notes))
 }
 
+/// The options of a call, from the values Python passes through, checked as every call
+/// checks them (each error a `ValueError` naming the argument).
+#[allow(clippy::too_many_arguments)]
+fn options(
+    algo: Option<String>,
+    engine: &str,
+    time_limit: f64,
+    target: Option<i64>,
+    seed: Option<u64>,
+    gpus: Option<Vec<usize>>,
+    threads: usize,
+    stop: Option<&str>,
+) -> PyResult<Options> {
+    if !(time_limit > 0.0 && time_limit <= 1e9) {
+        return Err(value_error(format!("time_limit = {time_limit}: must be in (0, 1e9] seconds")));
+    }
+    let engine = match engine {
+        "auto" => EngineChoice::Auto,
+        "gpu" => EngineChoice::Gpu,
+        "cpu" => EngineChoice::Cpu,
+        other => return Err(value_error(format!("engine = {other:?}: one of \"auto\", \"gpu\", \"cpu\""))),
+    };
+    let stop = match stop {
+        None => StopRule::default_for(target),
+        Some("time") => StopRule::Time,
+        Some("converged") => StopRule::Converged,
+        Some(other) => return Err(value_error(format!("stop = {other:?}: one of \"time\", \"converged\""))),
+    };
+    let seed = seed.unwrap_or_else(|| {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
+    });
+    let gpus = gpus.unwrap_or_else(|| (0..host_gpu::device_count()).collect());
+    let opts = Options {
+        algorithm: algo,
+        engine,
+        threads,
+        gpu: gpus.first().copied().unwrap_or(0),
+        gpus,
+        seed,
+        target,
+        stop,
+        // Below a nanosecond, as on the command line, the limit is one nanosecond.
+        time_limit: Some(Duration::from_secs_f64(time_limit).max(Duration::from_nanos(1))),
+        ..Options::default()
+    };
+    opts.validate().map_err(value_error)?;
+    Ok(opts)
+}
+
+/// Runs `work` on a thread of its own while this one waits for its answer without the GIL
+/// and, every 50 ms without one, takes the GIL back to look for Ctrl-C (Python only sees
+/// signals on its main thread). A signal sets `interrupt`, which ends the search with its
+/// best so far; its exception comes back beside the answer. `first` is the GPU whose
+/// context the thread takes: the devices were opened on the caller's thread, and some
+/// engines issue driver calls that take the thread's current context.
+fn detached<T: Send + 'static>(
+    py: Python<'_>,
+    first: Option<&Backend>,
+    interrupt: &AtomicBool,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> PyResult<(T, Option<PyErr>)> {
+    let ctx = match first {
+        Some(Backend::Gpu(g)) => Some(g.ctx.clone()),
+        _ => None,
+    };
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        if let Some(ctx) = ctx {
+            let _ = ctx.bind_to_thread();
+        }
+        let _ = tx.send(work());
+    });
+    let rx = Mutex::new(rx); // shared with the GIL-free closure (a receiver is not Sync)
+    let mut interrupted = None;
+    loop {
+        match py.allow_threads(|| rx.lock().unwrap_or_else(|p| p.into_inner()).recv_timeout(Duration::from_millis(50)))
+        {
+            Ok(answer) => return Ok((answer, interrupted)),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                if let Err(e) = py.check_signals() {
+                    interrupt.store(true, Ordering::SeqCst);
+                    interrupted = Some(e);
+                }
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(value_error("the solver's thread panicked"));
+            }
+        }
+    }
+}
+
+/// The exception a Ctrl-C raises: Python's own `KeyboardInterrupt`, or one made for it where
+/// the signal handler raised something else.
+fn keyboard_interrupt(py: Python<'_>, e: PyErr) -> PyErr {
+    if e.is_instance_of::<PyKeyboardInterrupt>(py) { e } else { PyKeyboardInterrupt::new_err("interrupted") }
+}
+
+/// A solution as the dict `qapgpu/__init__.py` reads: the permutation (0-based: `perm[i]` is
+/// facility i's location), its cost and how it ran. `stopped_by` is the watch's own stop
+/// ("maxiter", "callback"), where it stopped the run and no Ctrl-C did (`ctrl_c`).
+fn solution_dict<'py>(
+    py: Python<'py>,
+    sol: &Solution,
+    notes: &[String],
+    stopped_by: Option<&'static str>,
+    ctrl_c: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("perm", sol.perm().iter().map(|&g| g as usize).collect::<Vec<_>>())?;
+    d.set_item("cost", sol.cost)?;
+    d.set_item("algorithm", &sol.algorithm)?;
+    d.set_item("engine", &sol.engine)?;
+    d.set_item("device", &sol.device)?;
+    d.set_item("seed", sol.seed)?;
+    d.set_item("time_to_target", sol.time_to_target_s)?;
+    d.set_item("elapsed", sol.elapsed_s)?;
+    d.set_item("iterations", sol.iterations)?;
+    d.set_item("unit", &sol.unit)?;
+    d.set_item("interrupted", sol.interrupted)?;
+    d.set_item("notes", notes.to_vec())?;
+    d.set_item("stopped_by", stopped_by)?;
+    // The watch's own stop (maxiter, the callback) sets the interrupt flag, which the loop
+    // reads as an interruption: its reason is the watch's (Ctrl-C's stays "interrupted"; a
+    // callback's True at the final report, once the run had ended, changes nothing).
+    let stopped = match stopped_by {
+        Some(by) if !ctrl_c && matches!(sol.stopped, Stopped::Interrupted | Stopped::Asked) => by,
+        _ => sol.stopped.name(),
+    };
+    d.set_item("stopped", stopped)?;
+    d.set_item("stop_rule", sol.stop_rule.name())?;
+    d.set_item("last_improvement_s", sol.last_improvement_s)?;
+    Ok(d)
+}
+
 /// Solves the QAP of the n×n matrices `a` and `b` (row-major) and returns a dict with the
 /// permutation (0-based: `perm[i]` is facility i's location), its cost and how it ran.
 /// `start` (a permutation) is handed to the search after its first step; `max_steps` ends
@@ -137,74 +273,17 @@ fn solve<'py>(
         }
         None => None,
     };
-    if !(time_limit > 0.0 && time_limit <= 1e9) {
-        return Err(value_error(format!("time_limit = {time_limit}: must be in (0, 1e9] seconds")));
-    }
-    let engine = match engine {
-        "auto" => EngineChoice::Auto,
-        "gpu" => EngineChoice::Gpu,
-        "cpu" => EngineChoice::Cpu,
-        other => return Err(value_error(format!("engine = {other:?}: one of \"auto\", \"gpu\", \"cpu\""))),
-    };
-    let stop = match stop {
-        None => StopRule::default_for(target),
-        Some("time") => StopRule::Time,
-        Some("converged") => StopRule::Converged,
-        Some(other) => return Err(value_error(format!("stop = {other:?}: one of \"time\", \"converged\""))),
-    };
-    let seed = seed.unwrap_or_else(|| {
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
-    });
-    let gpus = gpus.unwrap_or_else(|| (0..host_gpu::device_count()).collect());
-    let opts = Options {
-        algorithm: algo,
-        engine,
-        threads,
-        gpu: gpus.first().copied().unwrap_or(0),
-        gpus,
-        seed,
-        target,
-        stop,
-        // Below a nanosecond, as on the command line, the limit is one nanosecond.
-        time_limit: Some(Duration::from_secs_f64(time_limit).max(Duration::from_nanos(1))),
-        ..Options::default()
-    };
-    opts.validate().map_err(value_error)?;
+    let opts = options(algo, engine, time_limit, target, seed, gpus, threads, stop)?;
     let (backends, notes) = opened(&opts).map_err(value_error)?;
     let interrupt = Arc::new(AtomicBool::new(false));
-    // The solve runs on its own thread; this one waits for its answer without the GIL and,
-    // every 50 ms without one, takes the GIL back to look for Ctrl-C (Python only sees
-    // signals on its main thread).
     let flag = interrupt.clone();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        // The devices were opened on the caller's thread; some engines issue driver calls
-        // that take the thread's current context, so this thread gets the first GPU's.
-        if let Some(Backend::Gpu(g)) = backends.first() {
-            let _ = g.ctx.bind_to_thread();
-        }
+    let first = backends.first().cloned();
+    let ((answer, error, stopped_by), interrupted) = detached(py, first.as_ref(), &interrupt, move || {
         let mut watch =
             Watch { cb: callback, error: None, stop: flag.clone(), start, max_steps, traced: None, stopped_by: None };
         let answer = solve_on_all(&backends, &inst, &opts, &mut watch, &flag);
-        let _ = tx.send((answer, watch.error, watch.stopped_by));
-    });
-    let rx = Mutex::new(rx); // shared with the GIL-free closure (a receiver is not Sync)
-    let mut interrupted = None;
-    let (answer, error, stopped_by) = loop {
-        match py.allow_threads(|| rx.lock().unwrap_or_else(|p| p.into_inner()).recv_timeout(Duration::from_millis(50)))
-        {
-            Ok(answer) => break answer,
-            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-                if let Err(e) = py.check_signals() {
-                    interrupt.store(true, Ordering::SeqCst);
-                    interrupted = Some(e);
-                }
-            }
-            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
-                return Err(value_error("the solver's thread panicked"));
-            }
-        }
-    };
+        (answer, watch.error, watch.stopped_by)
+    })?;
     // The callback's exception, now that the search has ended and its thread is done.
     if let Some(e) = error {
         return Err(e);
@@ -214,37 +293,79 @@ fn solve<'py>(
     if let Some(e) = interrupted
         && !return_on_interrupt
     {
-        return Err(if e.is_instance_of::<PyKeyboardInterrupt>(py) {
-            e
-        } else {
-            PyKeyboardInterrupt::new_err("interrupted")
-        });
+        return Err(keyboard_interrupt(py, e));
     }
-    let d = PyDict::new(py);
-    d.set_item("perm", sol.perm().iter().map(|&g| g as usize).collect::<Vec<_>>())?;
-    d.set_item("cost", sol.cost)?;
-    d.set_item("algorithm", &sol.algorithm)?;
-    d.set_item("engine", &sol.engine)?;
-    d.set_item("device", &sol.device)?;
-    d.set_item("seed", sol.seed)?;
-    d.set_item("time_to_target", sol.time_to_target_s)?;
-    d.set_item("elapsed", sol.elapsed_s)?;
-    d.set_item("iterations", sol.iterations)?;
-    d.set_item("unit", &sol.unit)?;
-    d.set_item("interrupted", sol.interrupted)?;
-    d.set_item("notes", notes)?;
-    d.set_item("stopped_by", stopped_by)?;
-    // The watch's own stop (maxiter, the callback) sets the interrupt flag, which the loop
-    // reads as an interruption: its reason is the watch's (Ctrl-C's stays "interrupted"; a
-    // callback's True at the final report, once the run had ended, changes nothing).
-    let stopped = match stopped_by {
-        Some(by) if !ctrl_c && matches!(sol.stopped, Stopped::Interrupted | Stopped::Asked) => by,
-        _ => sol.stopped.name(),
-    };
-    d.set_item("stopped", stopped)?;
-    d.set_item("stop_rule", sol.stop_rule.name())?;
-    d.set_item("last_improvement_s", sol.last_improvement_s)?;
-    Ok(d)
+    solution_dict(py, &sol, &notes, stopped_by, ctrl_c)
+}
+
+/// Little-endian i64s from `bytes` (numpy's `astype('<i8').tobytes()`), which must hold
+/// `n·n` of them.
+fn matrix(name: &str, bytes: &[u8], n: usize) -> PyResult<Vec<i64>> {
+    if bytes.len() != n * n * 8 {
+        return Err(value_error(format!(
+            "{name}: {} bytes, but an {n}×{n} matrix of int64 takes {}",
+            bytes.len(),
+            n * n * 8
+        )));
+    }
+    Ok(bytes.chunks_exact(8).map(|c| i64::from_le_bytes(c.try_into().unwrap_or_default())).collect())
+}
+
+/// Solves many QAPs at once (`qapgpu::batch::solve_batch`): `instances` are (A, B, n), each
+/// matrix n×n int64 as little-endian bytes, and `names` their names (for errors and
+/// results). One dict each, in order, as `solve` returns it; each instance's seed is drawn
+/// from `seed` (`batch::instance_seed`). The batch runs on the first device `gpus` opens
+/// (or the CPU, one instance per thread). Ctrl-C ends every search with its best so far and
+/// raises `KeyboardInterrupt` unless `return_on_interrupt`.
+#[pyfunction]
+#[pyo3(signature = (instances, names, algo=None, engine="auto", time_limit=10.0, seed=None, gpus=None, threads=0, return_on_interrupt=false, stop=None))]
+#[allow(clippy::too_many_arguments)]
+fn solve_batch<'py>(
+    py: Python<'py>,
+    instances: Vec<(Bound<'py, PyBytes>, Bound<'py, PyBytes>, usize)>,
+    names: Vec<String>,
+    algo: Option<String>,
+    engine: &str,
+    time_limit: f64,
+    seed: Option<u64>,
+    gpus: Option<Vec<usize>>,
+    threads: usize,
+    return_on_interrupt: bool,
+    stop: Option<&str>,
+) -> PyResult<Vec<Bound<'py, PyDict>>> {
+    if names.len() != instances.len() {
+        return Err(value_error(format!("{} names for {} instances", names.len(), instances.len())));
+    }
+    let insts = instances
+        .iter()
+        .zip(&names)
+        .map(|((a, b, n), name)| {
+            let (a, b) =
+                (matrix(&format!("{name}: A"), a.as_bytes(), *n)?, matrix(&format!("{name}: B"), b.as_bytes(), *n)?);
+            Instance::new(name.clone(), *n, a, b).map_err(|e| value_error(format!("{name}: {e}")))
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let opts = options(algo, engine, time_limit, None, seed, gpus, threads, stop)?;
+    let (backends, notes) = opened(&opts).map_err(value_error)?;
+    let backend = backends.into_iter().next().ok_or_else(|| value_error("gpus: no device opened"))?;
+    let interrupt = Arc::new(AtomicBool::new(false));
+    let flag = interrupt.clone();
+    let first = backend.clone();
+    let (answer, interrupted) =
+        detached(py, Some(&first), &interrupt, move || solve_batch_on(&backend, &insts, &opts, &flag))?;
+    let sols = answer.map_err(value_error)?;
+    if let Some(e) = interrupted
+        && !return_on_interrupt
+    {
+        return Err(keyboard_interrupt(py, e));
+    }
+    sols.iter().map(|sol| solution_dict(py, sol, &notes, None, false)).collect()
+}
+
+/// The seed instance `k` of a batch seeded `seed` runs with (`batch::instance_seed`).
+#[pyfunction]
+fn instance_seed(seed: u64, k: usize) -> u64 {
+    qapgpu::batch::instance_seed(seed, k)
 }
 
 /// Reads a QAPLIB .dat file: (n, A, B), the matrices flat and row-major.
@@ -411,6 +532,8 @@ fn info(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(info, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(solve_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(instance_seed, m)?)?;
     m.add_function(wrap_pyfunction!(read_qaplib, m)?)?;
     m.add_function(wrap_pyfunction!(write_qaplib, m)?)?;
     m.add_function(wrap_pyfunction!(gpu_unavailable_reason, m)?)?;
