@@ -214,8 +214,8 @@ impl<'a> BatchGpu<'a> {
         let s = &gpu.stream;
         let stride = n.div_ceil(16) * 16;
         let mem = layout.colony_memory(walks, true);
-        let elem = group.width.bytes();
-        let square = n * n * elem;
+        // A matrix's bytes as the device holds it (`device_matrix`: padded to 16 bytes).
+        let square = device_matrices(items[0].1).0.len();
         let beta: Vec<Option<Vec<i64>>> =
             items.iter().map(|(_, i)| if layout.fast_path() { i.sums_beta() } else { None }).collect();
         let (mut a_bytes, mut b_bytes, mut beta_bytes) =
