@@ -66,7 +66,7 @@ pub fn solve_on_all(
 ) -> Result<Solution> {
     let mut solver = algo::build_on(backends, inst, opts)?;
     let limits = Limits { time_limit: opts.time_limit, known: opts.known };
-    let stopping = Stopping::of(opts.stop, inst, opts.target);
+    let stopping = Stopping::of(opts.stop, inst, opts.target, backends.iter().any(Backend::is_gpu));
     let out = run::run_until(solver.as_mut(), &limits, &stopping, obs, interrupt)?;
     // A proven optimum came from the exact method, not from the family's solver.
     let info = if out.stopped == Stopped::ProvenOptimal { run::exact::info() } else { solver.info() };

@@ -31,7 +31,7 @@ fn random(n: usize, seed: u64) -> Instance {
         m
     };
     let (a, b) = (sym(), sym());
-    Instance::new(&format!("random{n}-{seed}"), n, a, b).unwrap()
+    Instance::new(format!("random{n}-{seed}"), n, a, b).unwrap()
 }
 
 const OPTIMA: [&str; 5] = ["nug12", "had20", "els19", "tai25b", "kra30a"];

@@ -355,6 +355,14 @@ pub const EXACT_MAX_N: usize = 12;
 /// than the `converged` rule's floor).
 pub const EXACT_NODE_BUDGET: u64 = 50_000;
 
+/// The exact method's nodes where the search runs on a GPU, which converges sooner: in a
+/// Python session on the H100 host (`scripts/bench-python-stop.py`, 5 calls each), calls on
+/// had12, nug12, rou12, tai10b, tai12a and tai12b proven optimal on its CPU took 26–140 ms
+/// (tai10b: 10 800 nodes in about 35 ms), while the GPU search converged on every n ≤ 20
+/// within 6–9 ms a call, at the optimum. About 5 ms of nodes on that CPU; an instance not
+/// proven within them is searched.
+pub const EXACT_GPU_NODE_BUDGET: u64 = 1_500;
+
 /// The `converged` rule stops a run after no improvement for this many times the time to its
 /// last improvement. Set on the CPU first (replaying the traces of `solve --trace`, `auto`,
 /// seed 2, 10 s, of kra30b, tai30b, tai35b, ste36b, tai40a, tai40b, tho40, tai50a, tai50b,

@@ -90,7 +90,7 @@ pub fn solve(gpu: &Gpu, instances: &[Instance], opts: &Options, interrupt: &Atom
 /// Instance `k` proven optimal by the exact method, if it is within the node budget.
 fn prove(inst: &Instance, opts: &Options, k: usize, interrupt: &AtomicBool) -> Option<Solution> {
     let t0 = Instant::now();
-    let opt = exact::solve(inst, policy::EXACT_NODE_BUDGET, &|| interrupt.load(Ordering::Relaxed))?;
+    let opt = exact::solve(inst, crate::run::exact_budget(true), &|| interrupt.load(Ordering::Relaxed))?;
     let out = Outcome {
         cost: opt.cost,
         perm: opt.perm,

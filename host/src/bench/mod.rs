@@ -185,7 +185,7 @@ pub fn runs_traced(
         let mut solver = algo::build_on(backends, inst, &o)?;
         let limits = Limits { time_limit: o.time_limit, known: None };
         let mut curve = Trace::default();
-        let stopping = Stopping::of(o.stop, inst, o.target);
+        let stopping = Stopping::of(o.stop, inst, o.target, backends.iter().any(algo::Backend::is_gpu));
         let res = if trace {
             run::run_until(solver.as_mut(), &limits, &stopping, &mut curve, &stop)?
         } else {

@@ -8,7 +8,9 @@ pub mod stop;
 
 pub use observer::{Observer, Progress, ProgressLine, Silent, Trace, Traced, gap_percent};
 
-use crate::algo::policy::{CONVERGED_FACTOR, CONVERGED_MIN_STEPS, CONVERGED_POLL_S, EXACT_MAX_N, EXACT_NODE_BUDGET};
+use crate::algo::policy::{
+    CONVERGED_FACTOR, CONVERGED_MIN_STEPS, CONVERGED_POLL_S, EXACT_GPU_NODE_BUDGET, EXACT_MAX_N, EXACT_NODE_BUDGET,
+};
 use crate::io::Instance;
 use anyhow::Result;
 use serde::Serialize;
@@ -215,13 +217,27 @@ pub struct Stopping<'a> {
     /// Seconds without improvement below which the `converged` rule never stops the run
     /// (`policy::converged_floor_s` of the instance).
     pub floor_s: f64,
+    /// Nodes the exact method may take before the search runs instead.
+    pub node_budget: u64,
 }
 
 impl<'a> Stopping<'a> {
-    /// The stopping of a solve of `inst` under `rule`, to `target`: the instance's floor.
-    pub fn of(rule: StopRule, inst: &'a Instance, target: Option<i64>) -> Stopping<'a> {
-        Stopping { rule, instance: Some(inst), target, floor_s: crate::algo::policy::converged_floor_s(inst) }
+    /// The stopping of a solve of `inst` under `rule`, to `target`: the instance's floor, and
+    /// the exact method's budget for a search on a GPU (`gpu`) or the CPU.
+    pub fn of(rule: StopRule, inst: &'a Instance, target: Option<i64>, gpu: bool) -> Stopping<'a> {
+        Stopping {
+            rule,
+            instance: Some(inst),
+            target,
+            floor_s: crate::algo::policy::converged_floor_s(inst),
+            node_budget: exact_budget(gpu),
+        }
     }
+}
+
+/// The exact method's nodes before a search on a GPU (`gpu`) or on the CPU.
+pub fn exact_budget(gpu: bool) -> u64 {
+    if gpu { EXACT_GPU_NODE_BUDGET } else { EXACT_NODE_BUDGET }
 }
 
 /// The `converged` rule's record of a run: its best so far, when it last improved and the
@@ -336,7 +352,7 @@ pub fn run_until(
         start = Instant::now();
         if converging && let Some(inst) = stopping.instance.filter(|i| i.n <= EXACT_MAX_N) {
             let stop = || word.is_set();
-            if let Some(opt) = exact::solve(inst, EXACT_NODE_BUDGET, &stop) {
+            if let Some(opt) = exact::solve(inst, stopping.node_budget, &stop) {
                 return Ok(Ended::Proven(opt));
             }
         }
