@@ -1,15 +1,18 @@
 //! Several devices, one run, beyond independent searches: immigrants (the islands' ring and
 //! MPI's exchange) taken by every family on both engines, islands and master/slave with CPU
 //! "devices" and with two contexts on one GPU, and the master/slave colony on one device
-//! against the plain colony (same seed, same bests iteration by iteration). Without a GPU
+//! against the plain colony (same seed, same bests iteration by iteration), and a device made
+//! to fail mid-run dropped while the run goes on (two CPU devices, two GPUs). Without a GPU
 //! the GPU tests are reported as ignored, with the reason, and the CPU ones run.
-use qapgpu::algo::multi::Model;
+use qapgpu::algo::multi::{Model, of_solvers};
 use qapgpu::algo::{Backend, Options, build, build_on};
 use qapgpu::api::solve_on_all;
 use qapgpu::bench;
 use qapgpu::io::qaplib;
-use qapgpu::run::Silent;
+use qapgpu::run::stop::StopWord;
+use qapgpu::run::{self, Advance, Counters, Limits, Silent, Solver, SolverInfo, Stopped};
 use qapgpu_tests::{case, gpu};
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -144,6 +147,93 @@ fn colony_on_one_gpu_is_the_colony() {
     colony_on_one_device_is_the_colony(&Backend::Gpu(g));
 }
 
+/// A device's solver that fails at its `fail_at`-th step, as a failed launch does.
+struct FailingAt {
+    inner: Box<dyn Solver>,
+    steps: u32,
+    fail_at: u32,
+}
+
+impl Solver for FailingAt {
+    fn info(&self) -> SolverInfo {
+        self.inner.info()
+    }
+    fn stop_word(&self) -> Arc<StopWord> {
+        self.inner.stop_word()
+    }
+    fn init(&mut self) -> anyhow::Result<()> {
+        self.inner.init()
+    }
+    fn advance(&mut self) -> anyhow::Result<Advance> {
+        self.steps += 1;
+        anyhow::ensure!(self.steps < self.fail_at, "injected fault: the device failed at step {}", self.steps);
+        self.inner.advance()
+    }
+    fn found(&mut self) -> anyhow::Result<Option<(i64, Vec<u8>)>> {
+        self.inner.found()
+    }
+    fn best(&mut self) -> anyhow::Result<(i64, Vec<u8>)> {
+        self.inner.best()
+    }
+    fn counters(&mut self) -> anyhow::Result<Counters> {
+        self.inner.counters()
+    }
+    fn immigrate(&mut self, cost: i64, perm: &[u8]) -> anyhow::Result<bool> {
+        self.inner.immigrate(cost, perm)
+    }
+}
+
+/// Two devices searching tai60a together for 1.5 s, independently and as islands: the second
+/// fails at its fifth step, is dropped, and the run goes on with the first to its limit; the
+/// answer is a permutation costing what it says, and no worse than the healthy device's best
+/// at the fault.
+fn a_failing_device_is_dropped(backends: &[Backend; 2]) {
+    let (inst, _) = bench::load("tai60a").unwrap();
+    for multi in [Model::Independent, Model::Islands] {
+        let opts = Options {
+            algorithm: Some("ts".into()),
+            multi,
+            migrate_every: 2,
+            seed: 11,
+            time_limit: Some(Duration::from_millis(1500)),
+            ..Options::default()
+        };
+        let healthy = build(&backends[0], &inst, &Options { seed: 1, ..opts.clone() }).unwrap();
+        let failing = FailingAt {
+            inner: build(&backends[1], &inst, &Options { seed: 2, ..opts.clone() }).unwrap(),
+            steps: 0,
+            fail_at: 5,
+        };
+        let mut solver =
+            of_solvers(vec![("device 0".into(), healthy), ("device 1 (fails)".into(), Box::new(failing))], &opts);
+        let limits = Limits { time_limit: opts.time_limit, known: None };
+        let out = run::run(solver.as_mut(), &limits, &mut Silent, &AtomicBool::new(false)).unwrap();
+        assert_eq!(out.stopped, Stopped::TimeLimit, "{multi:?}: the run did not go on to its limit");
+        assert!(out.elapsed_s >= 1.4, "{multi:?}: ended after {} s", out.elapsed_s);
+        assert_eq!(inst.cost(&out.perm), out.cost, "{multi:?}");
+        assert!(qapgpu_common::ops::is_permutation(&out.perm), "{multi:?}");
+    }
+}
+
+fn a_failing_device_is_dropped_on_two_cpu_devices() {
+    a_failing_device_is_dropped(&[Backend::Cpu { threads: 1 }, Backend::Cpu { threads: 1 }]);
+}
+
+/// On the GPUs 0 and 1 where there are two, else on two contexts of GPU 0 (said on stderr).
+fn a_failing_device_is_dropped_on_two_gpus() {
+    gpu();
+    let second = if qapgpu::gpu::device_count() >= 2 {
+        1
+    } else {
+        eprintln!("one GPU: the two devices are two contexts of GPU 0");
+        0
+    };
+    a_failing_device_is_dropped(&[
+        Backend::Gpu(qapgpu::gpu::Gpu::open(0, None).unwrap()),
+        Backend::Gpu(qapgpu::gpu::Gpu::open(second, None).unwrap()),
+    ]);
+}
+
 fn main() -> std::process::ExitCode {
     qapgpu_tests::harness::run(vec![
         case!(every_family_keeps_an_immigrant_on_the_cpu).qaplib(&["tai60a"]),
@@ -152,5 +242,7 @@ fn main() -> std::process::ExitCode {
         case!(islands_and_master_slave_on_two_contexts_of_one_gpu).gpu().qaplib(&["nug12", "tai12b"]),
         case!(colony_on_one_cpu_device_is_the_colony).qaplib(&["tai30b"]),
         case!(colony_on_one_gpu_is_the_colony).gpu().qaplib(&["tai30b"]),
+        case!(a_failing_device_is_dropped_on_two_cpu_devices).qaplib(&["tai60a"]),
+        case!(a_failing_device_is_dropped_on_two_gpus).gpu().qaplib(&["tai60a"]),
     ])
 }

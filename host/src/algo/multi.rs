@@ -118,17 +118,28 @@ pub fn device_seed(seed: u64, k: usize) -> u64 {
 
 /// One solver of `opts` per backend.
 pub fn build_multi(backends: &[Backend], inst: &Instance, opts: &Options) -> Result<Box<dyn Solver>> {
-    let mut devices = Vec::with_capacity(backends.len());
+    let mut solvers = Vec::with_capacity(backends.len());
     for (k, b) in backends.iter().enumerate() {
         let o = Options { seed: device_seed(opts.seed, k), ..opts.clone() };
-        let solver = build(b, inst, &o)?;
-        let word = solver.stop_word();
-        devices.push(Some((format!("device {k} ({})", b.describe()), Device { solver, word })));
+        solvers.push((format!("device {k} ({})", b.describe()), build(b, inst, &o)?));
     }
+    Ok(of_solvers(solvers, opts))
+}
+
+/// One run over `solvers` (a label and a solver a device), shared as `opts.multi` says
+/// (`build_multi`'s, or solvers a test wraps: a device made to fail mid-run).
+pub fn of_solvers(solvers: Vec<(String, Box<dyn Solver>)>, opts: &Options) -> Box<dyn Solver> {
+    let devices: Vec<Option<(String, Device)>> = solvers
+        .into_iter()
+        .map(|(label, solver)| {
+            let word = solver.stop_word();
+            Some((label, Device { solver, word }))
+        })
+        .collect();
     let words = devices.iter().flatten().map(|d| d.1.word.clone()).collect();
     let migrate_every = (opts.multi == Model::Islands).then_some(opts.migrate_every.max(1));
     let word = Arc::new(StopWord::mirrored(Box::new(FanOut(words))));
-    Ok(Box::new(MultiSolver { devices, word, found: None, migrate_every, steps: 0, migrations: 0 }))
+    Box::new(MultiSolver { devices, word, found: None, migrate_every, steps: 0, migrations: 0 })
 }
 
 impl MultiSolver {
