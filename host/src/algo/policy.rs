@@ -441,3 +441,48 @@ pub const CONVERGED_POLL_S: f64 = 0.01;
 /// gets more, the GPU's resident blocks shared among its instances. Not yet measured
 /// against other counts.
 pub const BATCH_MIN_WALKS: usize = 4;
+
+// ---------------------------------------------------------------------------------------
+// Several GPUs (`--gpus auto`, the default of `solve`).
+// ---------------------------------------------------------------------------------------
+
+/// Smallest n that `solve` runs on every GPU by default (`--gpus auto`). On two H100s
+/// (BENCHMARKS.md, "Two H100s of one host"): every run of n ≤ 40 lost on two GPUs (tai35b,
+/// kra30b and tai40a: 0.45–0.70× the speed of one, runs of under a millisecond, which the
+/// second device's thread and the cross-device stop outweigh); at n = 50–60, `ts` and
+/// `aco-ts` on tai50b and tai60b gained 4–19 % but `auto` on tai60a (1 %, 4 ms) lost 38 %;
+/// from n = 80 every run gained (tai80a, tai100a 1.3×; tai80b, tai100b 1.05–1.08×; the 10-s
+/// gaps of tai80a and tai100a fell from 0.429/0.273 % to 0.375/0.207 %).
+pub const MULTI_GPU_MIN_N: usize = 80;
+
+/// The GPUs of `all` (the machine's, in order) that a solve of `inst` runs on by default:
+/// every one from n = `MULTI_GPU_MIN_N`, else the first.
+pub fn gpus_for(inst: &Instance, all: &[usize]) -> Vec<usize> {
+    if inst.n >= MULTI_GPU_MIN_N { all.to_vec() } else { all.iter().take(1).copied().collect() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{MULTI_GPU_MIN_N, gpus_for, settle_moves};
+    use crate::io::Instance;
+
+    fn zeros(n: usize) -> Instance {
+        Instance::new("zeros", n, vec![0; n * n], vec![0; n * n]).unwrap()
+    }
+
+    #[test]
+    fn every_gpu_only_from_the_size_where_runs_gained() {
+        let all = [0, 1, 2, 3];
+        assert_eq!(gpus_for(&zeros(MULTI_GPU_MIN_N - 1), &all), vec![0]);
+        assert_eq!(gpus_for(&zeros(MULTI_GPU_MIN_N), &all), all.to_vec());
+        assert_eq!(gpus_for(&zeros(10), &[]), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn the_settling_grows_with_the_neighbourhood_up_to_n_40() {
+        assert_eq!(settle_moves(40), super::CONVERGED_SETTLE_MOVES);
+        assert_eq!(settle_moves(400), super::CONVERGED_SETTLE_MOVES);
+        assert_eq!(settle_moves(20), super::CONVERGED_SETTLE_MOVES / 4);
+        assert!(settle_moves(3) >= 1);
+    }
+}

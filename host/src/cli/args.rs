@@ -58,9 +58,10 @@ pub struct DeviceArgs {
     /// One CUDA device (the same as --gpus N).
     #[arg(long, conflicts_with = "gpus")]
     pub gpu: Option<usize>,
-    /// GPUs to run on, one independent search each: `all` (the default) or ordinals, e.g.
-    /// 0,2 (0,0 opens two contexts on device 0).
-    #[arg(long, default_value = "all", value_parser = gpu_list)]
+    /// GPUs to run on, one independent search each: `auto` (the default: `solve` takes every
+    /// GPU from n = 80, where runs last long enough to gain, and one below; other commands
+    /// every GPU), `all`, or ordinals, e.g. 0,2 (0,0 opens two contexts on device 0).
+    #[arg(long, default_value = "auto", value_parser = gpu_list)]
     pub gpus: GpuList,
     /// PTX module to load instead of the one embedded at build time.
     #[arg(long)]
@@ -75,21 +76,24 @@ pub struct DeviceArgs {
     pub migrate_every: u32,
 }
 
-/// `--gpus`: all devices, or a list of ordinals.
+/// `--gpus`: as the instance suits (`policy::gpus_for`), all devices, or a list of ordinals.
 #[derive(Clone, Debug)]
 pub enum GpuList {
+    Auto,
     All,
     Some(Vec<usize>),
 }
 
 fn gpu_list(s: &str) -> Result<GpuList, String> {
-    if s == "all" {
-        return Ok(GpuList::All);
+    match s {
+        "auto" => return Ok(GpuList::Auto),
+        "all" => return Ok(GpuList::All),
+        _ => {}
     }
     let list: Result<Vec<usize>, _> = s.split(',').map(|t| t.trim().parse::<usize>()).collect();
     match list {
         Ok(v) if !v.is_empty() && v.len() <= 64 => Ok(GpuList::Some(v)),
-        _ => Err(format!("`{s}` is not `all` or a list of device ordinals (e.g. 0,1)")),
+        _ => Err(format!("`{s}` is not `auto`, `all` or a list of device ordinals (e.g. 0,1)")),
     }
 }
 
@@ -99,7 +103,7 @@ impl DeviceArgs {
         let gpus = match (self.gpu, &self.gpus) {
             (Some(k), _) => vec![k],
             (None, GpuList::Some(v)) => v.clone(),
-            (None, GpuList::All) => (0..crate::gpu::device_count()).collect(),
+            (None, GpuList::All | GpuList::Auto) => (0..crate::gpu::device_count()).collect(),
         };
         let gpu = gpus.first().copied().unwrap_or(0);
         Options {

@@ -50,16 +50,20 @@ pub fn solve(a: SolveArgs) -> Result<()> {
         // Without a target, stop at the best-known value when there is one.
         (None, None) => known,
     };
-    let opts = a.options(seed_of(&a), target, known);
+    let mut opts = a.options(seed_of(&a), target, known);
+    if a.device.gpu.is_none() && matches!(a.device.gpus, super::args::GpuList::Auto) {
+        opts.gpus = crate::algo::policy::gpus_for(&inst, &opts.gpus);
+    }
     #[cfg(feature = "mpi")]
     if crate::cluster::launched_by_mpi() {
         // Every rank solves; rank 0 alone reports the best over the ranks. Ranks on one
         // host split its GPUs unless the devices were named.
         let mut opts = opts;
-        if a.device.gpu.is_none() && matches!(a.device.gpus, super::args::GpuList::All) {
+        if a.device.gpu.is_none() && !matches!(a.device.gpus, super::args::GpuList::Some(_)) {
             let local = |v: &str| std::env::var(v).ok().and_then(|s| s.parse::<usize>().ok());
             if let (Some(r), Some(s)) = (local("OMPI_COMM_WORLD_LOCAL_RANK"), local("OMPI_COMM_WORLD_LOCAL_SIZE")) {
-                opts.gpus = crate::algo::multi::local_share(&opts.gpus, r, s);
+                let all: Vec<usize> = (0..crate::gpu::device_count()).collect();
+                opts.gpus = crate::algo::multi::local_share(&all, r, s);
                 opts.gpu = opts.gpus.first().copied().unwrap_or(0);
             }
         }
