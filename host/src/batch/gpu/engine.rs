@@ -229,6 +229,7 @@ impl<'a> BatchGpu<'a> {
         let mut left = self.moves_done.clamp(u64::from(CONVERGED_RAMP_MOVES), u64::from(full)) as u32;
         self.moves_done += u64::from(left);
         let (m, b) = (self.group.walks as u32, self.active.len());
+        super::set_shared(&self.group.kernel, layout.dynamic_shared)?;
         while left > 0 {
             let moves = left.min(most);
             self.launch(&self.group.kernel, m, b, layout.shape.launched(), layout.dynamic_shared, Some(moves))?;

@@ -58,6 +58,7 @@ pub fn solve(gpu: &Gpu, instances: &[Instance], opts: &Options, interrupt: &Atom
         out[k] = sol;
     }
     let mut groups: Vec<Group> = Vec::new();
+    let mut plans = PlanCache::default();
     for (k, inst) in instances.iter().enumerate() {
         if out[k].is_some() {
             continue;
@@ -67,7 +68,7 @@ pub fn solve(gpu: &Gpu, instances: &[Instance], opts: &Options, interrupt: &Atom
             continue;
         }
         let (cfg, plan) =
-            plan_of(&backend, gpu, inst, opts).with_context(|| format!("instance {k} ({})", inst.name))?;
+            plans.get(&backend, gpu, inst, opts).with_context(|| format!("instance {k} ({})", inst.name))?;
         match groups.iter_mut().find(|g| g.n == inst.n && g.width == inst.width && g.plan == plan && g.cfg == cfg) {
             Some(g) => g.members.push(k),
             None => groups.push(Group::new(gpu, inst, cfg, plan, k)?),
@@ -179,11 +180,60 @@ fn prove(inst: &Instance, opts: &Options, k: usize, interrupt: &AtomicBool) -> O
     Some(sol)
 }
 
-/// The walks' configuration and plan of `inst` alone (`ts::walk_config`).
-fn plan_of(backend: &Backend, gpu: &Gpu, inst: &Instance, opts: &Options) -> Result<(AcoConfig, Plan)> {
-    let cfg = ts::walk_config(backend, inst, opts)?;
-    let plan = search::plan_or_explain(gpu, inst, &search::request(inst, &cfg))?;
-    Ok((cfg, plan))
+/// What the walks' configuration and plan of an instance depend on: its size, element and
+/// move-cost types, symmetric side, diagonals, threads a walk (`ts::walk_threads`, from its
+/// dominance) and QAPLIB class (from its name).
+#[derive(Clone, Copy, PartialEq)]
+struct PlanKey {
+    n: usize,
+    width: ElemWidth,
+    delta: qapgpu_common::delta::DeltaWidth,
+    side: Option<qapgpu_common::sums::Side>,
+    zero_diagonals: bool,
+    threads: u32,
+    class: crate::algo::aco::Class,
+}
+
+impl PlanKey {
+    fn of(inst: &Instance) -> PlanKey {
+        PlanKey {
+            n: inst.n,
+            width: inst.width,
+            delta: inst.delta_width(),
+            side: inst.sums_side(),
+            zero_diagonals: inst.zero_diagonals(),
+            threads: ts::walk_threads(inst),
+            class: crate::algo::aco::Class::of(&inst.name),
+        }
+    }
+}
+
+/// The plans made so far, by key: planning asks the driver about kernels (3000 instances of
+/// n = 50 spent 1.6 s before their 0.3-s search, planned one by one).
+#[derive(Default)]
+struct PlanCache(Vec<(PlanKey, AcoConfig, Plan)>);
+
+impl PlanCache {
+    /// The walks' configuration and plan of `inst` alone (`ts::walk_config`), made once a key.
+    fn get(&mut self, backend: &Backend, gpu: &Gpu, inst: &Instance, opts: &Options) -> Result<(AcoConfig, Plan)> {
+        let key = PlanKey::of(inst);
+        if let Some((_, cfg, plan)) = self.0.iter().find(|(k, _, _)| *k == key) {
+            return Ok((cfg.clone(), *plan));
+        }
+        let cfg = ts::walk_config(backend, inst, opts)?;
+        let plan = search::plan_or_explain(gpu, inst, &search::request(inst, &cfg))?;
+        self.0.push((key, cfg.clone(), plan));
+        Ok((cfg, plan))
+    }
+}
+
+/// Lets `kernel` take `bytes` of dynamic shared memory. Groups of different sizes may share
+/// one kernel (one function handle of the module) with different needs, so each launch sets
+/// its own (a group's set at its creation was overwritten by the next group's: "invalid
+/// argument" at launch).
+pub(super) fn set_shared(kernel: &CudaFunction, bytes: u32) -> Result<()> {
+    kernel.set_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes as i32)?;
+    Ok(())
 }
 
 /// Instances of one size, element type, configuration and plan: one launch runs a chunk of
@@ -207,10 +257,7 @@ impl Group {
     fn new(gpu: &Gpu, inst: &Instance, cfg: AcoConfig, plan: Plan, k: usize) -> Result<Group> {
         let kernel = search::load(gpu, plan.kernel)?;
         let layout = plan.layout;
-        kernel.set_attribute(
-            CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-            layout.dynamic_shared as i32,
-        )?;
+        set_shared(&kernel, layout.dynamic_shared)?;
         let wave = resident_blocks(gpu, &kernel, &layout, plan.registers) as usize;
         Ok(Group { n: inst.n, width: inst.width, cfg, plan, kernel, wave, walks: BATCH_MIN_WALKS, members: vec![k] })
     }
