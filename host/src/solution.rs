@@ -68,6 +68,11 @@ pub struct Solution {
     /// Seconds into the run of its last improvement, as the `converged` rule saw it (None
     /// under the `time` rule and for a proven optimum).
     pub last_improvement_s: Option<f64>,
+    /// Seconds into the run at which the family's search began (after a failed attempt of
+    /// the exact method; 0 without one; None under the `time` rule and for a proven optimum):
+    /// the `converged` rule waits its factor times the search's own time to the last
+    /// improvement, or to the walks' settling where that came later.
+    pub search_start_s: Option<f64>,
     /// How blocks and threads are used, in words.
     pub layout: String,
     /// Seconds the GPU engine spent before its first launch (context and module), once per
@@ -131,6 +136,7 @@ impl Solution {
                 StopRule::Time
             },
             last_improvement_s: out.last_improvement_s,
+            search_start_s: out.search_start_s,
             layout: info.layout.clone(),
             startup_s: None,
             startup: None,
@@ -146,9 +152,16 @@ impl Solution {
             Stopped::Target => format!("target{rule}"),
             Stopped::Converged => {
                 let at = self.last_improvement_s.unwrap_or(0.0);
+                let from = self.search_start_s.unwrap_or(0.0);
+                let exact = if from > 0.0 {
+                    format!("; the search began after {from:.3} s of the exact method")
+                } else {
+                    String::new()
+                };
                 format!(
-                    "converged{rule}: no improvement for {:.3} s after the last one at {at:.3} s",
-                    (self.elapsed_s - at).max(0.0)
+                    "converged{rule}: no improvement for {:.3} s after the last one at {at:.3} s ({}× the search's time to it or to the walks' settling{exact})",
+                    (self.elapsed_s - at).max(0.0),
+                    crate::algo::policy::CONVERGED_FACTOR
                 )
             }
             Stopped::ProvenOptimal => format!("proven optimal{rule}: solved exactly by branch and bound on the CPU"),

@@ -52,8 +52,9 @@ class QAPResult(_Base):
     ``algorithm``, ``seed``, ``interrupted``, ``notes`` (why there is no GPU, if so),
     ``stopped`` (why the search ended: "proven optimal", "converged", "target", "time limit",
     "maxiter", "callback", "interrupted", "budget"), ``stop_rule`` ("time" or "converged")
-    and ``last_improvement_s`` (s into the search of the last improvement the "converged"
-    rule saw; None under "time" and for a proven optimum)."""
+    ``last_improvement_s`` (s into the run of the last improvement the "converged" rule saw;
+    None under "time" and for a proven optimum) and ``search_start_s`` (s into the run at which
+    the search began, after a failed attempt of the exact method; 0 without one)."""
 
 
 def gpu_unavailable_reason():
@@ -559,7 +560,7 @@ def quadratic_assignment(A, B, method="auto", options=None):
         (accepted, no effect). Unknown options give an ``OptimizeWarning`` and are ignored.
         qapgpu's: ``time_limit`` (s, default 1), ``target`` (stop at this objective value
         or better), ``engine`` ("auto", "gpu", "cpu"), ``gpus`` (list of device ordinals;
-        default all), ``threads`` (CPU engine, 0..256, 0 = all cores), ``precision``
+        default: every GPU from n = 80, the first below), ``threads`` (CPU engine, 0..256, 0 = all cores), ``precision``
         (None: chosen from the data; an int p rounds non-integral floats to multiples of
         10^-p, and a negative p rounds every matrix so), ``return_on_interrupt`` (Ctrl-C
         returns the best so far instead of raising ``KeyboardInterrupt``), ``callback``
@@ -888,7 +889,8 @@ def _result(col, fun, r, notes):
                      time_to_target=r["time_to_target"], elapsed=r["elapsed"], engine=r["engine"], device=r["device"],
                      algorithm=r["algorithm"], seed=r["seed"],
                      interrupted=bool(r["interrupted"]) and r["stopped_by"] != "maxiter", notes=notes + r["notes"],
-                     stopped=stopped, stop_rule=r["stop_rule"], last_improvement_s=r["last_improvement_s"])
+                     stopped=stopped, stop_rule=r["stop_rule"], last_improvement_s=r["last_improvement_s"],
+                     search_start_s=r["search_start_s"])
 
 
 def _objective(A0, B0, col):
@@ -915,7 +917,8 @@ def _forced(A0, B0, pm, n):
     return QAPResult(col_ind=col, fun=_objective(A0, B0, col) if n else 0, nit=0, status=0, success=True,
                      message="nothing to search: the permutation is fixed", time_to_target=0.0, elapsed=0.0,
                      engine="none", device="none", algorithm="none", seed=None, interrupted=False, notes=[],
-                     stopped="proven optimal", stop_rule=None, last_improvement_s=None)
+                     stopped="proven optimal", stop_rule=None, last_improvement_s=None,
+                     search_start_s=None)
 
 
 def _as_integer_matrix(name, M):

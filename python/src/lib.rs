@@ -232,6 +232,7 @@ fn solution_dict<'py>(
     d.set_item("stopped", stopped)?;
     d.set_item("stop_rule", sol.stop_rule.name())?;
     d.set_item("last_improvement_s", sol.last_improvement_s)?;
+    d.set_item("search_start_s", sol.search_start_s)?;
     Ok(d)
 }
 
@@ -273,8 +274,14 @@ fn solve<'py>(
         }
         None => None,
     };
+    let named = gpus.is_some();
     let opts = options(algo, engine, time_limit, target, seed, gpus, threads, stop)?;
-    let (backends, notes) = opened(&opts).map_err(value_error)?;
+    let (mut backends, notes) = opened(&opts).map_err(value_error)?;
+    // Unless named, every GPU from n = 80 and one below, as the command line's `--gpus auto`
+    // (`policy::gpus_for`); every device stays open for the session's next calls.
+    if !named {
+        backends.truncate(qapgpu::algo::policy::gpus_for(&inst, &opts.gpus).len().max(1));
+    }
     let interrupt = Arc::new(AtomicBool::new(false));
     let flag = interrupt.clone();
     let first = backends.first().cloned();

@@ -375,26 +375,40 @@ impl Lookup {
     }
 }
 
+/// Whether the library's file of `inst`'s name (`qaplib_dir()`) holds `inst`'s matrices.
+fn same_as_library(inst: &Instance) -> bool {
+    let path = qaplib_dir().join(format!("{}.dat", inst.name));
+    read_dat(&path).is_ok_and(|lib| lib.n == inst.n && lib.a == inst.a && lib.b == inst.b)
+}
+
 /// Most bytes a `bks.csv` may take (a line an instance: QAPLIB's 136 take 4 KiB).
 const BKS_BYTES: u64 = 1 << 20;
 
 /// Best-known value of `inst` (by its name) from the `bks.csv` beside the instance file
 /// `dat`, else the one in `qaplib_dir()`, else a `.sln` of the file's name beside it: the
-/// first whose n is the
-/// instance's. A value given for another n (a user's own `nug12.dat` of n = 6) belongs to
-/// another instance: it is passed over, with a note.
+/// first whose n is the instance's. A value given for another n (a user's own `nug12.dat` of
+/// n = 6) belongs to another instance: it is passed over, with a note. The library's value
+/// is taken for a file outside the library only where the library's file of that name holds
+/// the same matrices (a user's own `nug12.dat` of n = 12 is not QAPLIB's nug12).
 pub fn best_known(dat: &Path, inst: &Instance) -> Lookup {
     let (name, n) = (inst.name.as_str(), inst.n);
     let dir = dat.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let mut lookup = Lookup::default();
     let (beside, lib) = (dir.join("bks.csv"), qaplib_dir().join("bks.csv"));
     let same = beside == lib || beside.canonicalize().is_ok_and(|b| lib.canonicalize().is_ok_and(|l| b == l));
-    let csvs = if same { vec![beside] } else { vec![beside, lib] };
+    let csvs = if same { vec![beside] } else { vec![beside, lib.clone()] };
     for csv in csvs.iter().filter(|c| c.exists()) {
         match bks_rows(csv, name) {
             Err(why) => lookup.notes.push(format!("{}: not used for best-known values: {why}", csv.display())),
             Ok(rows) => {
                 if let Some(&(_, value)) = rows.iter().find(|r| r.0 == Some(n)) {
+                    if *csv == lib && !same && !same_as_library(inst) {
+                        lookup.notes.push(format!(
+                            "{}: {name} there is not this {name} (its matrices differ or its file is missing): its best-known value {value} is not used",
+                            csv.display()
+                        ));
+                        continue;
+                    }
                     lookup.found = Some(BestKnown { value, source: csv.clone() });
                     return lookup;
                 }

@@ -122,6 +122,10 @@ pub struct Outcome {
     /// Seconds into the run of the last improvement the `converged` rule saw (None under the
     /// `time` rule, and for a proven optimum).
     pub last_improvement_s: Option<f64>,
+    /// Seconds into the run at which the search began, after a failed attempt of the exact
+    /// method (None under the `time` rule and for a proven optimum): the `converged` rule
+    /// times the search from there.
+    pub search_start_s: Option<f64>,
 }
 
 /// When a run may stop besides its target, its time limit, its own budget and Ctrl-C
@@ -454,7 +458,18 @@ pub fn run_until(
         unit: counters.unit,
     });
     let last_improvement_s = if stopped == Stopped::ProvenOptimal { None } else { last_improvement_s };
-    Ok(Outcome { cost, perm, time_to_target_s, elapsed_s, counters, interrupted, stopped, last_improvement_s })
+    let search_start_s = last_improvement_s.map(|_| search_from);
+    Ok(Outcome {
+        cost,
+        perm,
+        time_to_target_s,
+        elapsed_s,
+        counters,
+        interrupted,
+        stopped,
+        last_improvement_s,
+        search_start_s,
+    })
 }
 
 fn progress(solver: &mut dyn Solver, obs: &mut dyn Observer, elapsed_s: f64, known: Option<i64>) -> Result<()> {

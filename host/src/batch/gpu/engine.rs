@@ -349,6 +349,7 @@ impl<'a> BatchGpu<'a> {
                 interrupted,
                 stopped,
                 last_improvement_s: self.conv[j].as_ref().map(Convergence::last_improvement_s),
+                search_start_s: self.conv[j].as_ref().map(|_| 0.0),
             };
             let mut sol =
                 Solution::new(inst, &out_k, &info, crate::batch::instance_seed(opts.seed, k), None, opts.known)

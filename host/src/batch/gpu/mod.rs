@@ -174,6 +174,7 @@ fn prove(inst: &Instance, opts: &Options, k: usize, interrupt: &AtomicBool) -> O
         interrupted: false,
         stopped: Stopped::ProvenOptimal,
         last_improvement_s: None,
+        search_start_s: None,
     };
     let mut sol = Solution::new(inst, &out, &exact::info(), super::instance_seed(opts.seed, k), None, None).ok()?;
     sol.stop_rule = opts.stop;
