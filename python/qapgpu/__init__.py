@@ -748,14 +748,14 @@ def quadratic_assignment_batch(As, Bs, method=None, options=None):
                                                     run.precision, run.engine, names=(f"As[{k}]", f"Bs[{k}]"))
         except ValueError as e:
             raise ValueError(f"As[{k}], Bs[{k}]: {e}") from None
-        (alone if engine != run.engine else batch).append((k, native, notes))
+        (alone if engine != run.engine else batch).append((k, native, exact, notes))
     if batch:
-        rs = _native.solve_batch([(_le_bytes(nat.Ai), _le_bytes(nat.Bi), nat.Ai.shape[0]) for _, nat, _ in batch],
-                                 [f"As[{k}]" for k, _, _ in batch], algo, run.engine, run.time_limit, seed,
+        rs = _native.solve_batch([(_le_bytes(nat.Ai), _le_bytes(nat.Bi), nat.Ai.shape[0]) for _, nat, _, _ in batch],
+                                 [f"As[{k}]" for k, _, _, _ in batch], algo, run.engine, run.time_limit, seed,
                                  run.gpus, run.threads, run.return_on_interrupt, run.stop)
-        for (k, _, notes), r in zip(batch, rs):
-            results[k] = _batch_result(pairs[k], r, notes)
-    for k, native, notes in alone:  # u32 matrices under engine="auto": the CPU engine, one at a time
+        for (k, nat, exact, notes), r in zip(batch, rs):
+            results[k] = _batch_result(pairs[k], r, notes, nat, exact)
+    for k, native, _, notes in alone:  # u32 matrices under engine="auto": the CPU engine, one at a time
         n = native.Ai.shape[0]
         r = _native.solve(native.Ai.ravel().tolist(), native.Bi.ravel().tolist(), n, algo, "cpu", run.time_limit,
                           None, _native.instance_seed(seed, k), run.gpus, run.threads, run.return_on_interrupt, None,
@@ -769,8 +769,14 @@ def _le_bytes(M):
     return np.ascontiguousarray(M, dtype="<i8").tobytes()
 
 
-def _batch_result(pair, r, notes):
+def _batch_result(pair, r, notes, native=None, exact=False):
+    """Instance ``pair``'s result from the native dict ``r``. Where the native instance is the
+    caller's integers unscaled (``exact``, exponents 0), its cost, which the library re-costed
+    in 64 bits, is the caller's objective through ``native.user_value``; else the objective is
+    computed on the caller's matrices (about 40 µs a pair of n = 30, 0.4 s of 10,000)."""
     col = np.asarray(r["perm"], dtype=np.int64)
+    if native is not None and exact and native.ka + native.kb == 0:
+        return _result(col, native.user_value(r["cost"], True), r, notes)
     return _result(col, _objective(pair[0], pair[1], col), r, notes)
 
 
