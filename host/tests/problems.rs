@@ -94,6 +94,35 @@ fn asymmetric_tsp_costs_the_directed_tour() {
     assert_eq!(qap_optimum(t.qap()).0, 3);
 }
 
+/// A TYPE line with words after the type, as TSPLIB's si175 has (`TSP (M.~Hofmeister)`), is
+/// read; a TYPE whose first word is another is refused, naming it.
+#[test]
+fn tsp_type_is_the_first_word_of_its_line() {
+    let with = |ty: &str| {
+        format!(
+            "NAME: s\nTYPE: {ty}\nDIMENSION: 3\nEDGE_WEIGHT_TYPE: EXPLICIT\nEDGE_WEIGHT_FORMAT: FULL_MATRIX\nEDGE_WEIGHT_SECTION\n0 1 2\n1 0 3\n2 3 0\nEOF\n"
+        )
+    };
+    assert!(tsplib::parse(Path::new("s.tsp"), &with("TSP (M.~Hofmeister)")).is_ok());
+    let e = tsplib::parse(Path::new("s.tsp"), &with("HCP (a tour)")).unwrap_err().to_string();
+    assert!(e.contains("HCP (a tour)") && e.contains("not a TSP"), "{e}");
+}
+
+/// A k that no attempt reaches: the answer says so (`found` false, a note naming k) and shows
+/// a clique grown greedily along the last attempt's permutation, checked on the graph.
+#[test]
+fn a_clique_size_not_reached_is_said_not_shown_as_found() {
+    let (g, planted) = generate::planted_clique(30, 30, 6, 4);
+    let order: Vec<u8> =
+        planted.iter().map(|&v| v as u8).chain((0..30u8).filter(|v| !planted.contains(&(*v as usize)))).collect();
+    let found = clique::search(&g, Some(12), Direction::Up, |_| Ok((order.clone(), false))).unwrap();
+    let a = &found.answer;
+    assert!(a.valid && a.value >= 6, "{a:?}");
+    assert_eq!(a.fields["found"], false);
+    assert!(a.fields["note"].as_str().unwrap().contains("no 12-clique"), "{a:?}");
+    assert!(a.drawing.contains("no 12-clique"), "{}", a.drawing);
+}
+
 #[test]
 fn linear_arrangement_matches_brute_force() {
     for seed in 0..3 {

@@ -76,6 +76,20 @@ fn answer_of(g: &Graph, mut vertices: Vec<usize>) -> Answer {
     Answer::checked("clique", "clique_size", check_clique(g, &vertices), 0).with("vertices", &shown).drawn(drawing)
 }
 
+/// A clique of `g` grown greedily along `order` (vertices, 0-based): each vertex joins where
+/// it is adjacent to every vertex already in (None for an empty order).
+fn greedy_along(g: &Graph, order: &[u8]) -> Option<Vec<usize>> {
+    let adj = g.adjacency();
+    let mut clique: Vec<usize> = Vec::new();
+    for &v in order {
+        let v = v as usize;
+        if v < g.n && clique.iter().all(|&u| adj[u * g.n + v]) {
+            clique.push(v);
+        }
+    }
+    (!clique.is_empty()).then_some(clique)
+}
+
 /// Which way `search` walks k.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, Serialize)]
 pub enum Direction {
@@ -138,6 +152,8 @@ pub fn search(
 ) -> anyhow::Result<Found> {
     let mut attempts = Vec::new();
     let mut best: Option<(usize, Vec<u8>)> = None;
+    // The last attempt's permutation, for the clique shown where no k is reached.
+    let mut last: Vec<u8> = Vec::new();
     if g.edges.is_empty() || g.n < 2 {
         return Ok(Found { answer: answer_of(g, vec![0]), attempts, best });
     }
@@ -152,6 +168,7 @@ pub fn search(
         let started = std::time::Instant::now();
         let (perm, found) = attempt(&problem)?;
         attempts.push(Attempt { k, found, seconds: started.elapsed().as_secs_f64() });
+        last.clone_from(&perm);
         if found {
             anyhow::ensure!(problem.answer(&perm).valid, "the solver reported a {k}-clique that is not one");
             best = Some((k, perm));
@@ -165,9 +182,18 @@ pub fn search(
     let answer = match &best {
         Some((k, perm)) => answer_of(g, perm[..*k].iter().map(|&v| v as usize).collect()),
         None => {
-            // No k reached: an edge is a 2-clique (k = 2 needs only one).
-            let &(u, v, _) = &g.edges[0];
-            answer_of(g, vec![u, v])
+            // No k reached: the largest clique the greedy pass finds along the last attempt's
+            // permutation (its chosen vertices first), at least an edge, and said so: the
+            // report must not read as the k asked for.
+            let clique = greedy_along(g, &last).filter(|c| c.len() >= 2).unwrap_or_else(|| {
+                let &(u, v, _) = &g.edges[0];
+                vec![u, v]
+            });
+            let asked = fixed.map_or("no clique of the k tried".to_string(), |k| format!("no {k}-clique"));
+            let note = format!("{asked} found; shown: a clique grown greedily along the last search's answer");
+            let answer = answer_of(g, clique);
+            let drawing = format!("{:<16} {note}\n{}", "note", answer.drawing);
+            answer.with("found", false).with("note", &note).drawn(drawing)
         }
     };
     let answer = answer.with("upper_bound", ub).with("attempts", &attempts);

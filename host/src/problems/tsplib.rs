@@ -66,7 +66,9 @@ pub fn parse(path: &Path, text: &str) -> Result<TspData, ProblemError> {
             "NAME" => name = value,
             "COMMENT" | "DISPLAY_DATA_TYPE" | "NODE_COORD_TYPE" => {}
             "TYPE" => {
-                if !matches!(value.to_ascii_uppercase().as_str(), "TSP" | "ATSP") {
+                // The type is the value's first word: si175 has `TYPE: TSP (M.~Hofmeister)`.
+                let kind = value.split_whitespace().next().unwrap_or("").to_ascii_uppercase();
+                if !matches!(kind.as_str(), "TSP" | "ATSP") {
                     return Err(bad(format!("TYPE {value} is not a TSP (TSP or ATSP expected)")));
                 }
             }
