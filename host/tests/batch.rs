@@ -8,6 +8,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+mod support;
+use support::text;
+
 /// The small shipped instances (n ≤ 20) the tests solve.
 const SMALL: [&str; 8] = ["chr12a", "had12", "nug12", "tai12b", "esc16a", "els19", "had20", "tai20b"];
 
@@ -52,23 +55,13 @@ fn batch(args: &[&str]) -> Command {
     c
 }
 
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
 /// Exit 1 or 2, one line on stderr holding every needle, nothing on stdout, no panic.
 fn assert_one_line_error(out: &Output, needles: &[&str], what: &str) {
-    let err = text(&out.stderr);
-    assert!(matches!(out.status.code(), Some(1 | 2)), "{what}: exit {:?}, stderr {err}", out.status);
-    assert_eq!(err.trim_end().lines().count(), 1, "{what}: one line, got {err}");
-    for needle in needles {
-        assert!(err.contains(needle), "{what}: `{err}` should mention `{needle}`");
-    }
-    assert!(!err.contains("panicked"), "{what}: {err}");
+    support::assert_one_line_error(out, needles, what);
     assert!(out.stdout.is_empty(), "{what}: stdout `{}`", text(&out.stdout));
 }
 

@@ -11,6 +11,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+mod support;
+use support::{assert_one_line_error, text};
+
 fn qapgpu() -> Command {
     let bin = std::env::var_os("QAPGPU_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_qapgpu").into());
     let mut c = Command::new(bin);
@@ -33,21 +36,6 @@ fn folder(test: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// Exit 1 or 2, one line on stderr containing every needle, no panic.
-fn assert_one_line_error(out: &Output, needles: &[&str], what: &str) {
-    let err = text(&out.stderr);
-    assert!(matches!(out.status.code(), Some(1 | 2)), "{what}: exit {:?}, stderr {err}", out.status);
-    assert_eq!(err.trim_end().lines().count(), 1, "{what}: one line, got {err}");
-    for needle in needles {
-        assert!(err.contains(needle), "{what}: `{err}` should mention `{needle}`");
-    }
-    assert!(!err.contains("panicked"), "{what}: {err}");
 }
 
 /// Waits for `child` at most `secs`; kills it and fails past that.

@@ -246,29 +246,12 @@ impl AcoGpu {
             elite_ok: gpu.ptr(&buf.walk.elite_ok),
             hit: hit.as_ref().map_or(0, HostMapped::device_ptr),
             b_sym: if beta.is_some() { gpu.ptr(&buf.b_sym) } else { 0 },
-            aspiration: cfg.aspiration,
             first_pairs: gpu.ptr(&buf.first_pairs),
             best: gpu.ptr(&buf.best),
             stop: site.stop.device_ptr(),
             seed: cfg.seed,
             target: cfg.target,
-            n: n as u32,
-            m: m as u32,
-            stride: stride as u32,
-            ls_iterations: cfg.ls_iterations,
-            tabu_list_size: cfg.tabu_list_size,
-            ns: shape.ns,
-            moves: shape.moves,
-            owners: shape.owners,
-            tl_start: shape.tl_start,
-            lanes: shape.lanes,
-            flags: ls_flags(inst, &cfg, &layout, beta.is_some()),
-            gamma_threshold: cfg.gamma_threshold(),
-            rho: cfg.rho as f32,
-            tau_init: 0.0,
-            tau_min: 0.0,
-            tau_max: 0.0,
-            layout: layout.shared(),
+            ..settings(&cfg, &layout, n, m, stride, ls_flags(inst, &cfg, &layout, beta.is_some()))
         };
         let (wave, tabu_per_ant) = ((wave & !1).max(2), global_tabu == m * n * n);
         let mut engine = AcoGpu {
@@ -496,6 +479,35 @@ impl AcoGpu {
 
     fn per_cell(&self) -> LaunchConfig {
         LaunchConfig { grid_dim: (self.n as u32, 1, 1), block_dim: (self.n as u32, 1, 1), shared_mem_bytes: 0 }
+    }
+}
+
+/// The parameter block's settings for m units of n (rows of `stride` bytes) under `cfg` on
+/// `layout`, with the local search's `flags`: every field but the buffers' addresses, the
+/// stop word, the seed and the target, which stay zero for the caller (`AcoGpu::new`, and
+/// each instance of a batch, `batch::gpu`) to fill.
+pub(crate) fn settings(cfg: &AcoConfig, layout: &LsLayout, n: usize, m: usize, stride: usize, flags: u32) -> AcoParams {
+    let shape = layout.shape;
+    AcoParams {
+        aspiration: cfg.aspiration,
+        n: n as u32,
+        m: m as u32,
+        stride: stride as u32,
+        ls_iterations: cfg.ls_iterations,
+        tabu_list_size: cfg.tabu_list_size,
+        ns: shape.ns,
+        moves: shape.moves,
+        owners: shape.owners,
+        tl_start: shape.tl_start,
+        lanes: shape.lanes,
+        flags,
+        gamma_threshold: cfg.gamma_threshold(),
+        rho: cfg.rho as f32,
+        tau_init: 0.0,
+        tau_min: 0.0,
+        tau_max: 0.0,
+        layout: layout.shared(),
+        ..AcoParams::default()
     }
 }
 

@@ -9,7 +9,7 @@
 //! instance's best (`AcoBest`, one copy) and drops the instances that have converged
 //! (`run::Convergence`, on the batch's clock) from the next step's array.
 use super::Group;
-use crate::algo::aco::gpu::ls_flags;
+use crate::algo::aco::gpu::{ls_flags, settings};
 use crate::algo::policy::{self, CONVERGED_RAMP_MOVES, CONVERGED_SETTLE_PER_N};
 use crate::algo::{Options, ts};
 use crate::gpu::{Gpu, bytes_of, device_matrices, device_matrix, from_bytes};
@@ -115,57 +115,49 @@ impl<'a> BatchGpu<'a> {
         let best_init: Vec<u8> = (0..b).flat_map(|_| bytes_of(&AcoBest::default()).to_vec()).collect();
         let best = s.clone_htod(&best_init)?;
         let cfg = &group.cfg;
+        // The buffers' addresses once, each instance's block at its offsets from them.
+        let (pa, pb, pants, pant_costs, pcants, pcant_costs) =
+            (gpu.ptr(&a), gpu.ptr(&bm), gpu.ptr(&ants), gpu.ptr(&ant_costs), gpu.ptr(&cants), gpu.ptr(&cant_costs));
+        let (pls_iters, prng, pdelta, ptabu, pwalks, ptables, ptables_ok, pb_sym, pbest) = (
+            gpu.ptr(&ls_iters),
+            gpu.ptr(&rng),
+            gpu.ptr(&delta),
+            gpu.ptr(&tabu),
+            gpu.ptr(&walk_counts),
+            gpu.ptr(&tables),
+            gpu.ptr(&tables_ok),
+            gpu.ptr(&b_sym),
+            gpu.ptr(&best),
+        );
+        let pfirst_pairs = gpu.ptr(&first_pairs);
+        let (square64, stride64) = (square as u64, stride as u64);
         let params: Vec<AcoParams> = items
             .iter()
             .enumerate()
             .map(|(j, (k, inst))| {
                 let (jm, j64) = ((j * m) as u64, j as u64);
                 AcoParams {
-                    a: gpu.ptr(&a) + j64 * square as u64,
-                    b: gpu.ptr(&bm) + j64 * square as u64,
-                    ants: gpu.ptr(&ants) + jm * stride as u64,
-                    ant_costs: gpu.ptr(&ant_costs) + 8 * jm,
-                    cants: gpu.ptr(&cants) + jm * stride as u64,
-                    cant_costs: gpu.ptr(&cant_costs) + 8 * jm,
-                    ls_iters: gpu.ptr(&ls_iters) + 4 * jm,
-                    rng: gpu.ptr(&rng) + 16 * jm,
-                    tau: 0,
-                    delta: gpu.ptr(&delta) + j64 * mem.delta_bytes as u64,
-                    tabu: gpu.ptr(&tabu) + 4 * j64 * mem.tabu_entries as u64,
-                    walks: gpu.ptr(&walk_counts) + 4 * jm,
-                    winners: 0,
-                    tables: if mem.kept_tables > 0 { gpu.ptr(&tables) + j64 * mem.kept_tables as u64 } else { 0 },
-                    tables_ok: gpu.ptr(&tables_ok) + 4 * jm,
-                    donor_slots: 0,
-                    elite_rows: 0,
-                    elite_costs: 0,
-                    elite_tables: 0,
-                    elite_ok: 0,
-                    hit: 0,
-                    b_sym: if beta[j].is_some() { gpu.ptr(&b_sym) + j64 * square as u64 } else { 0 },
-                    aspiration: cfg.aspiration,
-                    first_pairs: gpu.ptr(&first_pairs),
-                    best: gpu.ptr(&best) + j64 * size_of::<AcoBest>() as u64,
+                    a: pa + j64 * square64,
+                    b: pb + j64 * square64,
+                    ants: pants + jm * stride64,
+                    ant_costs: pant_costs + 8 * jm,
+                    cants: pcants + jm * stride64,
+                    cant_costs: pcant_costs + 8 * jm,
+                    ls_iters: pls_iters + 4 * jm,
+                    rng: prng + 16 * jm,
+                    delta: pdelta + j64 * mem.delta_bytes as u64,
+                    tabu: ptabu + 4 * j64 * mem.tabu_entries as u64,
+                    walks: pwalks + 4 * jm,
+                    tables: if mem.kept_tables > 0 { ptables + j64 * mem.kept_tables as u64 } else { 0 },
+                    tables_ok: ptables_ok + 4 * jm,
+                    b_sym: if beta[j].is_some() { pb_sym + j64 * square64 } else { 0 },
+                    first_pairs: pfirst_pairs,
+                    best: pbest + j64 * size_of::<AcoBest>() as u64,
                     stop,
                     seed: crate::batch::instance_seed(opts.seed, *k),
                     target: NO_TARGET,
-                    n: n as u32,
-                    m: m as u32,
-                    stride: stride as u32,
-                    ls_iterations: cfg.ls_iterations,
-                    tabu_list_size: cfg.tabu_list_size,
-                    ns: shape.ns,
-                    moves: shape.moves,
-                    owners: shape.owners,
-                    tl_start: shape.tl_start,
-                    lanes: shape.lanes,
-                    flags: ls_flags(inst, cfg, &layout, beta[j].is_some()),
-                    gamma_threshold: cfg.gamma_threshold(),
-                    rho: cfg.rho as f32,
-                    tau_init: 0.0,
-                    tau_min: 0.0,
-                    tau_max: 0.0,
-                    layout: layout.shared(),
+                    // No pheromone, no regrouping (winners, donors, elite), no mapped hit: 0.
+                    ..settings(cfg, &layout, n, m, stride, ls_flags(inst, cfg, &layout, beta[j].is_some()))
                 }
             })
             .collect();
