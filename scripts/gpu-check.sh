@@ -9,7 +9,7 @@ export QAPLIB_DIR=$PWD/qaplib
 nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv,noheader
 ./qapgpu info
 status=0
-for t in gpu_twin aco_twin cga_twin time_limits multi_device hardening_limits_gpu batch_engine; do
+for t in gpu_twin aco_twin cga_twin time_limits multi_device hardening_limits_gpu batch_engine wide_twin; do
   echo "== $t"
   timeout 300 ./$t --test-threads=1 2>&1 | grep -E "^test |test result|panicked|SKIPPED|skipped|left|right|returned" || true
   [ "${PIPESTATUS[0]}" = 0 ] || status=1

@@ -3,21 +3,22 @@
 //! cost(p) = Σᵢ Σⱼ a[i][j] · b[p(i)][p(j)], with p(i) the location of facility i.
 use crate::delta::MoveCost;
 use crate::elem::Elem;
+use crate::gene::Gene;
 use crate::matrix::Matrix;
 
 /// Full O(n²) evaluation of `p` (0-based).
 #[inline(always)]
-pub fn cost<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &[u8]) -> i64 {
+pub fn cost<G: Gene, E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &[G]) -> i64 {
     (0..p.len()).map(|i| row_cost(a, b, p, i)).sum()
 }
 
 /// Facility i's share of `cost`: Σⱼ a[i][j] · b[p(i)][p(j)].
 #[inline(always)]
-pub fn row_cost<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &[u8], i: usize) -> i64 {
-    let pi = p[i] as usize;
+pub fn row_cost<G: Gene, E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &[G], i: usize) -> i64 {
+    let pi = p[i].at();
     let mut row = 0i64;
     for (j, &pj) in p.iter().enumerate() {
-        row += E::mul_wide(a.at(i, j), b.at(pi, pj as usize));
+        row += E::mul_wide(a.at(i, j), b.at(pi, pj.at()));
     }
     row
 }
@@ -27,11 +28,17 @@ pub fn row_cost<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &[u8], i: 
 /// (the GPU's init kernel). Four terms a pass, so that a thread's loads are in flight
 /// together rather than one latency after another.
 #[inline(always)]
-pub fn strided_cost<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &[u8], first: usize, step: usize) -> i64 {
+pub fn strided_cost<G: Gene, E: Elem, A: Matrix<E>, B: Matrix<E>>(
+    a: &A,
+    b: &B,
+    p: &[G],
+    first: usize,
+    step: usize,
+) -> i64 {
     let n = p.len();
     let term = |e: usize| {
         let (i, j) = (e / n, e % n);
-        E::mul_wide(a.at(i, j), b.at(p[i] as usize, p[j] as usize))
+        E::mul_wide(a.at(i, j), b.at(p[i].at(), p[j].at()))
     };
     let (end, mut e) = (n * n, first);
     let mut sum = [0i64; 4];
@@ -51,8 +58,8 @@ pub fn strided_cost<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &[u8],
 
 /// Change of cost when the locations of facilities r and s are exchanged, in O(n)
 /// (Taillard's formula for asymmetric matrices). `r != s`.
-pub fn swap_delta<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &[u8], r: usize, s: usize) -> i64 {
-    swap_delta_in::<i64, E, A, B>(a, b, p, r, s)
+pub fn swap_delta<G: Gene, E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &[G], r: usize, s: usize) -> i64 {
+    swap_delta_in::<i64, G, E, A, B>(a, b, p, r, s)
 }
 
 /// `swap_delta` computed in `D` (exact when `D` holds the result: `delta`'s module docs).
@@ -61,14 +68,14 @@ pub fn swap_delta<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &[u8], r
 /// as the tests check): that form costs the local-search kernel 19 more registers on
 /// sm_80, over its budget (`cargo xtask build-ptx`).
 #[inline(always)]
-pub fn swap_delta_in<D: MoveCost, E: Elem, A: Matrix<E>, B: Matrix<E>>(
+pub fn swap_delta_in<D: MoveCost, G: Gene, E: Elem, A: Matrix<E>, B: Matrix<E>>(
     a: &A,
     b: &B,
-    p: &[u8],
+    p: &[G],
     r: usize,
     s: usize,
 ) -> D {
-    let (pr, ps) = (p[r] as usize, p[s] as usize);
+    let (pr, ps) = (p[r].at(), p[s].at());
     let ai = |i: usize, j: usize| D::of(a.at(i, j));
     let bi = |i: usize, j: usize| D::of(b.at(i, j));
     let mut d = (ai(r, r).sub(ai(s, s)))
@@ -78,7 +85,7 @@ pub fn swap_delta_in<D: MoveCost, E: Elem, A: Matrix<E>, B: Matrix<E>>(
         if k == r || k == s {
             continue;
         }
-        let pk = pk as usize;
+        let pk = pk.at();
         d = d
             .add((ai(k, r).sub(ai(k, s))).mul(bi(pk, ps).sub(bi(pk, pr))))
             .add((ai(r, k).sub(ai(s, k))).mul(bi(ps, pk).sub(bi(pr, pk))));
@@ -88,8 +95,8 @@ pub fn swap_delta_in<D: MoveCost, E: Elem, A: Matrix<E>, B: Matrix<E>>(
 
 /// The part of `swap_delta` that involves only r and s.
 #[inline(always)]
-pub fn swap_delta_base<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &[u8], r: usize, s: usize) -> i64 {
-    let (pr, ps) = (p[r] as usize, p[s] as usize);
+pub fn swap_delta_base<G: Gene, E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &[G], r: usize, s: usize) -> i64 {
+    let (pr, ps) = (p[r].at(), p[s].at());
     let ai = |i: usize, j: usize| a.at(i, j).to_i64();
     let bi = |i: usize, j: usize| b.at(i, j).to_i64();
     (ai(r, r) - ai(s, s)) * (bi(ps, ps) - bi(pr, pr)) + (ai(r, s) - ai(s, r)) * (bi(ps, pr) - bi(pr, ps))
@@ -98,10 +105,10 @@ pub fn swap_delta_base<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &[u
 /// Facility k's term of `swap_delta` (0 for k = r or s): `swap_delta` is the base plus
 /// the sum of the n terms, so a block can add the terms in parallel, one thread per gene.
 #[inline(always)]
-pub fn swap_delta_term<E: Elem, A: Matrix<E>, B: Matrix<E>>(
+pub fn swap_delta_term<G: Gene, E: Elem, A: Matrix<E>, B: Matrix<E>>(
     a: &A,
     b: &B,
-    p: &[u8],
+    p: &[G],
     r: usize,
     s: usize,
     k: usize,
@@ -109,7 +116,7 @@ pub fn swap_delta_term<E: Elem, A: Matrix<E>, B: Matrix<E>>(
     if k == r || k == s {
         return 0;
     }
-    let (pr, ps, pk) = (p[r] as usize, p[s] as usize, p[k] as usize);
+    let (pr, ps, pk) = (p[r].at(), p[s].at(), p[k].at());
     let ai = |i: usize, j: usize| a.at(i, j).to_i64();
     let bi = |i: usize, j: usize| b.at(i, j).to_i64();
     (ai(k, r) - ai(k, s)) * (bi(pk, ps) - bi(pk, pr)) + (ai(r, k) - ai(s, k)) * (bi(ps, pk) - bi(pr, pk))

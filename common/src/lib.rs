@@ -13,6 +13,7 @@ pub mod cost;
 pub mod delta;
 pub mod elem;
 pub mod ga;
+pub mod gene;
 pub mod layout;
 pub mod ls;
 pub mod mata;
@@ -26,6 +27,12 @@ pub mod rng;
 pub mod search;
 pub mod shuffle;
 pub mod sums;
+pub mod wide;
 
-/// Largest problem size: a gene is a `u8`, as in the papers' shared-memory populations.
+/// Largest problem size of the `u8` rows: the GA families, the shared-memory local-search
+/// kernels and everything built on seed 003's colony, as in the papers' populations.
 pub const MAX_N: usize = 256;
+
+/// Largest problem size of the wide path (`wide`: `u16` rows, every table in global
+/// memory): the `ts` family above `MAX_N`. A walk's Δ table of i64 is 16 MB there.
+pub const WIDE_MAX_N: usize = 2048;

@@ -9,6 +9,7 @@
 use crate::cost::{swap_delta, swap_delta_in};
 use crate::delta::MoveCost;
 use crate::elem::Elem;
+use crate::gene::Gene;
 use crate::matrix::Matrix;
 
 /// |N(φ)| = n(n−1)/2.
@@ -60,20 +61,20 @@ pub const fn touches(u: u32, v: u32, r: u32, s: u32) -> bool {
 
 /// Δ(φ, r, s) in O(n): Eq. 4 of seed 003 (Taillard's formula for asymmetric matrices).
 #[inline(always)]
-pub fn delta_full<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &[u8], r: usize, s: usize) -> i64 {
+pub fn delta_full<G: Gene, E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, p: &[G], r: usize, s: usize) -> i64 {
     swap_delta(a, b, p, r, s)
 }
 
 /// `delta_full` in the move-cost type `D` (i32 where the instance's bound allows it).
 #[inline(always)]
-pub fn delta_full_in<D: MoveCost, E: Elem, A: Matrix<E>, B: Matrix<E>>(
+pub fn delta_full_in<D: MoveCost, G: Gene, E: Elem, A: Matrix<E>, B: Matrix<E>>(
     a: &A,
     b: &B,
-    p: &[u8],
+    p: &[G],
     r: usize,
     s: usize,
 ) -> D {
-    swap_delta_in::<D, E, A, B>(a, b, p, r, s)
+    swap_delta_in::<D, G, E, A, B>(a, b, p, r, s)
 }
 
 /// Δ(φ', u, v) in O(1) from Δ(φ, u, v), where φ' is φ after the move (r, s) and
@@ -84,10 +85,10 @@ pub fn delta_full_in<D: MoveCost, E: Elem, A: Matrix<E>, B: Matrix<E>>(
 /// holds with b_{φ'(v)φ'(s)} (Taillard's code), which the tests check against Eq. 4.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)] // Eq. 5's operands: both matrices, φ', the old Δ and four indices.
-pub fn delta_update<E: Elem, D: MoveCost, A: Matrix<E>, B: Matrix<E>>(
+pub fn delta_update<G: Gene, E: Elem, D: MoveCost, A: Matrix<E>, B: Matrix<E>>(
     a: &A,
     b: &B,
-    p: &[u8],
+    p: &[G],
     old: D,
     r: usize,
     s: usize,
@@ -96,7 +97,7 @@ pub fn delta_update<E: Elem, D: MoveCost, A: Matrix<E>, B: Matrix<E>>(
 ) -> D {
     let ai = |i: usize, j: usize| D::of(a.at(i, j));
     let bi = |i: usize, j: usize| D::of(b.at(i, j));
-    let (pr, ps, pu, pv) = (p[r] as usize, p[s] as usize, p[u] as usize, p[v] as usize);
+    let (pr, ps, pu, pv) = (p[r].at(), p[s].at(), p[u].at(), p[v].at());
     let row = ai(r, u).sub(ai(r, v)).add(ai(s, v)).sub(ai(s, u));
     let col = ai(u, r).sub(ai(v, r)).add(ai(v, s)).sub(ai(u, s));
     let brow = bi(ps, pu).sub(bi(ps, pv)).add(bi(pr, pv)).sub(bi(pr, pu));
@@ -111,17 +112,17 @@ pub fn delta_update<E: Elem, D: MoveCost, A: Matrix<E>, B: Matrix<E>>(
 /// entries: O(n) once per move instead of 16 scattered loads per move (the CPU engine's
 /// scan is bound by those loads; the split kernel builds the table in shared memory).
 #[inline(always)]
-pub fn swap_terms<E: Elem, A: Matrix<E>, B: Matrix<E>>(
+pub fn swap_terms<G: Gene, E: Elem, A: Matrix<E>, B: Matrix<E>>(
     a: &A,
     b: &B,
-    p: &[u8],
+    p: &[G],
     r: usize,
     s: usize,
     out: &mut [[i64; 4]],
 ) {
-    let (pr, ps) = (p[r] as usize, p[s] as usize);
+    let (pr, ps) = (p[r].at(), p[s].at());
     for ((x, &px), t) in p.iter().enumerate().zip(out.iter_mut()) {
-        *t = facility_terms(a, b, r, s, x, px as usize, pr, ps);
+        *t = facility_terms(a, b, r, s, x, px.at(), pr, ps);
     }
 }
 

@@ -1,12 +1,13 @@
 //! Permutation operators of the GAs, on `u8` rows (gene k = location of facility k).
 //! Each draws its random numbers in a fixed order, which the kernels and the CPU engine share.
+use crate::gene::Gene;
 use crate::rng::Xoshiro128;
 
 /// Fills `p` with a uniformly random permutation of `0..p.len()` (Fisher–Yates).
 #[inline(always)]
-pub fn random_permutation(rng: &mut Xoshiro128, p: &mut [u8]) {
+pub fn random_permutation<G: Gene>(rng: &mut Xoshiro128, p: &mut [G]) {
     for (k, g) in p.iter_mut().enumerate() {
-        *g = k as u8;
+        *g = G::of(k);
     }
     for k in (1..p.len()).rev() {
         let j = rng.below(k as u32 + 1) as usize;

@@ -7,6 +7,7 @@
 //! (π(i), π(j)) of G's arcs and e[k][l] in 1..=99 elsewhere (b[k][k] = 0).
 //! Then cost(p) = c·Σa + Σ a[i][j]·e[p(i)][p(j)] ≥ c·Σa for every p, with equality at π:
 //! the optimum is c·Σa, and finding it means embedding G into the zero pattern of e.
+use crate::gene::Gene;
 use crate::ops::random_permutation;
 use crate::rng::Xoshiro128;
 
@@ -15,7 +16,14 @@ pub const OFFSET: u16 = 10;
 
 /// Fills `a` and `b` (n² each, row-major) and `solution` (n); returns the optimal cost.
 /// `density_percent` is the share of arcs in G.
-pub fn generate(n: usize, density_percent: u32, seed: u64, a: &mut [u16], b: &mut [u16], solution: &mut [u8]) -> i64 {
+pub fn generate<G: Gene>(
+    n: usize,
+    density_percent: u32,
+    seed: u64,
+    a: &mut [u16],
+    b: &mut [u16],
+    solution: &mut [G],
+) -> i64 {
     assert!(a.len() == n * n && b.len() == n * n && solution.len() == n);
     let mut rng = Xoshiro128::from_stream(seed, 0x0050_4C41_4E54_4544);
     random_permutation(&mut rng, solution);
@@ -30,7 +38,7 @@ pub fn generate(n: usize, density_percent: u32, seed: u64, a: &mut [u16], b: &mu
             a[i * n + j] = if arc { 1 + rng.below(9) as u16 } else { 0 };
             if arc {
                 flow_sum += a[i * n + j] as i64;
-                b[solution[i] as usize * n + solution[j] as usize] = OFFSET;
+                b[solution[i].at() * n + solution[j].at()] = OFFSET;
             }
         }
     }

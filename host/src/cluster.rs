@@ -27,8 +27,8 @@ const EXCHANGE_POLLS: u32 = 10;
 /// an immigrant from the ring (inbox).
 #[derive(Default)]
 struct Boxes {
-    outbox: Option<(i64, Vec<u8>)>,
-    inbox: Option<(i64, Vec<u8>)>,
+    outbox: Option<(i64, Vec<u16>)>,
+    inbox: Option<(i64, Vec<u16>)>,
     /// Immigrants handed to the solver.
     delivered: i64,
 }
@@ -40,7 +40,7 @@ impl Observer for Mailbox {
     fn exchange_every_s(&self) -> Option<f64> {
         Some(POLL.as_secs_f64() * EXCHANGE_POLLS as f64 / 2.0)
     }
-    fn exchange(&mut self, best: &(i64, Vec<u8>)) -> Option<(i64, Vec<u8>)> {
+    fn exchange(&mut self, best: &(i64, Vec<u16>)) -> Option<(i64, Vec<u16>)> {
         let mut b = self.0.lock().unwrap_or_else(|p| p.into_inner());
         b.outbox = Some(best.clone());
         let immigrant = b.inbox.take();

@@ -72,6 +72,7 @@ pub mod gpu;
 pub mod io;
 pub mod memory;
 pub mod output;
+pub mod perm;
 pub mod problems;
 pub mod run;
 pub mod search;

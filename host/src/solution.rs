@@ -96,7 +96,7 @@ impl Solution {
         known: Option<i64>,
     ) -> Result<Solution> {
         ensure!(
-            out.perm.len() == inst.n && qapgpu_common::ops::is_permutation(&out.perm),
+            out.perm.len() == inst.n && crate::perm::is_permutation(&out.perm, inst.n),
             "{} on {}: the engine returned an invalid permutation",
             info.algorithm,
             info.engine
@@ -174,8 +174,8 @@ impl Solution {
     }
 
     /// The 0-based permutation (`perm[i]` is facility i's location).
-    pub fn perm(&self) -> Vec<u8> {
-        self.permutation.iter().map(|&g| (g - 1) as u8).collect()
+    pub fn perm(&self) -> Vec<u16> {
+        self.permutation.iter().map(|&g| (g - 1) as u16).collect()
     }
 
     /// The report as text, one field a line.

@@ -38,7 +38,7 @@ fn bad_files_give_one_line_errors_naming_the_file() {
         ("empty.dat", "", "empty file"),
         ("word.dat", "2 0 1 1 0 0 1 one 0", "is not an integer"),
         ("zero.dat", "0", "n = 0"),
-        ("big.dat", "257", "exceeds the limit of 256"),
+        ("big.dat", "2049", "exceeds the limit of 2048"),
         ("short.dat", "2 0 1 1 0 0 1 1", "expected 1 + 2·n² = 9 numbers"),
         ("range.dat", "2 0 1 1 0 0 5000000000 1 0", "out of range"),
     ];

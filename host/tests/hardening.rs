@@ -110,7 +110,7 @@ fn n_is_checked_before_the_file_is_read() {
     text.push_str(&"0 ".repeat(4 << 20));
     std::fs::write(&path, text).unwrap();
     let out = qapgpu(&[path.to_str().unwrap(), "--engine", "cpu", "--quiet"]);
-    assert_one_line_error(&out, "n = 100000 exceeds the limit of 256", "n = 100000");
+    assert_one_line_error(&out, "n = 100000 exceeds the limit of 2048", "n = 100000");
 }
 
 #[test]

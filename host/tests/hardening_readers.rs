@@ -258,9 +258,9 @@ fn a_second_tsplib_dimension_is_an_error_naming_the_file() {
 #[test]
 fn a_missing_permutation_is_an_error_not_a_panic() {
     let inst = qapgpu::io::qaplib::read_dat(&bundled("nug12.dat")).unwrap();
-    let e = inst.checked_cost(&[]).unwrap_err();
+    let e = inst.checked_cost::<u16>(&[]).unwrap_err();
     assert!(e.to_string().contains("no permutation for nug12 (n = 12)"), "{e}");
-    assert!(inst.checked_cost(&[0; 12]).is_err());
+    assert!(inst.checked_cost(&[0u16; 12]).is_err());
     assert_eq!(inst.checked_cost(&(0..12).collect::<Vec<u8>>()).unwrap(), inst.cost(&(0..12).collect::<Vec<u8>>()));
     let dir = folder("tiny-limit");
     let mut cmd = qapgpu();

@@ -15,8 +15,8 @@ use std::path::Path;
 use std::time::Duration;
 
 /// Calls `f` on every permutation of 0..n (Heap's algorithm).
-fn each_permutation(n: usize, mut f: impl FnMut(&[u8])) {
-    let mut p: Vec<u8> = (0..n as u8).collect();
+fn each_permutation(n: usize, mut f: impl FnMut(&[u16])) {
+    let mut p: Vec<u16> = (0..n as u16).collect();
     let mut c = vec![0usize; n];
     f(&p);
     let mut i = 0;
@@ -38,7 +38,7 @@ fn each_permutation(n: usize, mut f: impl FnMut(&[u8])) {
 }
 
 /// The QAP's optimum and one optimal permutation, by enumeration.
-fn qap_optimum(inst: &Instance) -> (i64, Vec<u8>) {
+fn qap_optimum(inst: &Instance) -> (i64, Vec<u16>) {
     let mut best = (i64::MAX, Vec::new());
     each_permutation(inst.n, |p| {
         let c = inst.cost(p);
@@ -89,8 +89,8 @@ fn tsp_reduction_matches_brute_force() {
 fn asymmetric_tsp_costs_the_directed_tour() {
     let text = "NAME: a\nTYPE: ATSP\nDIMENSION: 3\nEDGE_WEIGHT_TYPE: EXPLICIT\nEDGE_WEIGHT_FORMAT: FULL_MATRIX\nEDGE_WEIGHT_SECTION\n0 1 9\n9 0 1\n1 9 0\nEOF\n";
     let t = Tsp::new(tsplib::parse(Path::new("a.atsp"), text).unwrap()).unwrap();
-    assert_eq!(t.qap().cost(&[0, 1, 2]), 3);
-    assert_eq!(t.qap().cost(&[0, 2, 1]), 27);
+    assert_eq!(t.qap().cost(&[0u16, 1, 2]), 3);
+    assert_eq!(t.qap().cost(&[0u16, 2, 1]), 27);
     assert_eq!(qap_optimum(t.qap()).0, 3);
 }
 
@@ -113,8 +113,8 @@ fn tsp_type_is_the_first_word_of_its_line() {
 #[test]
 fn a_clique_size_not_reached_is_said_not_shown_as_found() {
     let (g, planted) = generate::planted_clique(30, 30, 6, 4);
-    let order: Vec<u8> =
-        planted.iter().map(|&v| v as u8).chain((0..30u8).filter(|v| !planted.contains(&(*v as usize)))).collect();
+    let order: Vec<u16> =
+        planted.iter().map(|&v| v as u16).chain((0..30u16).filter(|v| !planted.contains(&(*v as usize)))).collect();
     let found = clique::search(&g, Some(12), Direction::Up, |_| Ok((order.clone(), false))).unwrap();
     let a = &found.answer;
     assert!(a.valid && a.value >= 6, "{a:?}");

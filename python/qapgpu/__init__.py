@@ -27,8 +27,11 @@ from . import _native
 __all__ = ["quadratic_assignment", "quadratic_assignment_batch", "read_qaplib", "write_qaplib", "solve_file", "info", "gpu_unavailable_reason",
            "QAPResult", "OptimizeWarning", "MAX_N"]
 
-#: Largest n (a permutation entry is one byte on the GPU).
-MAX_N = 256
+#: Largest n: above 256 (``MAX_BYTE_N``) only ``method="ts"`` (or the default ``auto``), whose
+#: walks take u16 permutations (the wide path); the batch call stays at 256 on the GPU.
+MAX_N = 2048
+#: Largest n of the methods whose permutations are rows of bytes (every one but ts).
+MAX_BYTE_N = 256
 #: Most CPU engine threads (``threads``; 0 means all cores).
 MAX_THREADS = 256
 
@@ -168,9 +171,9 @@ def _seed_pairs(name, pairs, n, what):
     return pm
 
 
-def _check_matrices(A, B):
+def _check_matrices(A, B, limit=MAX_N):
     """A and B as arrays after scipy's shape checks (and its messages), then qapgpu's: numbers,
-    finite, n ≤ MAX_N."""
+    finite, n ≤ ``limit`` (the batch: ``MAX_BYTE_N``)."""
     A, B = np.atleast_2d(np.asarray(A)), np.atleast_2d(np.asarray(B))
     msg = None
     if A.shape[0] != A.shape[1]:
@@ -188,8 +191,8 @@ def _check_matrices(A, B):
             raise ValueError(f"{name} must hold numbers (integer or float), got dtype {M.dtype}")
         if np.issubdtype(M.dtype, np.floating) and not np.all(np.isfinite(M)):
             raise ValueError(f"{name} has NaN or infinite entries")
-    if A.shape[0] > MAX_N:
-        raise ValueError(f"n = {A.shape[0]} exceeds {MAX_N}")
+    if A.shape[0] > limit:
+        raise ValueError(f"n = {A.shape[0]} exceeds {limit}")
     return A, B
 
 
@@ -536,7 +539,7 @@ def quadratic_assignment(A, B, method="auto", options=None):
 
     Parameters
     ----------
-    A, B : 2-D array_like, square, same shape (n ≤ 256)
+    A, B : 2-D array_like, square, same shape (n ≤ 2048; above 256 only ``ts`` and ``auto``)
         Integer matrices are used as they are, and float matrices whose entries are all
         integers too. Other float matrices are rounded to integers at the largest power of
         ten whose costs still fit 64 bits (``precision`` sets it), with an
@@ -676,7 +679,7 @@ def quadratic_assignment_batch(As, Bs, method=None, options=None):
     Parameters
     ----------
     As, Bs : sequences of 2-D array_like, or 3-D arrays
-        Instance k is ``As[k]``, ``Bs[k]``: square, of the same shape, n ≤ 256. Sizes may
+        Instance k is ``As[k]``, ``Bs[k]``: square, of the same shape, n ≤ 256 (``MAX_BYTE_N``). Sizes may
         differ from one instance to the next. Each pair is checked, and floats scaled to
         integers, as ``quadratic_assignment`` does, on its own.
     method : str
@@ -731,7 +734,7 @@ def quadratic_assignment_batch(As, Bs, method=None, options=None):
     pairs = []
     for k, (A, B) in enumerate(zip(As, Bs)):
         try:
-            pairs.append(_check_matrices(A, B))
+            pairs.append(_check_matrices(A, B, MAX_BYTE_N))
         except (ValueError, TypeError) as e:
             raise type(e)(f"As[{k}], Bs[{k}]: {e}") from None
     seed, _ = _random_state(opts.get("rng"))

@@ -34,7 +34,7 @@ struct Watch {
     /// The run's interrupt flag, which a callback's stop (or exception) sets.
     stop: Arc<AtomicBool>,
     /// A start (cost, permutation), handed to the solver as an immigrant after its first step.
-    start: Option<(i64, Vec<u8>)>,
+    start: Option<(i64, Vec<u16>)>,
     /// Stop after this many steps of the run loop (`maxiter`).
     max_steps: Option<u64>,
     /// Steps seen so far (`trace` is called once before the first step, then after each).
@@ -60,7 +60,7 @@ impl Observer for Watch {
     fn exchange_every_s(&self) -> Option<f64> {
         self.start.as_ref().map(|_| 0.0)
     }
-    fn exchange(&mut self, _best: &(i64, Vec<u8>)) -> Option<(i64, Vec<u8>)> {
+    fn exchange(&mut self, _best: &(i64, Vec<u16>)) -> Option<(i64, Vec<u16>)> {
         self.start.take()
     }
     fn wants_trace(&self) -> bool {
@@ -269,7 +269,7 @@ fn solve<'py>(
     let inst = Instance::new("python", n, a, b).map_err(value_error)?;
     let start = match start {
         Some(p) => {
-            let perm: Vec<u8> = p.iter().map(|&g| u8::try_from(g).unwrap_or(u8::MAX)).collect();
+            let perm: Vec<u16> = p.iter().map(|&g| u16::try_from(g).unwrap_or(u16::MAX)).collect();
             Some((inst.checked_cost(&perm).map_err(|e| value_error(format!("start: {e}")))?, perm))
         }
         None => None,

@@ -46,6 +46,17 @@ def test_maximize_equals_brute_force(n):
     assert res.fun == best
 
 
+def test_above_256_runs_the_wide_walks():
+    """n = 300: the default method runs `ts` on the wide path; a byte-row method says why not."""
+    rng = np.random.default_rng(3)
+    A, B = rng.integers(0, 30, (300, 300)), rng.integers(0, 30, (300, 300))
+    res = qapgpu.quadratic_assignment(A, B, options={**QUICK, "stop": "time"})
+    assert sorted(res.col_ind) == list(range(300))
+    assert res.fun == np.sum(A * B[np.ix_(res.col_ind, res.col_ind)])
+    with pytest.raises(ValueError, match="above 256"):
+        qapgpu.quadratic_assignment(A, B, method="aco-ts", options=QUICK)
+
+
 def test_negative_entries():
     A, B = random_pair(6, 3, low=-20)
     assert qapgpu.quadratic_assignment(A, B, options=QUICK).fun == brute(A, B)[0]
@@ -89,7 +100,7 @@ def test_target_stops_early_and_reports_the_time():
     (np.zeros((3, 4)), np.zeros((3, 4)), "square"),
     (np.zeros((3, 3)), np.zeros((4, 4)), "equal size"),
     (np.full((3, 3), np.nan), np.zeros((3, 3)), "NaN"),
-    (np.zeros((257, 257)), np.zeros((257, 257)), "exceeds 256"),
+    (np.zeros((2049, 2049)), np.zeros((2049, 2049)), "exceeds 2048"),
     (np.array([["a"] * 3] * 3), np.zeros((3, 3)), "numbers"),
 ])
 def test_bad_input_raises_value_error(A, B, msg):

@@ -95,3 +95,31 @@ pub fn zero_diagonals(inst: &Instance) -> Instance {
     let clear = |m: &[i64]| m.iter().enumerate().map(|(k, &v)| if k % (n + 1) == 0 { 0 } else { v }).collect();
     Instance::new(format!("{}-zero-diagonals", inst.name), n, clear(&inst.a), clear(&inst.b)).unwrap()
 }
+
+/// Uniform entries 0..100 from `seed` (xorshift): both matrices symmetric with zero diagonals
+/// (as tai*a), or every entry drawn.
+pub fn uniform(n: usize, seed: u64, symmetric: bool) -> Instance {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % 100) as i64
+    };
+    let mut m = || {
+        let mut m = vec![0i64; n * n];
+        for i in 0..n {
+            for j in 0..n {
+                if !symmetric {
+                    m[i * n + j] = next();
+                } else if j > i {
+                    let v = next();
+                    (m[i * n + j], m[j * n + i]) = (v, v);
+                }
+            }
+        }
+        m
+    };
+    let (a, b) = (m(), m());
+    Instance::new(format!("random{n}-{seed}"), n, a, b).unwrap()
+}

@@ -13,25 +13,7 @@ use std::time::{Duration, Instant};
 
 /// A symmetric instance of uniform entries 0..100 with zero diagonals, from `seed`.
 fn random(n: usize, seed: u64) -> Instance {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut next = || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        (x % 100) as i64
-    };
-    let mut sym = || {
-        let mut m = vec![0i64; n * n];
-        for i in 0..n {
-            for j in i + 1..n {
-                let v = next();
-                (m[i * n + j], m[j * n + i]) = (v, v);
-            }
-        }
-        m
-    };
-    let (a, b) = (sym(), sym());
-    Instance::new(format!("random{n}-{seed}"), n, a, b).unwrap()
+    qapgpu_tests::uniform(n, seed, true)
 }
 
 const OPTIMA: [&str; 5] = ["nug12", "had20", "els19", "tai25b", "kra30a"];

@@ -39,7 +39,7 @@ fn check_sln(bytes: &[u8]) {
     match parse_sln_bytes(Path::new("fuzz.sln"), bytes) {
         Ok(s) => {
             assert_eq!(s.perm.len(), s.n);
-            assert!(qapgpu_common::ops::is_permutation(&s.perm));
+            assert!(qapgpu::perm::is_permutation(&s.perm, s.n));
         }
         Err(e) => check_error(&e, "fuzz.sln"),
     }

@@ -29,7 +29,7 @@ fn non_number() {
 fn n_zero_and_n_too_large() {
     check(dat_err("0"), ErrorKind::BadSize, "n = 0");
     check(dat_err("-3 1 2"), ErrorKind::BadSize, "n = -3");
-    check(dat_err("300"), ErrorKind::BadSize, "exceeds the limit of 256");
+    check(dat_err("3000"), ErrorKind::BadSize, "exceeds the limit of 2048");
 }
 
 #[test]

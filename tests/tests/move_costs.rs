@@ -103,7 +103,7 @@ fn check<E: Elem>(inst: &Instance, a: &[E], b: &[E], p: &[u8], r: usize, s: usiz
         }
         if narrow {
             assert_eq!(
-                delta_full_in::<i32, _, _, _>(&a, &b, p, u, v) as i64,
+                delta_full_in::<i32, _, _, _, _>(&a, &b, p, u, v) as i64,
                 wide,
                 "{}: Eq. 4 in i32 for ({u}, {v})",
                 inst.name

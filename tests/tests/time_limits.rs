@@ -1,5 +1,5 @@
 //! The time limit and Ctrl-C hold inside long launches and long local searches, at every
-//! n up to 256 and for option values that make one step very long: a run returns within
+//! n up to 2048 and for option values that make one step very long: a run returns within
 //! 5 % or 50 ms (whichever is larger) of its limit, on each engine. Without a GPU the GPU
 //! case is reported as ignored, with the reason. One test per engine, so that no other test
 //! of this binary competes for the cores while a limit is measured.
@@ -44,6 +44,7 @@ fn check_interrupt(backend: &Backend, inst: &Instance, opts: &Options, after: f6
 /// The slow cases: every family at n = 256, and one local search of 2³¹ − 1 iterations.
 fn cases(engine: EngineChoice) -> Vec<(Instance, Options, String)> {
     let (big, _, _) = Instance::planted(256, 9);
+    let (huge, _, _) = Instance::planted(2048, 9);
     let nug12 = qaplib::read_dat(&qaplib::resolve("nug12")).unwrap();
     let base =
         Options { engine, seed: 5, time_limit: Some(Duration::from_secs(1)), target: Some(0), ..Options::default() };
@@ -51,6 +52,9 @@ fn cases(engine: EngineChoice) -> Vec<(Instance, Options, String)> {
     for algo in ["aco-ts", "aco-2opt", "ga-independent", "ga-islands", "cga", "ts"] {
         v.push((big.clone(), Options { algorithm: Some(algo.into()), ..base.clone() }, format!("{algo} n = 256")));
     }
+    // The wide path at its largest n: a walk's Δ table is built over many launches, then
+    // each move costs O(n²).
+    v.push((huge, Options { algorithm: Some("ts".into()), ..base.clone() }, "ts n = 2048 (the wide path)".into()));
     // Walks that regroup onto a diverse elite read their solutions after every launch of
     // 2048 moves (the host waits on them).
     let diverse = TsOptions {
@@ -87,9 +91,12 @@ fn cpu_engine_honours_time_limit_and_interrupt() {
         check_limit(&backend, &inst, &opts, &format!("cpu {what}"));
     }
     let (big, _, _) = Instance::planted(256, 9);
+    let (huge, _, _) = Instance::planted(2048, 9);
     let opts =
         Options { algorithm: Some("aco-ts".into()), engine: EngineChoice::Cpu, target: Some(0), ..Options::default() };
     check_interrupt(&backend, &big, &opts, 0.5, "cpu aco-ts n = 256");
+    let ts = Options { algorithm: Some("ts".into()), ..opts };
+    check_interrupt(&backend, &huge, &ts, 0.5, "cpu ts n = 2048");
 }
 
 fn gpu_engine_honours_time_limit_and_interrupt() {
@@ -99,11 +106,14 @@ fn gpu_engine_honours_time_limit_and_interrupt() {
         check_limit(&backend, &inst, &opts, &format!("gpu {what}"));
     }
     let (big, _, _) = Instance::planted(256, 9);
+    let (huge, _, _) = Instance::planted(2048, 9);
     for algo in ["aco-ts", "ga-independent"] {
         let opts =
             Options { algorithm: Some(algo.into()), engine: EngineChoice::Gpu, target: Some(0), ..Options::default() };
         check_interrupt(&backend, &big, &opts, 0.5, &format!("gpu {algo} n = 256"));
     }
+    let ts = Options { algorithm: Some("ts".into()), engine: EngineChoice::Gpu, target: Some(0), ..Options::default() };
+    check_interrupt(&backend, &huge, &ts, 0.5, "gpu ts n = 2048");
 }
 
 fn main() -> std::process::ExitCode {

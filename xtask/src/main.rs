@@ -83,8 +83,16 @@ fn cargo() -> Command {
 }
 
 /// Test binaries that need a GPU; `dist` copies them beside the binary.
-const GPU_TESTS: [&str; 7] =
-    ["gpu_twin", "aco_twin", "cga_twin", "time_limits", "multi_device", "hardening_limits_gpu", "batch_engine"];
+const GPU_TESTS: [&str; 8] = [
+    "gpu_twin",
+    "aco_twin",
+    "cga_twin",
+    "time_limits",
+    "multi_device",
+    "hardening_limits_gpu",
+    "batch_engine",
+    "wide_twin",
+];
 
 fn dist() -> Result<(), String> {
     ptx::build_ptx(&[])?;

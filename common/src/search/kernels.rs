@@ -33,6 +33,10 @@ pub enum Body {
     /// 15 % of their move costs a second (docs/search.md). Searches only: a walk's entries
     /// fit 2 bytes only up to n = 109, where the pairs always fit in shared memory.
     SumsFastNarrowGlobalPairs,
+    /// The wide path (`wide`): n above 256 to `WIDE_MAX_N`, u16 solutions, the Δ and tabu
+    /// tables in global memory, a walk a block. Its kernels take a `WideParams`, not an
+    /// `AcoParams`: the only body for n above 256, so no choice among bodies is made there.
+    Wide,
 }
 
 impl Body {
@@ -45,6 +49,7 @@ impl Body {
             Body::SumsFast => "sums, fast path",
             Body::SumsFastNarrow => "sums, fast path, 2-byte tabu entries",
             Body::SumsFastNarrowGlobalPairs => "sums, fast path, 2-byte tabu entries, pairs in global memory",
+            Body::Wide => "wide: u16 solutions, tables in global memory",
         }
     }
 
@@ -141,6 +146,8 @@ macro_rules! ls_kernel_list {
             (ts_sums_fast_walk_narrow_i32, SumsFastNarrow, Walk, i32),
             (aco_sums_fast_search_narrow_global_pairs_u16, SumsFastNarrowGlobalPairs, Search, u16),
             (aco_sums_fast_search_narrow_global_pairs_i32, SumsFastNarrowGlobalPairs, Search, i32),
+            (ts_wide_walk_u16, Wide, Walk, u16),
+            (ts_wide_walk_i32, Wide, Walk, i32),
         }
     };
 }
@@ -173,7 +180,9 @@ pub struct Budget {
 /// The budget of a body in a role. Registers: seed 003's search at 72 (two 448-thread
 /// blocks of n = 100 an SM: tai100b 17 % faster to the optimum on an H200); the MATA walks
 /// at 104 (four bodies; ptxas gave them 128 uncapped); the split and sums kernels at 64 (8
-/// warps a register-file partition: three 320-thread walks of n = 35 an SM). Spills: about
+/// warps a register-file partition: three 320-thread walks of n = 35 an SM); the wide walk at
+/// 128 (one 512-thread block an SM, as its walks run: at 64 the eight sums a thread of its
+/// rows spilled 1 KB). Spills: about
 /// a quarter above what the caps cost when each was set, so that an edit that grows them
 /// fails the build (docs/benchmarks-record.md, "Register cap", "Spills", "A fast path for
 /// the sums walks", "Launch costs again").
@@ -184,6 +193,7 @@ pub const fn budget(body: Body, role: Role) -> Budget {
         (Body::Split, Role::Search) => (64, 3072, 2112),
         (Body::Split, _) => (64, 4608, 4992),
         (Body::Sums, _) => (64, 7168, 7680),
+        (Body::Wide, _) => (128, 800, 1600),
         (_, Role::Search) => (64, 1024, 1280),
         (_, Role::Walk | Role::Either) => (64, 1792, 2304),
     };
@@ -213,7 +223,7 @@ mod tests {
         assert!(sums.unwrap().kernel().role.takes_moves());
         assert!(!KernelId::find(Body::Split, Role::Search, ElemWidth::U16).unwrap().kernel().role.takes_moves());
         assert!(LS_KERNELS.iter().all(|k| k.elem != ElemWidth::U32));
-        assert_eq!(LS_KERNELS.len(), 20);
+        assert_eq!(LS_KERNELS.len(), 22);
     }
 
     #[test]

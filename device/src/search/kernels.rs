@@ -37,6 +37,26 @@ macro_rules! body {
 
 /// One entry of the table.
 macro_rules! kernel {
+    ($name:ident, Wide, Walk, $t:ty) => {
+        #[doc = concat!("`moves` more moves of every wide walk (n above 256), ", stringify!($t), " matrices")]
+        /// (`qapgpu_common::wide::wide_walk` on the CPU; `crate::ts::wide`).
+        ///
+        /// # Safety
+        /// `p` points to a `WideParams` whose arrays hold `m` walks of n (the host's
+        /// `WidePlan`); launch `m` blocks of a multiple of 32 threads with the plan's
+        /// `shared_bytes` of dynamic shared memory.
+        ///
+        /// # Thread mapping
+        /// Block = walk; threads stride over the Δ table's moves (scan) and over the
+        /// facilities x (terms, touched rows); thread 0 applies each move.
+        ///
+        /// # Registers
+        /// `qapgpu_common::search::kernels::budget` (capped in the PTX by xtask).
+        #[unsafe(no_mangle)]
+        pub unsafe extern "ptx-kernel" fn $name(p: *const qapgpu_common::wide::WideParams, moves: u32) {
+            unsafe { crate::ts::wide::walk::<$t>(&*p, moves) }
+        }
+    };
     ($name:ident, $body:ident, Search, $t:ty) => {
         #[doc = concat!("The local search of every c-ant on the `", stringify!($body), "` body (`Body::", stringify!($body), "`), ", stringify!($t), " matrices,")]
         /// then step 8 of cAS: the result replaces its unit's best ant when it is as good or

@@ -59,6 +59,9 @@ pub fn choose(inst: &Instance, gpu: bool) -> (&'static str, String) {
     if n < 3 {
         return ("ga-independent", format!("n = {n}: no local search below 3"));
     }
+    if n > qapgpu_common::MAX_N {
+        return ("ts", format!("n = {n} > {}: the wide path", qapgpu_common::MAX_N));
+    }
     if n <= TS_ANY_N {
         return ("ts", format!("n = {n} ≤ {TS_ANY_N}"));
     }

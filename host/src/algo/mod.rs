@@ -27,6 +27,9 @@ pub struct Family {
     pub about: &'static str,
     /// Smallest n it solves.
     pub min_n: usize,
+    /// Largest n it solves: `MAX_N` for the families of u8 rows (the GAs' populations and
+    /// seed 003's colony), `WIDE_MAX_N` for `ts` (the wide path above 256).
+    pub max_n: usize,
     /// Builds its solver of the options on a backend.
     pub build: fn(&Backend, &Instance, &Options) -> Result<Box<dyn Solver>>,
 }
@@ -79,6 +82,16 @@ pub fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<d
             inst.n,
             fam.min_n,
             fam.name
+        );
+    }
+    if inst.n > fam.max_n {
+        bail!(
+            "{}: n = {} is above {} for {} (its solutions are rows of bytes); --algo ts (or auto) takes n up to {}",
+            inst.name,
+            inst.n,
+            fam.max_n,
+            fam.name,
+            qapgpu_common::WIDE_MAX_N
         );
     }
     opts.ts.check_family(fam.name)?;

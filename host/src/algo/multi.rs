@@ -104,7 +104,7 @@ pub struct MultiSolver {
     /// (label, device); None once a device has failed.
     devices: Vec<Option<(String, Device)>>,
     word: Arc<StopWord>,
-    found: Option<(i64, Vec<u8>)>,
+    found: Option<(i64, Vec<u16>)>,
     /// Islands: steps between migrations; None: independent searches.
     migrate_every: Option<u32>,
     steps: u64,
@@ -154,7 +154,7 @@ impl MultiSolver {
     /// One ring migration: every live device takes the best of the live device before it. A
     /// device that fails here is reported and dropped, as in a step.
     fn migrate(&mut self) -> Result<()> {
-        let bests: Vec<Option<(i64, Vec<u8>)>> = self.live().map(|d| d.solver.best().ok()).collect();
+        let bests: Vec<Option<(i64, Vec<u16>)>> = self.live().map(|d| d.solver.best().ok()).collect();
         let count = bests.len();
         for (k, slot) in self.devices.iter_mut().filter(|d| d.is_some()).enumerate() {
             let Some((cost, perm)) = &bests[(k + count - 1) % count] else { continue };
@@ -173,7 +173,7 @@ impl MultiSolver {
     }
 
     /// Records a device's solution that reached the target (the lowest cost wins).
-    fn keep(&mut self, found: Vec<(i64, Vec<u8>)>) {
+    fn keep(&mut self, found: Vec<(i64, Vec<u16>)>) {
         for f in found {
             if self.found.as_ref().is_none_or(|g| f.0 < g.0) {
                 self.found = Some(f);
@@ -181,7 +181,7 @@ impl MultiSolver {
         }
     }
 
-    fn best_of(&mut self, step: impl Fn(&mut Device) -> Result<Option<(i64, Vec<u8>)>>) -> Vec<(i64, Vec<u8>)> {
+    fn best_of(&mut self, step: impl Fn(&mut Device) -> Result<Option<(i64, Vec<u16>)>>) -> Vec<(i64, Vec<u16>)> {
         self.live().filter_map(|d| step(d).ok().flatten()).collect()
     }
 }
@@ -241,7 +241,7 @@ impl Solver for MultiSolver {
         Ok(if exhausted.into_inner() >= live { Advance::Exhausted } else { Advance::Continue })
     }
 
-    fn found(&mut self) -> Result<Option<(i64, Vec<u8>)>> {
+    fn found(&mut self) -> Result<Option<(i64, Vec<u16>)>> {
         if self.found.is_none() {
             let f = self.best_of(|d| d.solver.found());
             self.keep(f);
@@ -249,7 +249,7 @@ impl Solver for MultiSolver {
         Ok(self.found.clone())
     }
 
-    fn best(&mut self) -> Result<(i64, Vec<u8>)> {
+    fn best(&mut self) -> Result<(i64, Vec<u16>)> {
         let mut all = self.best_of(|d| d.solver.best().map(Some));
         all.extend(self.found.clone());
         all.into_iter().min_by_key(|b| b.0).ok_or_else(|| anyhow::anyhow!("no device has a solution"))
@@ -267,7 +267,7 @@ impl Solver for MultiSolver {
     }
 
     /// Every device takes the immigrant (from another process: `cluster`).
-    fn immigrate(&mut self, cost: i64, perm: &[u8]) -> Result<bool> {
+    fn immigrate(&mut self, cost: i64, perm: &[u16]) -> Result<bool> {
         let mut taken = false;
         for d in self.live() {
             taken |= d.solver.immigrate(cost, perm)?;

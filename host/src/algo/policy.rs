@@ -350,6 +350,14 @@ pub const MEMETIC_CPU_WALKS: u32 = 16;
 /// The nodes grow about fivefold an n, so n = 13 would often run out of `EXACT_NODE_BUDGET`.
 pub const EXACT_MAX_N: usize = 12;
 
+/// SMs a walk of the wide path (`ts` above n = 256) by default: one walk for every 4 SMs.
+/// A walk's speed is its block's (its moves a second did not rise with fewer walks), and a
+/// 10-s run gains more from deeper walks than from more of them: on an H200 (132 SMs),
+/// random n = 1000 ended at the same cost with 33 and 66 walks and 0.016 % higher with
+/// 132; n = 2000 0.011 % higher with 66 and 0.097 % with 132 than with 33
+/// (docs/benchmarks-record.md, "The wide path").
+pub const WIDE_SMS_PER_WALK: u32 = 4;
+
 /// Nodes after which the exact method gives up and the family's search runs instead: twice
 /// the most an n = 12 instance of QAPLIB took (about 0.1 s on the development machine, less
 /// than the `converged` rule's floor).

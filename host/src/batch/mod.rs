@@ -40,6 +40,16 @@ pub fn solve_batch(
     interrupt: &AtomicBool,
 ) -> Result<Vec<Solution>> {
     opts.validate()?;
+    if backend.is_gpu()
+        && let Some(big) = instances.iter().find(|i| i.n > qapgpu_common::MAX_N)
+    {
+        anyhow::bail!(
+            "{}: n = {} is above {} for the GPU batch (a block's walks of bytes); solve it alone, or the batch with --engine cpu",
+            big.name,
+            big.n,
+            qapgpu_common::MAX_N
+        );
+    }
     match backend {
         Backend::Gpu(g) => gpu::solve(g, instances, opts, interrupt),
         Backend::Cpu { threads } => solve_cpu(*threads, instances, opts, interrupt),

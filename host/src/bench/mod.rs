@@ -132,7 +132,7 @@ pub struct RunRecord {
     /// Iteration that found the final cost, where the family records it.
     pub best_at: Option<u64>,
     /// The final permutation (0-based).
-    pub perm: Vec<u8>,
+    pub perm: Vec<u16>,
     /// (seconds, best cost) at every improvement, when the protocol asked for a trace.
     pub trace: Vec<(f64, i64)>,
 }

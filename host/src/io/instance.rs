@@ -2,6 +2,7 @@
 use qapgpu_common::cost::fits_i64;
 use qapgpu_common::delta::{DeltaWidth, move_cost_bound};
 use qapgpu_common::elem::{Elem, ElemWidth};
+use qapgpu_common::gene::Gene;
 use qapgpu_common::sums::Side;
 use std::fmt;
 
@@ -67,15 +68,15 @@ pub struct Instance {
 }
 
 impl Instance {
-    /// An instance from two row-major n×n matrices. Checks n (2..=256), the lengths, that one
+    /// An instance from two row-major n×n matrices. Checks n (2..=`WIDE_MAX_N`), the lengths, that one
     /// 32-bit element type holds every entry, and that no cost or move cost can overflow
     /// 64 bits.
     pub fn new(name: impl Into<String>, n: usize, a: Vec<i64>, b: Vec<i64>) -> Result<Instance, InstanceError> {
         let name = name.into();
-        if !(2..=qapgpu_common::MAX_N).contains(&n) {
+        if !(2..=qapgpu_common::WIDE_MAX_N).contains(&n) {
             return Err(error(
                 ErrorKind::BadSize,
-                format!("n = {n} is outside 2..={} (a gene is one byte)", qapgpu_common::MAX_N),
+                format!("n = {n} is outside 2..={} (the wide path's largest n)", qapgpu_common::WIDE_MAX_N),
             ));
         }
         for (m, v) in [("A", &a), ("B", &b)] {
@@ -107,8 +108,8 @@ impl Instance {
 
     /// `cost` of what may not be a permutation of 0..n (what an engine returned): an error,
     /// not a panic, where it is not one.
-    pub fn checked_cost(&self, p: &[u8]) -> Result<i64, InstanceError> {
-        if p.len() != self.n || !qapgpu_common::ops::is_permutation(p) {
+    pub fn checked_cost<G: Gene + Into<u32>>(&self, p: &[G]) -> Result<i64, InstanceError> {
+        if !crate::perm::is_permutation(p, self.n) {
             let what = if p.is_empty() {
                 "no permutation".to_string()
             } else {
@@ -121,14 +122,14 @@ impl Instance {
 
     /// Exact cost of a 0-based permutation, evaluated in i64 on the original entries.
     /// Panics where `p` is not n long (`checked_cost` does not).
-    pub fn cost(&self, p: &[u8]) -> i64 {
+    pub fn cost<G: Gene>(&self, p: &[G]) -> i64 {
         assert_eq!(p.len(), self.n);
         let n = self.n;
         let mut total = 0i64;
         for i in 0..n {
-            let (arow, brow) = (&self.a[i * n..(i + 1) * n], &self.b[p[i] as usize * n..(p[i] as usize + 1) * n]);
+            let (arow, brow) = (&self.a[i * n..(i + 1) * n], &self.b[p[i].at() * n..(p[i].at() + 1) * n]);
             for j in 0..n {
-                total += arow[j] * brow[p[j] as usize];
+                total += arow[j] * brow[p[j].at()];
             }
         }
         total
@@ -166,8 +167,8 @@ impl Instance {
 
     /// The embedded default: a planted instance with a known optimum (see `common::planted`).
     /// Returns the instance, its optimum and an optimal permutation.
-    pub fn planted(n: usize, seed: u64) -> (Instance, i64, Vec<u8>) {
-        let (mut a, mut b, mut sol) = (vec![0u16; n * n], vec![0u16; n * n], vec![0u8; n]);
+    pub fn planted(n: usize, seed: u64) -> (Instance, i64, Vec<u16>) {
+        let (mut a, mut b, mut sol) = (vec![0u16; n * n], vec![0u16; n * n], vec![0u16; n]);
         let opt = qapgpu_common::planted::generate(n, 35, seed, &mut a, &mut b, &mut sol);
         let widen = |m: Vec<u16>| m.into_iter().map(i64::from).collect();
         let inst = Instance::new(format!("planted{n}"), n, widen(a), widen(b)).expect("planted entries are small");

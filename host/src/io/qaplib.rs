@@ -128,11 +128,11 @@ fn check_n(path: &Path, n: i64) -> Result<usize, QapError> {
     if n < 2 {
         return Err(err(path, ErrorKind::BadSize, format!("n = {n}: a QAP instance needs n ≥ 2")));
     }
-    if n > qapgpu_common::MAX_N as i64 {
+    if n > qapgpu_common::WIDE_MAX_N as i64 {
         return Err(err(
             path,
             ErrorKind::BadSize,
-            format!("n = {n} exceeds the limit of {} (a gene is one byte)", qapgpu_common::MAX_N),
+            format!("n = {n} exceeds the limit of {} (the wide path's largest n)", qapgpu_common::WIDE_MAX_N),
         ));
     }
     Ok(n as usize)
@@ -196,7 +196,7 @@ pub struct SlnFile {
     /// The cost the file states.
     pub cost: i64,
     /// 0-based: `perm[i]` is the location of facility i.
-    pub perm: Vec<u8>,
+    pub perm: Vec<u16>,
 }
 
 /// Parses the bytes of a `.sln` file (a leading byte-order mark is skipped).
@@ -216,12 +216,12 @@ pub fn parse_sln(path: &Path, text: &str) -> Result<SlnFile, QapError> {
             format!("expected 2 + n = {} numbers for n = {n}, found {found}", n + 2),
         ));
     }
-    let perm: Vec<u8> = nums[2..]
+    let perm: Vec<u16> = nums[2..]
         .iter()
-        .map(|&v| if (1..=n as i64).contains(&v) { Ok((v - 1) as u8) } else { Err(v) })
+        .map(|&v| if (1..=n as i64).contains(&v) { Ok((v - 1) as u16) } else { Err(v) })
         .collect::<Result<_, _>>()
         .map_err(|v| err(path, ErrorKind::OutOfRange, format!("position {v} is outside 1..={n}")))?;
-    if !qapgpu_common::ops::is_permutation(&perm) {
+    if !crate::perm::is_permutation(&perm, n) {
         return Err(err(
             path,
             ErrorKind::NotAPermutation,
@@ -237,7 +237,7 @@ pub fn read_sln(path: &Path) -> Result<SlnFile, QapError> {
 }
 
 /// QAPLIB `.sln` text for a 0-based permutation.
-pub fn format_sln(cost: i64, perm: &[u8]) -> String {
+pub fn format_sln(cost: i64, perm: &[u16]) -> String {
     let body: Vec<String> = perm.iter().map(|&g| (g as u32 + 1).to_string()).collect();
     format!("{} {}\n{}\n", perm.len(), cost, body.join(" "))
 }

@@ -102,7 +102,7 @@ impl Posed for Knight {
     fn target(&self) -> Option<i64> {
         Some(0)
     }
-    fn answer(&self, perm: &[u8]) -> Answer {
+    fn answer(&self, perm: &[u16]) -> Answer {
         let tour: Vec<usize> = perm.iter().map(|&s| s as usize).collect();
         let mut step = vec![0usize; self.k * self.k];
         for (i, &s) in tour.iter().enumerate() {
@@ -235,7 +235,7 @@ impl Posed for Placement {
     fn target(&self) -> Option<i64> {
         Some(0)
     }
-    fn answer(&self, perm: &[u8]) -> Answer {
+    fn answer(&self, perm: &[u16]) -> Answer {
         let m = self.piece.count(self.k);
         let squares: Vec<usize> = perm[..m.min(perm.len())].iter().map(|&s| s as usize).collect();
         let mut on = vec![false; self.k * self.k];

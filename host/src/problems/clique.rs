@@ -63,7 +63,7 @@ impl Posed for Clique {
     fn target(&self) -> Option<i64> {
         Some(-((self.k * (self.k - 1)) as i64))
     }
-    fn answer(&self, perm: &[u8]) -> Answer {
+    fn answer(&self, perm: &[u16]) -> Answer {
         let chosen: Vec<usize> = perm[..self.k.min(perm.len())].iter().map(|&v| v as usize).collect();
         answer_of(&self.graph, chosen)
     }
@@ -78,7 +78,7 @@ fn answer_of(g: &Graph, mut vertices: Vec<usize>) -> Answer {
 
 /// A clique of `g` grown greedily along `order` (vertices, 0-based): each vertex joins where
 /// it is adjacent to every vertex already in (None for an empty order).
-fn greedy_along(g: &Graph, order: &[u8]) -> Option<Vec<usize>> {
+fn greedy_along(g: &Graph, order: &[u16]) -> Option<Vec<usize>> {
     let adj = g.adjacency();
     let mut clique: Vec<usize> = Vec::new();
     for &v in order {
@@ -118,7 +118,7 @@ pub struct Found {
     /// Every attempt, in order.
     pub attempts: Vec<Attempt>,
     /// The permutation of the last successful attempt's QAP, and its k.
-    pub best: Option<(usize, Vec<u8>)>,
+    pub best: Option<(usize, Vec<u16>)>,
 }
 
 /// An upper bound on the clique number: the degeneracy (largest k-core's k) + 1.
@@ -148,12 +148,12 @@ pub fn search(
     g: &Graph,
     fixed: Option<usize>,
     direction: Direction,
-    mut attempt: impl FnMut(&Clique) -> anyhow::Result<(Vec<u8>, bool)>,
+    mut attempt: impl FnMut(&Clique) -> anyhow::Result<(Vec<u16>, bool)>,
 ) -> anyhow::Result<Found> {
     let mut attempts = Vec::new();
-    let mut best: Option<(usize, Vec<u8>)> = None;
+    let mut best: Option<(usize, Vec<u16>)> = None;
     // The last attempt's permutation, for the clique shown where no k is reached.
-    let mut last: Vec<u8> = Vec::new();
+    let mut last: Vec<u16> = Vec::new();
     if g.edges.is_empty() || g.n < 2 {
         return Ok(Found { answer: answer_of(g, vec![0]), attempts, best });
     }

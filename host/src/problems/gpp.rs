@@ -67,7 +67,7 @@ impl Posed for Gpp {
     fn cost_of_measure(&self, cut: i64) -> Option<i64> {
         self.graph.total_weight().checked_sub(cut)?.checked_mul(-2)
     }
-    fn answer(&self, perm: &[u8]) -> Answer {
+    fn answer(&self, perm: &[u16]) -> Answer {
         let size = self.graph.n / self.parts;
         let mut part = vec![usize::MAX; self.graph.n];
         for (slot, &v) in perm.iter().enumerate() {

@@ -60,7 +60,7 @@ impl Posed for Lap {
     fn cost_of_measure(&self, length: i64) -> Option<i64> {
         Some(length)
     }
-    fn answer(&self, perm: &[u8]) -> Answer {
+    fn answer(&self, perm: &[u16]) -> Answer {
         let pos: Vec<usize> = perm.iter().map(|&p| p as usize).collect();
         let mut order = vec![0usize; self.graph.n];
         for (v, &p) in pos.iter().enumerate() {

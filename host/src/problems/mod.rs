@@ -211,7 +211,7 @@ pub trait Posed {
         None
     }
     /// The answer of a permutation of the QAP, checked against the problem's data.
-    fn answer(&self, perm: &[u8]) -> Answer;
+    fn answer(&self, perm: &[u16]) -> Answer;
 }
 
 /// What `pose` needs besides the problem: its file or board side, and the reduction's

@@ -54,7 +54,7 @@ impl Posed for Tsp {
     fn cost_of_measure(&self, length: i64) -> Option<i64> {
         Some(length)
     }
-    fn answer(&self, perm: &[u8]) -> Answer {
+    fn answer(&self, perm: &[u16]) -> Answer {
         let tour: Vec<usize> = perm.iter().map(|&c| c as usize).collect();
         let shown: Vec<usize> = tour.iter().map(|c| c + 1).collect();
         let drawing = format!("{:<16} {}\n", "tour", shown.iter().map(usize::to_string).collect::<Vec<_>>().join(" "));

@@ -76,15 +76,15 @@ pub trait Solver: Send {
     /// One slice of work (a launch of generations, a cAS iteration).
     fn advance(&mut self) -> Result<Advance>;
     /// The solution that reached the solver's target, once one has.
-    fn found(&mut self) -> Result<Option<(i64, Vec<u8>)>>;
+    fn found(&mut self) -> Result<Option<(i64, Vec<u16>)>>;
     /// The best solution so far.
-    fn best(&mut self) -> Result<(i64, Vec<u8>)>;
+    fn best(&mut self) -> Result<(i64, Vec<u16>)>;
     /// The run's counters so far.
     fn counters(&mut self) -> Result<Counters>;
     /// Takes in a solution found elsewhere (another device's or process's best): it
     /// replaces the solver's worst member when it is better than that and not already there.
     /// Returns whether it was taken.
-    fn immigrate(&mut self, cost: i64, perm: &[u8]) -> Result<bool>;
+    fn immigrate(&mut self, cost: i64, perm: &[u16]) -> Result<bool>;
     /// Whether the run has not yet done the work after which the `converged` rule's clock
     /// starts (`ts` under that rule: `policy::CONVERGED_SETTLE_MOVES`): until then each step
     /// counts as an improvement's time.
@@ -108,7 +108,7 @@ pub struct Outcome {
     /// The best cost found.
     pub cost: i64,
     /// Its permutation (0-based).
-    pub perm: Vec<u8>,
+    pub perm: Vec<u16>,
     /// Seconds to the target, where it was reached.
     pub time_to_target_s: Option<f64>,
     /// Seconds of search.
@@ -318,7 +318,7 @@ pub fn run(
 /// How the loop ended.
 enum Ended {
     /// The solver's target, at these seconds.
-    Found(f64, (i64, Vec<u8>)),
+    Found(f64, (i64, Vec<u16>)),
     /// The stop word, the clock, or the solver's budget.
     Stopped(Stopped),
     /// The `converged` rule.
@@ -437,7 +437,7 @@ pub fn run_until(
         Ended::Proven(opt) => {
             let counters = Counters { iterations: opt.nodes, unit: exact::UNIT, ..Counters::default() };
             let reached = stopping.target.is_some_and(|t| opt.cost <= t).then_some(elapsed_s);
-            (opt.cost, opt.perm, reached, counters, Stopped::ProvenOptimal)
+            (opt.cost, crate::perm::widen(&opt.perm), reached, counters, Stopped::ProvenOptimal)
         }
         Ended::Found(at, (cost, perm)) => (cost, perm, Some(at), solver.counters()?, Stopped::Target),
         other => {

@@ -42,7 +42,7 @@ pub trait Observer {
     }
     /// Sees the run's best so far and may hand back an immigrant from outside (another
     /// process's best, `cluster`), which the run loop gives to the solver.
-    fn exchange(&mut self, _best: &(i64, Vec<u8>)) -> Option<(i64, Vec<u8>)> {
+    fn exchange(&mut self, _best: &(i64, Vec<u16>)) -> Option<(i64, Vec<u16>)> {
         None
     }
     /// Whether the run loop should report the best cost after every step (`trace`): one
@@ -101,7 +101,7 @@ impl Observer for Traced<'_> {
     fn exchange_every_s(&self) -> Option<f64> {
         self.inner.exchange_every_s()
     }
-    fn exchange(&mut self, best: &(i64, Vec<u8>)) -> Option<(i64, Vec<u8>)> {
+    fn exchange(&mut self, best: &(i64, Vec<u16>)) -> Option<(i64, Vec<u16>)> {
         self.inner.exchange(best)
     }
     fn wants_trace(&self) -> bool {

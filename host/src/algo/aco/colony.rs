@@ -163,15 +163,15 @@ impl Solver for Colony {
         Ok(Advance::Continue)
     }
 
-    fn found(&mut self) -> Result<Option<(i64, Vec<u8>)>> {
-        Ok(self.target.is_some_and(|t| self.best.0 <= t).then(|| self.best.clone()))
+    fn found(&mut self) -> Result<Option<(i64, Vec<u16>)>> {
+        Ok(self.target.is_some_and(|t| self.best.0 <= t).then(|| crate::perm::widen_best(self.best.clone())))
     }
 
-    fn best(&mut self) -> Result<(i64, Vec<u8>)> {
+    fn best(&mut self) -> Result<(i64, Vec<u16>)> {
         if self.best.1.is_empty() {
             bail!("the colony has no solution yet");
         }
-        Ok(self.best.clone())
+        Ok(crate::perm::widen_best(self.best.clone()))
     }
 
     fn counters(&mut self) -> Result<Counters> {
@@ -187,9 +187,9 @@ impl Solver for Colony {
     }
 
     /// The immigrant replaces the worst ant of the first device that takes it.
-    fn immigrate(&mut self, cost: i64, perm: &[u8]) -> Result<bool> {
+    fn immigrate(&mut self, cost: i64, perm: &[u16]) -> Result<bool> {
         for e in self.live() {
-            if super::immigrate(e.as_mut(), cost, perm)? {
+            if super::immigrate(e.as_mut(), cost, &crate::perm::narrow(perm))? {
                 return Ok(true);
             }
         }

@@ -22,6 +22,7 @@ pub const TABU: Family = Family {
     name: "aco-ts",
     about: "cunning ant system with robust tabu search on the GPU, MATA mapping (seed 003)",
     min_n: 3,
+    max_n: qapgpu_common::MAX_N,
     build: |b, i, o| build(b, i, o, LsKind::Tabu),
 };
 
@@ -30,6 +31,7 @@ pub const TWO_OPT: Family = Family {
     name: "aco-2opt",
     about: "cunning ant system with best-improvement 2-opt (seed 003, experiment 2)",
     min_n: 3,
+    max_n: qapgpu_common::MAX_N,
     build: |b, i, o| build(b, i, o, LsKind::TwoOpt),
 };
 
@@ -596,12 +598,12 @@ impl Solver for AcoSolver {
         Ok(Advance::Continue)
     }
 
-    fn found(&mut self) -> Result<Option<(i64, Vec<u8>)>> {
-        reached(self.engine.as_mut(), self.target)
+    fn found(&mut self) -> Result<Option<(i64, Vec<u16>)>> {
+        Ok(reached(self.engine.as_mut(), self.target)?.map(crate::perm::widen_best))
     }
 
-    fn best(&mut self) -> Result<(i64, Vec<u8>)> {
-        self.engine.best()
+    fn best(&mut self) -> Result<(i64, Vec<u16>)> {
+        self.engine.best().map(crate::perm::widen_best)
     }
 
     fn counters(&mut self) -> Result<Counters> {
@@ -616,7 +618,7 @@ impl Solver for AcoSolver {
         })
     }
 
-    fn immigrate(&mut self, cost: i64, perm: &[u8]) -> Result<bool> {
-        immigrate(self.engine.as_mut(), cost, perm)
+    fn immigrate(&mut self, cost: i64, perm: &[u16]) -> Result<bool> {
+        immigrate(self.engine.as_mut(), cost, &crate::perm::narrow(perm))
     }
 }

@@ -19,6 +19,7 @@ pub const CGA: Family = Family {
     name: "cga",
     about: "cellular GA on a toroidal grid with 2-opt or greedy 2-opt, PGAGrid (seeds 002, 004)",
     min_n: 3,
+    max_n: qapgpu_common::MAX_N,
     build: |b, i, o| {
         let cfg = CgaConfig::from_options(o);
         // The thesis's chromosome maps locations to facilities (004 §3.1): its operators
@@ -337,18 +338,18 @@ impl Solver for CgaSolver {
         Ok(Advance::Continue)
     }
 
-    fn found(&mut self) -> Result<Option<(i64, Vec<u8>)>> {
+    fn found(&mut self) -> Result<Option<(i64, Vec<u16>)>> {
         let t = self.target;
-        Ok(self.best.as_ref().filter(|b| t.is_some_and(|t| b.cost <= t)).map(|b| (b.cost, b.perm.clone())))
+        Ok(self.best.as_ref().filter(|b| t.is_some_and(|t| b.cost <= t)).map(|b| (b.cost, crate::perm::widen(&b.perm))))
     }
 
-    fn best(&mut self) -> Result<(i64, Vec<u8>)> {
+    fn best(&mut self) -> Result<(i64, Vec<u16>)> {
         // Read back after init and after every generation; only a call before init reads.
         let b = match &self.best {
             Some(b) => b,
             None => self.refresh()?,
         };
-        Ok((b.cost, b.perm.clone()))
+        Ok((b.cost, crate::perm::widen(&b.perm)))
     }
 
     fn counters(&mut self) -> Result<Counters> {
@@ -358,9 +359,9 @@ impl Solver for CgaSolver {
 
     /// The immigrant (facility → location) replaces the grid's worst cell, as a chromosome
     /// of the dual.
-    fn immigrate(&mut self, cost: i64, perm: &[u8]) -> Result<bool> {
+    fn immigrate(&mut self, cost: i64, perm: &[u16]) -> Result<bool> {
         match super::multi::worst_slot(&self.engine.member_costs()?, cost) {
-            Some(k) => self.engine.put_member(k, &inverse(perm), cost).map(|_| true),
+            Some(k) => self.engine.put_member(k, &inverse(&crate::perm::narrow(perm)), cost).map(|_| true),
             None => Ok(false),
         }
     }

@@ -18,6 +18,7 @@ pub const INDEPENDENT: Family = Family {
     name: "ga-independent",
     about: "independent subpopulations with B_count restarts and FoundFlag (seed 001)",
     min_n: 2,
+    max_n: qapgpu_common::MAX_N,
     build: |b, i, o| build(b, i, o, Mode::Independent),
 };
 
@@ -26,6 +27,7 @@ pub const ISLANDS: Family = Family {
     name: "ga-islands",
     about: "island GA, every individual shuffled across subpopulations every G_interval (seed 000)",
     min_n: 2,
+    max_n: qapgpu_common::MAX_N,
     build: |b, i, o| build(b, i, o, Mode::Islands),
 };
 
@@ -314,12 +316,12 @@ impl Solver for GaSolver {
         Ok(Advance::Continue)
     }
 
-    fn found(&mut self) -> Result<Option<(i64, Vec<u8>)>> {
-        self.engine.found()
+    fn found(&mut self) -> Result<Option<(i64, Vec<u16>)>> {
+        Ok(self.engine.found()?.map(crate::perm::widen_best))
     }
 
-    fn best(&mut self) -> Result<(i64, Vec<u8>)> {
-        self.engine.best()
+    fn best(&mut self) -> Result<(i64, Vec<u16>)> {
+        self.engine.best().map(crate::perm::widen_best)
     }
 
     fn counters(&mut self) -> Result<Counters> {
@@ -332,9 +334,9 @@ impl Solver for GaSolver {
     }
 
     /// The immigrant replaces the population's worst individual.
-    fn immigrate(&mut self, cost: i64, perm: &[u8]) -> Result<bool> {
+    fn immigrate(&mut self, cost: i64, perm: &[u16]) -> Result<bool> {
         match super::multi::worst_slot(&self.engine.member_costs()?, cost) {
-            Some(k) => self.engine.put_member(k, perm, cost).map(|_| true),
+            Some(k) => self.engine.put_member(k, &crate::perm::narrow(perm), cost).map(|_| true),
             None => Ok(false),
         }
     }

@@ -26,6 +26,7 @@ pub const MEMETIC: Family = Family {
     name: "memetic",
     about: "memetic hybrid: the GPU tabu-search walks as a population, the worst restarted from UX children of tournament parents",
     min_n: 3,
+    max_n: qapgpu_common::MAX_N,
     build,
 };
 
@@ -118,11 +119,11 @@ impl Solver for MemeticSolver {
         Ok(Advance::Continue)
     }
 
-    fn found(&mut self) -> Result<Option<(i64, Vec<u8>)>> {
+    fn found(&mut self) -> Result<Option<(i64, Vec<u16>)>> {
         self.ts.found()
     }
 
-    fn best(&mut self) -> Result<(i64, Vec<u8>)> {
+    fn best(&mut self) -> Result<(i64, Vec<u16>)> {
         self.ts.best()
     }
 
@@ -130,7 +131,7 @@ impl Solver for MemeticSolver {
         Ok(Counters { restarts: self.children, ..self.ts.counters()? })
     }
 
-    fn immigrate(&mut self, cost: i64, perm: &[u8]) -> Result<bool> {
+    fn immigrate(&mut self, cost: i64, perm: &[u16]) -> Result<bool> {
         self.ts.immigrate(cost, perm)
     }
 }

@@ -43,6 +43,7 @@
 pub mod cpu;
 pub mod elite;
 pub mod gpu;
+pub mod wide;
 
 use super::aco::{self, AcoConfig, AcoEngine, LayoutRule};
 use super::policy::{
@@ -66,6 +67,7 @@ pub const TS: Family = Family {
     name: "ts",
     about: "multi-start robust tabu search: one walk per block, going on from launch to launch, the GPU filled",
     min_n: 3,
+    max_n: qapgpu_common::WIDE_MAX_N,
     build,
 };
 
@@ -247,6 +249,9 @@ impl Regroup {
 /// The walks, regrouping where `--regroup-every` asks for it (segments of the engine's
 /// launches, which `init` cuts them to).
 fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn Solver>> {
+    if inst.n > qapgpu_common::MAX_N {
+        return wide::build(backend, inst, opts);
+    }
     let engine = walk_engine(backend, inst, opts)?;
     let x = &opts.ts;
     let (gpu, uniform) = (backend.is_gpu(), policy::is_uniform(inst));
@@ -551,12 +556,12 @@ impl Solver for TsSolver {
         Ok(Advance::Continue)
     }
 
-    fn found(&mut self) -> Result<Option<(i64, Vec<u8>)>> {
-        aco::reached(self.engine.as_mut(), self.target)
+    fn found(&mut self) -> Result<Option<(i64, Vec<u16>)>> {
+        Ok(aco::reached(self.engine.as_mut(), self.target)?.map(crate::perm::widen_best))
     }
 
-    fn best(&mut self) -> Result<(i64, Vec<u8>)> {
-        self.engine.best()
+    fn best(&mut self) -> Result<(i64, Vec<u16>)> {
+        self.engine.best().map(crate::perm::widen_best)
     }
 
     fn settling(&self) -> bool {
@@ -578,8 +583,8 @@ impl Solver for TsSolver {
     }
 
     /// The worst walk restarts from the immigrant with a fresh tabu memory.
-    fn immigrate(&mut self, cost: i64, perm: &[u8]) -> Result<bool> {
-        aco::immigrate(self.engine.as_mut(), cost, perm)
+    fn immigrate(&mut self, cost: i64, perm: &[u16]) -> Result<bool> {
+        aco::immigrate(self.engine.as_mut(), cost, &crate::perm::narrow(perm))
     }
 }
 

@@ -322,9 +322,9 @@ impl<'a> BatchGpu<'a> {
                 let costs = self.gpu.stream.clone_dtoh(&self.cant_costs.slice(j * m..(j + 1) * m))?;
                 let (w, &c) = costs.iter().enumerate().min_by_key(|(_, c)| **c).expect("at least one walk");
                 let row = (j * m + w) * stride;
-                (c, self.gpu.stream.clone_dtoh(&self.cants.slice(row..row + n))?)
+                (c, crate::perm::widen(&self.gpu.stream.clone_dtoh(&self.cants.slice(row..row + n))?))
             } else {
-                (b.cost, b.perm[..n].to_vec())
+                (b.cost, crate::perm::widen(&b.perm[..n]))
             };
             let (stopped, elapsed_s) = self.ended[j].unwrap_or((Stopped::TimeLimit, 0.0));
             let out_k = Outcome {

@@ -167,7 +167,7 @@ fn prove(inst: &Instance, opts: &Options, k: usize, interrupt: &AtomicBool) -> O
     let opt = exact::solve(inst, crate::run::exact_budget(true), &|| interrupt.load(Ordering::Relaxed))?;
     let out = Outcome {
         cost: opt.cost,
-        perm: opt.perm,
+        perm: crate::perm::widen(&opt.perm),
         time_to_target_s: None,
         elapsed_s: t0.elapsed().as_secs_f64(),
         counters: Counters { iterations: opt.nodes, unit: exact::UNIT, ..Counters::default() },

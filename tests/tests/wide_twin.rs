@@ -1,0 +1,158 @@
+//! The wide path (`ts` above n = 256): `wide::wide_walk` makes the moves of the walks below
+//! 256 (`ls::tabu_walk`), keeps its costs exact on degenerate data, and the GPU's kernel
+//! makes the CPU twin's moves at n = 300 and 1024. Without a GPU the GPU cases are reported
+//! as ignored, with the reason.
+use qapgpu::algo::Options;
+use qapgpu::algo::aco::AcoOptions;
+use qapgpu::algo::ts::wide::WideEngine;
+use qapgpu::algo::ts::wide::cpu::WideCpu;
+use qapgpu::algo::ts::wide::gpu::{WideGpu, transpose};
+use qapgpu::io::Instance;
+use qapgpu_common::elem::Elem;
+use qapgpu_common::ls::{NO_TARGET, Scratch, TABU_FREE, Tenure, TenureLaw, WalkState, tabu_walk};
+use qapgpu_common::matrix::Dense;
+use qapgpu_common::moves::move_count;
+use qapgpu_common::ops::random_permutation;
+use qapgpu_common::rng::Xoshiro128;
+use qapgpu_common::wide::{NO_MOVE, WideMats, WideRule, WideTables, WideWalk, wide_walk};
+use qapgpu_tests::{case, gpu, offset_instance, uniform as random, zeros};
+
+/// One wide walk of `inst` from `start`, run in launches of `chunks` (build steps count in
+/// them) until it has made `moves` moves: its current solution, cost and best cost.
+fn wide<E: Elem + TryFrom<i64>>(
+    inst: &Instance,
+    start: &[u16],
+    rng: &Xoshiro128,
+    tenure: Tenure,
+    aspiration: i32,
+    moves: u32,
+    chunks: &[u32],
+) -> (Vec<u16>, i64, i64) {
+    let n = inst.n;
+    let (a, b) = inst.typed::<E>();
+    let t = Instance::new("t", n, transpose(n, &inst.a), transpose(n, &inst.b)).unwrap();
+    let (at, bt) = t.typed::<E>();
+    let (a, b, at, bt) = (Dense::new(&a, n), Dense::new(&b, n), Dense::new(&at, n), Dense::new(&bt, n));
+    let m = WideMats { a: &a, b: &b, at: &at, bt: &bt };
+    let (mut p, mut best) = (start.to_vec(), start.to_vec());
+    let (mut cost, mut best_cost, mut done, mut built, mut pending) =
+        (inst.cost(start), inst.cost(start), 0, 0, NO_MOVE);
+    let (mut delta, mut tabu, mut terms) =
+        (vec![0; move_count(n as u32) as usize], vec![TABU_FREE; n * n], vec![[0; 4]; n]);
+    let mut rng = rng.clone();
+    let rule = WideRule { target: NO_TARGET, tenure, aspiration };
+    let mut made = 0;
+    for &c in chunks.iter().cycle() {
+        if made == moves {
+            break;
+        }
+        let w = WideWalk {
+            p: &mut p,
+            cost: &mut cost,
+            best: &mut best,
+            best_cost: &mut best_cost,
+            done: &mut done,
+            built: &mut built,
+            pending: &mut pending,
+        };
+        let t = WideTables { delta: &mut delta, tabu: &mut tabu, terms: &mut terms };
+        made += wide_walk(&m, w, t, &rule, c.min(moves - made), &mut rng, || false);
+        assert_eq!(inst.cost(&p), cost, "{}: the current cost after {made} moves", inst.name);
+        assert_eq!(inst.cost(&best), best_cost, "{}: the best cost after {made} moves", inst.name);
+    }
+    (p, cost, best_cost)
+}
+
+/// Below 256 the wide walk makes `ls::tabu_walk`'s moves, whatever its launches' lengths.
+fn wide_walk_makes_the_moves_of_tabu_walk() {
+    for (inst, aspiration) in [(random(40, 1, true), 0), (random(40, 2, false), 5 * 1600), (random(23, 3, false), 200)]
+    {
+        let n = inst.n;
+        let (a, b) = inst.typed::<u16>();
+        let (a8, b8) = (Dense::new(&a, n), Dense::new(&b, n));
+        let mut rng = Xoshiro128::from_stream(7, n as u64);
+        let mut p8 = vec![0u8; n];
+        random_permutation(&mut rng, &mut p8);
+        let start: Vec<u16> = p8.iter().map(|&g| g as u16).collect();
+        let tenure = Tenure { list_size: 8 * n as u32, per_move: false, law: TenureLaw::Uniform };
+        let mut best8 = p8.clone();
+        let (mut delta, mut tabu) = (vec![0i64; move_count(n as u32) as usize], vec![TABU_FREE; n * n]);
+        let cost = inst.cost(&p8);
+        let w = WalkState { p: &mut p8, cost, done: 0, best: &mut best8, best_cost: cost };
+        let mut rng8 = rng.clone();
+        let (cur, r) = tabu_walk(
+            &a8,
+            &b8,
+            w,
+            NO_TARGET,
+            3000,
+            tenure,
+            aspiration,
+            &mut rng8,
+            Scratch { delta: &mut delta, tabu: &mut tabu },
+            || false,
+        );
+        let one = wide::<u16>(&inst, &start, &rng, tenure, aspiration, 3000, &[5000]);
+        let chunked = wide::<u16>(&inst, &start, &rng, tenure, aspiration, 3000, &[700, 1, 13, 2299]);
+        let p8: Vec<u16> = p8.iter().map(|&g| g as u16).collect();
+        assert_eq!(one, (p8, cur, r.cost), "{}", inst.name);
+        assert_eq!(chunked, one, "{}: launches of other lengths", inst.name);
+    }
+}
+
+/// Costs stay exact above 256 on uniform, all-zero and signed data.
+fn wide_walk_costs_stay_exact_at_300() {
+    let tenure = Tenure { list_size: 8 * 300, per_move: false, law: TenureLaw::Cubic };
+    let start = |n: usize| {
+        let mut p = vec![0u16; n];
+        random_permutation(&mut Xoshiro128::from_stream(1, 2), &mut p);
+        p
+    };
+    let rng = Xoshiro128::from_stream(3, 4);
+    for inst in [random(300, 5, true), zeros(300)] {
+        wide::<u16>(&inst, &start(300), &rng, tenure, 0, 60, &[40, 7]);
+    }
+    let signed = offset_instance(257, -50, 100, -1000, 30_000, 9);
+    wide::<i32>(&signed, &start(257), &rng, tenure, 5 * 257 * 257, 60, &[33]);
+}
+
+/// `WideGpu` and `WideCpu` (4 walks each), launched in different lengths until every walk
+/// has made `moves` moves: the same best cost and solution in every walk.
+fn same_walks(inst: &Instance, moves: u64) {
+    let opts = Options { seed: 11, aco: AcoOptions { ants: Some(4), ..AcoOptions::default() }, ..Options::default() };
+    let mut g = WideGpu::new(gpu(), inst, &opts).unwrap();
+    let mut c = WideCpu::new(inst, &opts, 0).unwrap();
+    let (mut mg, mut mc) = (0, 0);
+    while mg < 4 * moves {
+        mg += g.launch(((4 * moves - mg) / 4).min(97) as u32).unwrap();
+    }
+    while mc < 4 * moves {
+        mc += c.launch(((4 * moves - mc) / 4).min(40) as u32).unwrap();
+    }
+    assert_eq!(g.best_costs().unwrap(), c.best_costs().unwrap(), "{}", inst.name);
+    for k in 0..4 {
+        let p = g.best_of(k).unwrap();
+        assert_eq!(p, c.best_of(k).unwrap(), "{}: walk {k}", inst.name);
+        assert_eq!(inst.cost(&p), g.best_costs().unwrap()[k], "{}: walk {k}", inst.name);
+    }
+}
+
+fn gpu_wide_walks_make_the_cpu_moves_at_300() {
+    same_walks(&random(300, 21, true), 300);
+    same_walks(&random(300, 22, false), 300);
+    same_walks(&zeros(300), 50);
+    same_walks(&offset_instance(300, -50, 100, -1000, 30_000, 9), 300);
+}
+
+fn gpu_wide_walks_make_the_cpu_moves_at_1024() {
+    same_walks(&random(1024, 23, true), 100);
+}
+
+fn main() -> std::process::ExitCode {
+    qapgpu_tests::harness::run(vec![
+        case!(wide_walk_makes_the_moves_of_tabu_walk),
+        case!(wide_walk_costs_stay_exact_at_300),
+        case!(gpu_wide_walks_make_the_cpu_moves_at_300).gpu(),
+        case!(gpu_wide_walks_make_the_cpu_moves_at_1024).gpu(),
+    ])
+}
