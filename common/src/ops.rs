@@ -18,35 +18,39 @@ pub fn random_permutation<G: Gene>(rng: &mut Xoshiro128, p: &mut [G]) {
 /// Uniform-like crossover (UX, Misevicius): the child keeps every gene on which the parents
 /// agree; elsewhere, position by position, a parent's gene drawn at random when it is still
 /// free (else the other's when free); the positions left get the genes left, in random
-/// order. `taken` and `left` are n bytes of work space each.
+/// order. `taken` (n bytes: bit 0 of entry g, gene g is taken; bit 1 of entry i, position i
+/// is filled) and `left` (n genes) are work space.
 #[inline(always)]
-pub fn ux(rng: &mut Xoshiro128, p1: &[u8], p2: &[u8], child: &mut [u8], taken: &mut [u8], left: &mut [u8]) {
+pub fn ux<G: Gene>(rng: &mut Xoshiro128, p1: &[G], p2: &[G], child: &mut [G], taken: &mut [u8], left: &mut [G]) {
+    const GENE: u8 = 1;
+    const FILLED: u8 = 2;
     let n = p1.len();
     taken[..n].fill(0);
-    let mut filled = [false; crate::MAX_N];
     for i in 0..n {
         if p1[i] == p2[i] {
-            (child[i], filled[i]) = (p1[i], true);
-            taken[p1[i] as usize] = 1;
+            child[i] = p1[i];
+            taken[i] |= FILLED;
+            taken[p1[i].at()] |= GENE;
         }
     }
     for i in 0..n {
-        if filled[i] {
+        if taken[i] & FILLED != 0 {
             continue;
         }
         let (first, second) = if rng.below(2) == 0 { (p1[i], p2[i]) } else { (p2[i], p1[i]) };
         for g in [first, second] {
-            if taken[g as usize] == 0 {
-                (child[i], filled[i]) = (g, true);
-                taken[g as usize] = 1;
+            if taken[g.at()] & GENE == 0 {
+                child[i] = g;
+                taken[i] |= FILLED;
+                taken[g.at()] |= GENE;
                 break;
             }
         }
     }
     let mut count = 0;
-    for (g, &t) in taken[..n].iter().enumerate() {
-        if t == 0 {
-            left[count] = g as u8;
+    for g in 0..n {
+        if taken[g] & GENE == 0 {
+            left[count] = G::of(g);
             count += 1;
         }
     }
@@ -56,7 +60,7 @@ pub fn ux(rng: &mut Xoshiro128, p1: &[u8], p2: &[u8], child: &mut [u8], taken: &
     }
     let mut next = 0;
     for i in 0..n {
-        if !filled[i] {
+        if taken[i] & FILLED == 0 {
             child[i] = left[next];
             next += 1;
         }

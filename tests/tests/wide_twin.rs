@@ -148,10 +148,31 @@ fn gpu_wide_walks_make_the_cpu_moves_at_1024() {
     same_walks(&random(1024, 23, true), 100);
 }
 
+/// `memetic` above 256 breeds the wide walks once they have built their tables.
+fn memetic_breeds_the_wide_walks_on_the_cpu() {
+    let inst = random(260, 31, true);
+    let opts = Options {
+        algorithm: Some("memetic".into()),
+        engine: qapgpu::algo::EngineChoice::Cpu,
+        seed: 2,
+        stop: qapgpu::run::StopRule::Time,
+        time_limit: Some(std::time::Duration::from_secs(4)),
+        aco: AcoOptions { ants: Some(4), ..AcoOptions::default() },
+        ..Options::default()
+    };
+    let backend = qapgpu::algo::Backend::Cpu { threads: 0 };
+    let sol =
+        qapgpu::solve_on(&backend, &inst, &opts, &mut qapgpu::run::Silent, &std::sync::atomic::AtomicBool::new(false))
+            .unwrap();
+    assert_eq!(inst.cost(&sol.perm()), sol.cost);
+    assert!(sol.restarts > 0, "no child in 4 s: {}", sol.layout);
+}
+
 fn main() -> std::process::ExitCode {
     qapgpu_tests::harness::run(vec![
         case!(wide_walk_makes_the_moves_of_tabu_walk),
         case!(wide_walk_costs_stay_exact_at_300),
+        case!(memetic_breeds_the_wide_walks_on_the_cpu),
         case!(gpu_wide_walks_make_the_cpu_moves_at_300).gpu(),
         case!(gpu_wide_walks_make_the_cpu_moves_at_1024).gpu(),
     ])

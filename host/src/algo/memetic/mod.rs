@@ -6,11 +6,16 @@
 //! what the parents share: `common::ops::ux`). Nothing else changes between launches: the
 //! walks keep running on the device, the target is checked inside the search.
 //!
+//! Above n = 256 the population is the wide path's walks (`ts::wide`); there a restarted
+//! walk first rebuilds its Δ table (O(n³)), so a breeding waits until every walk has built
+//! its table again (`Walks::ready`).
+//!
 //! `memetic` has no settings of its own: its walks take the local search's
 //! (`aco::AcoOptions`), and its breeding the policy table's rows (`BREED_EVERY`,
 //! `BREED_ONE_IN`, `MEMETIC_CPU_WALKS`); `ts`'s regrouping and restarts are refused
 //! (`ts::TsOptions::check_family`).
 use super::policy::{BREED_EVERY, BREED_ONE_IN, MEMETIC_CPU_WALKS};
+use super::ts::wide::WideTs;
 use super::ts::{TsSolver, walk_engine};
 use super::{Backend, Family, Options};
 use crate::io::Instance;
@@ -26,7 +31,7 @@ pub const MEMETIC: Family = Family {
     name: "memetic",
     about: "memetic hybrid: the GPU tabu-search walks as a population, the worst restarted from UX children of tournament parents",
     min_n: 3,
-    max_n: qapgpu_common::MAX_N,
+    max_n: qapgpu_common::WIDE_MAX_N,
     build,
 };
 
@@ -35,14 +40,61 @@ fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn S
     if matches!(backend, Backend::Cpu { .. }) {
         o.aco.ants = Some(opts.aco.ants.unwrap_or(MEMETIC_CPU_WALKS));
     }
-    let ts = TsSolver::new(walk_engine(backend, inst, &o)?, opts.target);
+    let ts: Box<dyn Walks> = if inst.n > qapgpu_common::MAX_N {
+        Box::new(super::ts::wide::walks(backend, inst, &o)?)
+    } else {
+        Box::new(TsSolver::new(walk_engine(backend, inst, &o)?, opts.target))
+    };
     let rng = Xoshiro128::from_stream(opts.seed, u64::MAX - 7);
     Ok(Box::new(MemeticSolver { ts, inst: inst.clone(), rng, launches: 0, children: 0 }))
 }
 
+/// The walks `memetic` breeds: `ts`'s (n ≤ 256) or the wide path's.
+pub trait Walks: Solver {
+    /// Every walk's best solution (rows of n) and its cost.
+    fn archive(&mut self) -> Result<(Vec<u16>, Vec<i64>)>;
+    /// Each (walk, permutation, cost) of `units`: the walk restarts from the permutation with
+    /// a fresh tabu memory.
+    fn put_units(&mut self, units: &[(usize, Vec<u16>, i64)]) -> Result<()>;
+    /// Whether a breeding may come now.
+    fn ready(&mut self) -> Result<bool> {
+        Ok(true)
+    }
+}
+
+impl Walks for TsSolver {
+    fn archive(&mut self) -> Result<(Vec<u16>, Vec<i64>)> {
+        let (rows, costs) = self.engine().archive()?;
+        Ok((crate::perm::widen(&rows), costs))
+    }
+    fn put_units(&mut self, units: &[(usize, Vec<u16>, i64)]) -> Result<()> {
+        let narrow: Vec<(usize, Vec<u8>, i64)> =
+            units.iter().map(|(k, p, c)| (*k, crate::perm::narrow(p), *c)).collect();
+        self.engine().put_units(&narrow)
+    }
+}
+
+impl Walks for WideTs {
+    fn archive(&mut self) -> Result<(Vec<u16>, Vec<i64>)> {
+        let costs = self.engine().best_costs()?;
+        let mut rows = Vec::with_capacity(costs.len() * self.n());
+        for k in 0..costs.len() {
+            rows.extend(self.engine().best_of(k)?);
+        }
+        Ok((rows, costs))
+    }
+    fn put_units(&mut self, units: &[(usize, Vec<u16>, i64)]) -> Result<()> {
+        units.iter().try_for_each(|(k, p, c)| self.engine().restart(*k, p, *c))
+    }
+    /// Once every walk has built its Δ table (a restarted walk builds it again).
+    fn ready(&mut self) -> Result<bool> {
+        self.engine().built()
+    }
+}
+
 /// The `ts` driver, with a breeding every `BREED_EVERY` launches.
 pub struct MemeticSolver {
-    ts: TsSolver,
+    ts: Box<dyn Walks>,
     /// For the children's exact costs.
     inst: Instance,
     rng: Xoshiro128,
@@ -64,12 +116,12 @@ impl MemeticSolver {
     /// One breeding: the worst walks restart from UX children of tournament parents.
     fn breed(&mut self) -> Result<()> {
         let n = self.inst.n;
-        let (ants, costs) = self.ts.engine().archive()?;
+        let (ants, costs) = self.ts.archive()?;
         let (worst, parents) = split_by_rank(&costs);
         if parents.len() < 2 {
             return Ok(());
         }
-        let (mut child, mut taken, mut left) = (vec![0u8; n], vec![0u8; n], vec![0u8; n]);
+        let (mut child, mut taken, mut left) = (vec![0u16; n], vec![0u8; n], vec![0u16; n]);
         let mut units = Vec::with_capacity(worst.len());
         for w in worst {
             let mut pick = || {
@@ -85,7 +137,7 @@ impl MemeticSolver {
             self.children += 1;
         }
         // One round trip for all the children (a GPU engine took five copies a child).
-        self.ts.engine().put_units(&units)
+        self.ts.put_units(&units)
     }
 }
 
@@ -113,7 +165,7 @@ impl Solver for MemeticSolver {
     fn advance(&mut self) -> Result<Advance> {
         self.ts.advance()?;
         self.launches += 1;
-        if self.launches.is_multiple_of(BREED_EVERY) && !self.ts.stop_word().is_set() {
+        if self.launches.is_multiple_of(BREED_EVERY) && !self.ts.stop_word().is_set() && self.ts.ready()? {
             self.breed()?;
         }
         Ok(Advance::Continue)

@@ -115,12 +115,29 @@ pub struct WideTs {
 
 /// The wide walks of `opts` on `backend` for `inst` (n above 256).
 pub fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn Solver>> {
+    Ok(Box::new(walks(backend, inst, opts)?))
+}
+
+/// `build`'s driver, as `memetic` breeds it.
+pub fn walks(backend: &Backend, inst: &Instance, opts: &Options) -> Result<WideTs> {
     let engine: Box<dyn WideEngine> = match backend {
         Backend::Gpu(g) => Box::new(gpu::WideGpu::new(g.clone(), inst, opts)?),
         Backend::Cpu { threads } => Box::new(cpu::WideCpu::new(inst, opts, *threads)?),
     };
     let cfg = WideConfig::of(inst, opts, engine.walks());
-    Ok(Box::new(WideTs { engine, cfg, n: inst.n, launch: 1, moves: 0, seconds: 0.0, launches: 0, settled: false }))
+    Ok(WideTs { engine, cfg, n: inst.n, launch: 1, moves: 0, seconds: 0.0, launches: 0, settled: false })
+}
+
+impl WideTs {
+    /// The walks' engine.
+    pub fn engine(&mut self) -> &mut dyn WideEngine {
+        self.engine.as_mut()
+    }
+
+    /// Problem size.
+    pub fn n(&self) -> usize {
+        self.n
+    }
 }
 
 impl Solver for WideTs {
