@@ -48,8 +48,8 @@ pub fn ux<G: Gene>(rng: &mut Xoshiro128, p1: &[G], p2: &[G], child: &mut [G], ta
         }
     }
     let mut count = 0;
-    for g in 0..n {
-        if taken[g] & GENE == 0 {
+    for (g, &t) in taken[..n].iter().enumerate() {
+        if t & GENE == 0 {
             left[count] = G::of(g);
             count += 1;
         }
