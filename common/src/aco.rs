@@ -4,6 +4,7 @@
 //! τ is an n×n f32 matrix, facility-major: τ[i][ℓ] is the desire to put facility i on
 //! location ℓ. Every f32 operation here runs in the same order on host and GPU (IEEE, no
 //! contraction), so the kernels and the CPU twin keep bit-identical pheromone.
+use crate::gene::Gene;
 use crate::ls::uniform_f32;
 use crate::rng::Xoshiro128;
 
@@ -11,27 +12,27 @@ use crate::rng::Xoshiro128;
 /// facility is resampled with probability γ (`gamma_threshold`, so E(l_s) = n·γ; at least
 /// two, or the c-ant would be its donor), the others keep the donor's location. The freed
 /// locations go to the resampled facilities, in random order, by roulette on τ.
-/// `marked` and `free` are work space of n bytes.
-pub fn construct(
+/// `marked` and `free` are work space of n genes.
+pub fn construct<G: Gene>(
     rng: &mut Xoshiro128,
-    donor: &[u8],
+    donor: &[G],
     tau: &[f32],
     gamma_threshold: u32,
-    out: &mut [u8],
-    marked: &mut [u8],
-    free: &mut [u8],
+    out: &mut [G],
+    marked: &mut [G],
+    free: &mut [G],
 ) {
     let n = donor.len();
     out.copy_from_slice(donor);
     let mut ls = 0;
     for i in 0..n {
         if rng.chance(gamma_threshold) {
-            marked[ls] = i as u8;
+            marked[ls] = G::of(i);
             ls += 1;
         }
     }
     while ls < 2 {
-        let i = rng.below(n as u32) as u8;
+        let i = G::of(rng.below(n as u32) as usize);
         if !marked[..ls].contains(&i) {
             marked[ls] = i;
             ls += 1;
@@ -42,21 +43,21 @@ pub fn construct(
         marked.swap(j, x);
     }
     for j in 0..ls {
-        free[j] = donor[marked[j] as usize];
+        free[j] = donor[marked[j].at()];
     }
     let mut left = ls;
     for &f in &marked[..ls] {
-        let f = f as usize;
+        let f = f.at();
         let row = &tau[f * n..(f + 1) * n];
         let mut sum = 0.0f32;
         for &l in &free[..left] {
-            sum += row[l as usize];
+            sum += row[l.at()];
         }
         let x = uniform_f32(rng) * sum;
-        let (mut q, mut acc) = (0, row[free[0] as usize]);
+        let (mut q, mut acc) = (0, row[free[0].at()]);
         while acc <= x && q + 1 < left {
             q += 1;
-            acc += row[free[q] as usize];
+            acc += row[free[q].at()];
         }
         out[f] = free[q];
         free[q] = free[left - 1];
@@ -72,11 +73,11 @@ pub fn deposit(cost: i64) -> f32 {
 }
 
 /// Lays the pheromone of every unit's best ant on facility i's row, units in order.
-/// `ants` holds m rows of `stride` bytes.
+/// `ants` holds m rows of `stride` genes.
 #[inline(always)]
-pub fn lay_row(row: &mut [f32], i: usize, ants: &[u8], stride: usize, costs: &[i64]) {
+pub fn lay_row<G: Gene>(row: &mut [f32], i: usize, ants: &[G], stride: usize, costs: &[i64]) {
     for (k, &c) in costs.iter().enumerate() {
-        row[ants[k * stride + i] as usize] += deposit(c);
+        row[ants[k * stride + i].at()] += deposit(c);
     }
 }
 

@@ -104,6 +104,11 @@ pub struct WideParams {
     pub tenure_law: u32,
     /// 1: one draw for both entries of a move.
     pub tenure_per_move: u32,
+    /// 1: a descent (seed 003's best-improvement 2-opt): a walk stops where no move
+    /// improves (with no tabu and no aspiration: T = 0 and `aspiration` 0).
+    pub descent: u32,
+    /// Padding (the next field is 8-aligned).
+    pub _pad: u32,
     /// A walk stops once its best is at or below this (`ls::NO_TARGET`: never).
     pub target: i64,
     /// The host's stop word (u32; 0: none).
@@ -232,6 +237,8 @@ pub struct WideRule {
     pub tenure: Tenure,
     /// Long-term aspiration (`ls::move_class`).
     pub aspiration: i32,
+    /// A descent: stop where the best move does not improve (`WideParams::descent`).
+    pub descent: bool,
 }
 
 /// The matrices of a wide walk: A, B and their transposes (rows of Aᵀ and Bᵀ are columns
@@ -365,6 +372,11 @@ pub fn wide_walk<G: Gene, E: Elem, A: Matrix<E>, B: Matrix<E>>(
                 }
             }
             (u, v) = next_pair(u, v);
+        }
+        if rule.descent && pick.delta >= 0 {
+            // A local minimum; the pass did the pending move's update.
+            *w.pending = NO_MOVE;
+            return it;
         }
         let (r, s) = wide_pair(&pick);
         let (ru, su) = (r as usize, s as usize);

@@ -9,7 +9,7 @@ use qapgpu::algo::ts::wide::cpu::WideCpu;
 use qapgpu::algo::ts::wide::gpu::{WideGpu, transpose};
 use qapgpu::io::Instance;
 use qapgpu_common::elem::Elem;
-use qapgpu_common::ls::{NO_TARGET, Scratch, TABU_FREE, Tenure, TenureLaw, WalkState, tabu_walk};
+use qapgpu_common::ls::{NO_TARGET, Scratch, TABU_FREE, Tenure, TenureLaw, WalkState, tabu_walk, two_opt};
 use qapgpu_common::matrix::Dense;
 use qapgpu_common::moves::move_count;
 use qapgpu_common::ops::random_permutation;
@@ -40,7 +40,7 @@ fn wide<E: Elem + TryFrom<i64>>(
     let (mut delta, mut tabu, mut terms) =
         (vec![0; move_count(n as u32) as usize], vec![TABU_FREE; n * n], vec![[0; 4]; n]);
     let mut rng = rng.clone();
-    let rule = WideRule { target: NO_TARGET, tenure, aspiration };
+    let rule = WideRule { target: NO_TARGET, tenure, aspiration, descent: false };
     let mut made = 0;
     for &c in chunks.iter().cycle() {
         if made == moves {
@@ -117,18 +117,24 @@ fn wide_walk_costs_stay_exact_at_300() {
 }
 
 /// `WideGpu` and `WideCpu` (4 walks each), launched in different lengths until every walk
-/// has made `moves` moves: the same best cost and solution in every walk.
-fn same_walks(inst: &Instance, moves: u64) {
+/// has made `moves` moves (with `descent`: until every walk is at its local minimum): the
+/// same best cost and solution in every walk.
+fn same_walks_as(inst: &Instance, moves: u64, descent: bool) {
     let opts = Options { seed: 11, aco: AcoOptions { ants: Some(4), ..AcoOptions::default() }, ..Options::default() };
-    let mut g = WideGpu::new(gpu(), inst, &opts).unwrap();
-    let mut c = WideCpu::new(inst, &opts, 0).unwrap();
-    let (mut mg, mut mc) = (0, 0);
-    while mg < 4 * moves {
-        mg += g.launch(((4 * moves - mg) / 4).min(97) as u32).unwrap();
-    }
-    while mc < 4 * moves {
-        mc += c.launch(((4 * moves - mc) / 4).min(40) as u32).unwrap();
-    }
+    let mut g = WideGpu::new(gpu(), inst, &opts, descent).unwrap();
+    let mut c = WideCpu::new(inst, &opts, 0, descent).unwrap();
+    let run = |e: &mut dyn WideEngine, chunk: u64| {
+        let mut made = 0;
+        while made < 4 * moves {
+            let k = e.launch(((4 * moves - made) / 4).min(chunk) as u32).unwrap();
+            if descent && k == 0 && e.built().unwrap() {
+                break;
+            }
+            made += k;
+        }
+    };
+    run(&mut g, 97);
+    run(&mut c, 40);
     assert_eq!(g.best_costs().unwrap(), c.best_costs().unwrap(), "{}", inst.name);
     for k in 0..4 {
         let p = g.best_of(k).unwrap();
@@ -137,15 +143,102 @@ fn same_walks(inst: &Instance, moves: u64) {
     }
 }
 
+fn same_walks(inst: &Instance, moves: u64) {
+    same_walks_as(inst, moves, false);
+}
+
 fn gpu_wide_walks_make_the_cpu_moves_at_300() {
     same_walks(&random(300, 21, true), 300);
     same_walks(&random(300, 22, false), 300);
     same_walks(&zeros(300), 50);
     same_walks(&offset_instance(300, -50, 100, -1000, 30_000, 9), 300);
+    // The descent of `aco-2opt` above 256, to every walk's local minimum.
+    same_walks_as(&random(300, 24, false), 100_000, true);
 }
 
 fn gpu_wide_walks_make_the_cpu_moves_at_1024() {
     same_walks(&random(1024, 23, true), 100);
+}
+
+/// The wide walk's descent (`aco-2opt` above 256) makes `ls::two_opt`'s moves to the same
+/// local minimum.
+fn wide_descent_is_two_opt() {
+    for inst in [random(40, 4, true), random(37, 5, false)] {
+        let n = inst.n;
+        let (a, b) = inst.typed::<u16>();
+        let (a8, b8) = (Dense::new(&a, n), Dense::new(&b, n));
+        let mut p8 = vec![0u8; n];
+        random_permutation(&mut Xoshiro128::from_stream(9, n as u64), &mut p8);
+        let start: Vec<u16> = p8.iter().map(|&g| g as u16).collect();
+        let mut delta = vec![0i64; move_count(n as u32) as usize];
+        let c8 = inst.cost(&p8);
+        let r = two_opt(&a8, &b8, &mut p8, c8, NO_TARGET, u32::MAX, &mut delta, || false);
+        let t = Instance::new("t", n, transpose(n, &inst.a), transpose(n, &inst.b)).unwrap();
+        let (at, bt) = t.typed::<u16>();
+        let (at, bt) = (Dense::new(&at, n), Dense::new(&bt, n));
+        let m = WideMats { a: &a8, b: &b8, at: &at, bt: &bt };
+        let (mut p, mut best) = (start.clone(), start.clone());
+        let c0 = inst.cost(&start);
+        let (mut cost, mut best_cost, mut done, mut built, mut pending) = (c0, c0, 0, 0, NO_MOVE);
+        let (mut d, mut tabu, mut terms) =
+            (vec![0; move_count(n as u32) as usize], vec![TABU_FREE; n * n], vec![[0; 4]; n]);
+        let rule = WideRule {
+            target: NO_TARGET,
+            tenure: Tenure { list_size: 0, per_move: true, law: TenureLaw::Cubic },
+            aspiration: 0,
+            descent: true,
+        };
+        let mut rng = Xoshiro128::from_stream(1, 1);
+        let mut made = 0;
+        loop {
+            let w = WideWalk {
+                p: &mut p,
+                cost: &mut cost,
+                best: &mut best,
+                best_cost: &mut best_cost,
+                done: &mut done,
+                built: &mut built,
+                pending: &mut pending,
+            };
+            let t = WideTables { delta: &mut d, tabu: &mut tabu, terms: &mut terms };
+            let k = wide_walk(&m, w, t, &rule, 7, &mut rng, || false);
+            made += k;
+            if k == 0 && built as usize >= n / 2 {
+                break;
+            }
+        }
+        let p8: Vec<u16> = p8.iter().map(|&g| g as u16).collect();
+        assert_eq!((p, cost), (p8, r.cost), "{}", inst.name);
+        assert_eq!(made + 1, r.iterations, "{}: moves, and the pass that found no improvement", inst.name);
+    }
+}
+
+/// `aco-ts` and `aco-2opt` above 256: the colony on the wide walks answers, on the CPU.
+fn colonies_run_above_256_on_the_cpu() {
+    let inst = random(260, 41, false);
+    for algo in ["aco-ts", "aco-2opt"] {
+        let opts = Options {
+            algorithm: Some(algo.into()),
+            engine: qapgpu::algo::EngineChoice::Cpu,
+            seed: 3,
+            stop: qapgpu::run::StopRule::Time,
+            time_limit: Some(std::time::Duration::from_secs(3)),
+            aco: AcoOptions { ants: Some(4), ls_iterations: Some(100), ..AcoOptions::default() },
+            ..Options::default()
+        };
+        let backend = qapgpu::algo::Backend::Cpu { threads: 0 };
+        let sol = qapgpu::solve_on(
+            &backend,
+            &inst,
+            &opts,
+            &mut qapgpu::run::Silent,
+            &std::sync::atomic::AtomicBool::new(false),
+        )
+        .unwrap();
+        assert_eq!(inst.cost(&sol.perm()), sol.cost, "{algo}");
+        assert!(sol.iterations >= 1, "{algo}: no cAS iteration in 3 s: {}", sol.layout);
+        assert!(sol.elapsed_s <= 3.0 + 0.15, "{algo}: {} s", sol.elapsed_s);
+    }
 }
 
 /// `memetic` above 256 breeds the wide walks once they have built their tables.
@@ -173,6 +266,8 @@ fn main() -> std::process::ExitCode {
         case!(wide_walk_makes_the_moves_of_tabu_walk),
         case!(wide_walk_costs_stay_exact_at_300),
         case!(memetic_breeds_the_wide_walks_on_the_cpu),
+        case!(wide_descent_is_two_opt),
+        case!(colonies_run_above_256_on_the_cpu),
         case!(gpu_wide_walks_make_the_cpu_moves_at_300).gpu(),
         case!(gpu_wide_walks_make_the_cpu_moves_at_1024).gpu(),
     ])

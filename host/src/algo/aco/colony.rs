@@ -30,6 +30,14 @@ pub fn build(backends: &[Backend], inst: &Instance, opts: &Options) -> Result<Bo
             "--multi master-slave splits one ant colony over the devices: it takes --algo aco-ts or aco-2opt, not {other}"
         ),
     };
+    if inst.n > qapgpu_common::MAX_N {
+        bail!(
+            "{}: n = {} is above {} for --multi master-slave (its colony is split over devices as rows of bytes); use --multi islands",
+            inst.name,
+            inst.n,
+            qapgpu_common::MAX_N
+        );
+    }
     let cfg = AcoConfig::from_options(ls, inst, opts);
     let shares = split(cfg.ants, backends.len());
     let mut devices = Vec::with_capacity(shares.len());

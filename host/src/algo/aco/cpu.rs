@@ -169,7 +169,15 @@ fn improve<E: Elem>(
 /// Step 5 on the host, as the `aco_tau_init`, `aco_evaporate`, `aco_lay` and `aco_clamp`
 /// kernels do it (the same f32 operations in the same order): τ ← τ_init when given, then
 /// τ ← ρτ, the deposits of `ants` (rows of n) in unit order, and the MAX–MIN clamp.
-pub fn pheromone(tau: &mut [f32], n: usize, rho: f32, init: Option<f32>, ants: &[u8], costs: &[i64], bounds: Bounds) {
+pub fn pheromone<G: qapgpu_common::gene::Gene>(
+    tau: &mut [f32],
+    n: usize,
+    rho: f32,
+    init: Option<f32>,
+    ants: &[G],
+    costs: &[i64],
+    bounds: Bounds,
+) {
     if let Some(t0) = init {
         tau.fill(t0);
     }

@@ -4,6 +4,7 @@
 pub mod colony;
 pub mod cpu;
 pub mod gpu;
+pub mod wide;
 
 use super::{Backend, Family, Options, check_range};
 use crate::io::Instance;
@@ -22,7 +23,7 @@ pub const TABU: Family = Family {
     name: "aco-ts",
     about: "cunning ant system with robust tabu search on the GPU, MATA mapping (seed 003)",
     min_n: 3,
-    max_n: qapgpu_common::MAX_N,
+    max_n: qapgpu_common::WIDE_MAX_N,
     build: |b, i, o| build(b, i, o, LsKind::Tabu),
 };
 
@@ -31,7 +32,7 @@ pub const TWO_OPT: Family = Family {
     name: "aco-2opt",
     about: "cunning ant system with best-improvement 2-opt (seed 003, experiment 2)",
     min_n: 3,
-    max_n: qapgpu_common::MAX_N,
+    max_n: qapgpu_common::WIDE_MAX_N,
     build: |b, i, o| build(b, i, o, LsKind::TwoOpt),
 };
 
@@ -503,6 +504,9 @@ pub fn settle(backend: &Backend, inst: &Instance, cfg: &mut AcoConfig) -> Result
 }
 
 fn build(backend: &Backend, inst: &Instance, opts: &Options, ls: LsKind) -> Result<Box<dyn Solver>> {
+    if inst.n > qapgpu_common::MAX_N {
+        return wide::build(backend, inst, opts, ls);
+    }
     build_colony(backend, inst, opts, ls, LayoutRule::Kept)
 }
 

@@ -49,7 +49,12 @@ impl Walk {
             delta: vec![0; move_count(n as u32) as usize],
             tabu: vec![TABU_FREE; n * n],
             terms: vec![[0; 4]; n],
-            rule: WideRule { target: cfg.target, tenure: cfg.tenure.of_unit(k), aspiration: cfg.aspiration },
+            rule: WideRule {
+                target: cfg.target,
+                tenure: cfg.tenure.of_unit(k),
+                aspiration: cfg.aspiration,
+                descent: cfg.descent,
+            },
         }
     }
 }
@@ -87,13 +92,13 @@ pub struct WideCpu {
 
 impl WideCpu {
     /// One walk a worker of `threads` (0: one per core), or `--ants` walks.
-    pub fn new(inst: &Instance, opts: &Options, threads: usize) -> Result<WideCpu> {
+    pub fn new(inst: &Instance, opts: &Options, threads: usize, descent: bool) -> Result<WideCpu> {
         let pool = crate::algo::cpu_pool(threads)?;
         let m = opts.aco.ants.map_or(pool.current_num_threads(), |a| a as usize).max(1);
         let n = inst.n as u128;
         let per_walk = move_count(inst.n as u32) as u128 * 8 + n * n * 4 + n * 32 + 4 * n;
         crate::memory::ensure_host(m as u128 * per_walk, &format!("{m} walks of n = {n}"), "--ants or --threads")?;
-        let cfg = WideConfig::of(inst, opts, m as u32);
+        let cfg = WideConfig::of(inst, opts, m as u32, descent);
         let walks = (0..m).map(|k| Walk::new(inst, &cfg, k)).collect();
         let site = Site::cpu(pool.current_num_threads());
         let transposed = Instance::new(

@@ -59,7 +59,7 @@ pub fn transpose(n: usize, m: &[i64]) -> Vec<i64> {
 impl WideGpu {
     /// The walks of `opts` on `gpu` for `inst`: one for every `policy::WIDE_SMS_PER_WALK` SMs
     /// (`--ants` to change), each from a random start of its own stream.
-    pub fn new(gpu: Gpu, inst: &Instance, opts: &Options) -> Result<WideGpu> {
+    pub fn new(gpu: Gpu, inst: &Instance, opts: &Options, descent: bool) -> Result<WideGpu> {
         let (n, w) = (inst.n, inst.width);
         let id = KernelId::find(Body::Wide, Role::Walk, w)
             .with_context(|| format!("{}: no wide kernel for {} entries", inst.name, w.name()))?;
@@ -72,7 +72,7 @@ impl WideGpu {
             CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
             plan.shared_bytes as i32,
         )?;
-        let cfg = WideConfig::of(inst, opts, m as u32);
+        let cfg = WideConfig::of(inst, opts, m as u32, descent);
         let s = &gpu.stream;
         let mut perms = Vec::with_capacity(m * n);
         let mut costs = Vec::with_capacity(m);
@@ -115,6 +115,8 @@ impl WideGpu {
             tenure_list: cfg.tenure.list_size,
             tenure_law: cfg.law_code(),
             tenure_per_move: u32::from(cfg.tenure.per_move),
+            descent: u32::from(cfg.descent),
+            _pad: 0,
             target: cfg.target,
             stop: 0,
             a: gpu.ptr(&buf._mats[0]),

@@ -39,14 +39,17 @@ pub struct WideConfig {
     pub target: i64,
     /// Seed of the starts and the tenures.
     pub seed: u64,
+    /// A descent to the first local minimum (`aco-2opt`'s search), no tabu.
+    pub descent: bool,
 }
 
 impl WideConfig {
-    /// `opts`'s settings for `inst` with `walks` walks: Ro-TS's, as `ts::walk_config` sets them.
-    pub fn of(inst: &Instance, opts: &Options, walks: u32) -> WideConfig {
+    /// `opts`'s settings for `inst` with `walks` walks: Ro-TS's, as `ts::walk_config` sets
+    /// them, or with `descent` a best-improvement descent (T = 0, no aspiration).
+    pub fn of(inst: &Instance, opts: &Options, walks: u32, descent: bool) -> WideConfig {
         let n = inst.n as u32;
         let x = &opts.aco;
-        WideConfig {
+        let ro_ts = WideConfig {
             walks,
             tenure: Tenure {
                 list_size: x.tabu_list.unwrap_or(TENURE_FACTOR * n),
@@ -56,7 +59,13 @@ impl WideConfig {
             aspiration: (ASPIRATION_FACTOR as u64 * n as u64 * n as u64).min(i32::MAX as u64) as i32,
             target: opts.target.unwrap_or(NO_TARGET),
             seed: opts.seed,
+            descent: false,
+        };
+        if descent {
+            let tenure = Tenure { list_size: 0, per_move: true, law: TenureLaw::Cubic };
+            return WideConfig { tenure, aspiration: 0, descent, ..ro_ts };
         }
+        ro_ts
     }
 
     /// The code of the tenure law in `WideParams`.
@@ -118,13 +127,18 @@ pub fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<d
     Ok(Box::new(walks(backend, inst, opts)?))
 }
 
+/// The engine of the wide walks of `opts` on `backend` (`descent`: `WideConfig::descent`).
+pub fn engine(backend: &Backend, inst: &Instance, opts: &Options, descent: bool) -> Result<Box<dyn WideEngine>> {
+    Ok(match backend {
+        Backend::Gpu(g) => Box::new(gpu::WideGpu::new(g.clone(), inst, opts, descent)?),
+        Backend::Cpu { threads } => Box::new(cpu::WideCpu::new(inst, opts, *threads, descent)?),
+    })
+}
+
 /// `build`'s driver, as `memetic` breeds it.
 pub fn walks(backend: &Backend, inst: &Instance, opts: &Options) -> Result<WideTs> {
-    let engine: Box<dyn WideEngine> = match backend {
-        Backend::Gpu(g) => Box::new(gpu::WideGpu::new(g.clone(), inst, opts)?),
-        Backend::Cpu { threads } => Box::new(cpu::WideCpu::new(inst, opts, *threads)?),
-    };
-    let cfg = WideConfig::of(inst, opts, engine.walks());
+    let engine = engine(backend, inst, opts, false)?;
+    let cfg = WideConfig::of(inst, opts, engine.walks(), false);
     Ok(WideTs { engine, cfg, n: inst.n, launch: 1, moves: 0, seconds: 0.0, launches: 0, settled: false })
 }
 
