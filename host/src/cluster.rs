@@ -106,7 +106,7 @@ impl Cluster {
                 mpi::point_to_point::send_receive_into(&msg[..], &next, &mut got[..], &prev);
                 let mut b = boxes.lock().unwrap_or_else(|p| p.into_inner());
                 if got[0] < b.outbox.as_ref().map_or(i64::MAX, |o| o.0) {
-                    b.inbox = Some((got[0], got[1..].iter().map(|&g| g as u8).collect()));
+                    b.inbox = Some((got[0], got[1..].iter().map(|&g| g as u16).collect()));
                 }
             }
             if interrupt.load(Ordering::Relaxed) {
@@ -134,7 +134,7 @@ impl Cluster {
         let mut owner = 0i32;
         world.all_reduce_into(&candidate, &mut owner, SystemOperation::min());
         let n = inst.n;
-        let mut perm = vec![0u8; n];
+        let mut perm = vec![0u16; n];
         let mut time = -1.0f64;
         if rank == owner {
             let s = mine.as_ref().expect("the owner's solve succeeded");
