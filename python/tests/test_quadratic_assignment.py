@@ -54,7 +54,7 @@ def test_above_256_runs_the_wide_walks():
     assert sorted(res.col_ind) == list(range(300))
     assert res.fun == np.sum(A * B[np.ix_(res.col_ind, res.col_ind)])
     with pytest.raises(ValueError, match="above 256"):
-        qapgpu.quadratic_assignment(A, B, method="aco-ts", options=QUICK)
+        qapgpu.quadratic_assignment(A, B, method="cga", options=QUICK)
 
 
 def test_negative_entries():

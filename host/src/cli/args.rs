@@ -39,7 +39,7 @@ pub(super) fn seconds(s: &str) -> Result<Duration, String> {
 /// `--algo`: the registry's names, with their descriptions in `--help`.
 pub(super) fn algorithms() -> PossibleValuesParser {
     let auto = PossibleValue::new(AUTO).help(format!(
-        "the algorithm and its settings from the instance's features (the default): ts for n ≤ {TS_ANY_N}, and on the GPU for uniform random data up to n = {UNIFORM_REGROUP_MAX_N}; else aco-ts with a colony set for time to target"
+        "the algorithm and its settings from the instance's features (the default): ts for n ≤ {TS_ANY_N}, on the GPU for uniform random data up to n = {UNIFORM_REGROUP_MAX_N}, and above n = 256 (the wide path, up to 2048); else aco-ts with a colony set for time to target"
     ));
     PossibleValuesParser::new(
         std::iter::once(auto).chain(FAMILIES.iter().map(|f| PossibleValue::new(f.name).help(f.about))),
