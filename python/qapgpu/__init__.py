@@ -27,11 +27,13 @@ from . import _native
 __all__ = ["quadratic_assignment", "quadratic_assignment_batch", "read_qaplib", "write_qaplib", "solve_file", "info", "gpu_unavailable_reason",
            "QAPResult", "OptimizeWarning", "MAX_N"]
 
-#: Largest n: above 256 (``MAX_BYTE_N``) only ``method="ts"`` (or the default ``auto``), whose
-#: walks take u16 permutations (the wide path); the batch call stays at 256 on the GPU.
+#: Largest n: above 256 (``MAX_BYTE_N``) only the methods of ``WIDE_METHODS``, whose walks
+#: take u16 permutations (the wide path); the batch call stays at 256 on every engine.
 MAX_N = 2048
-#: Largest n of the methods whose permutations are rows of bytes (every one but ts).
+#: Largest n of the GA methods (permutations as rows of bytes) and of the batch call.
 MAX_BYTE_N = 256
+#: The methods that take n above ``MAX_BYTE_N`` (scipy's "faq" and "2opt" mean "auto").
+WIDE_METHODS = ("auto", "faq", "2opt", "ts", "memetic", "aco-ts", "aco-2opt")
 #: Most CPU engine threads (``threads``; 0 means all cores).
 MAX_THREADS = 256
 
@@ -539,7 +541,7 @@ def quadratic_assignment(A, B, method="auto", options=None):
 
     Parameters
     ----------
-    A, B : 2-D array_like, square, same shape (n ≤ 2048; above 256 only ``ts`` and ``auto``)
+    A, B : 2-D array_like, square, same shape (n ≤ 2048; above 256 only the ``WIDE_METHODS``)
         Integer matrices are used as they are, and float matrices whose entries are all
         integers too. Other float matrices are rounded to integers at the largest power of
         ten whose costs still fit 64 bits (``precision`` sets it), with an
@@ -598,8 +600,17 @@ def quadratic_assignment(A, B, method="auto", options=None):
             maxiter = operator.index(maxiter)
         except TypeError:
             raise TypeError(f"maxiter must be an integer, got {maxiter!r}") from None
-    A0, B0 = _check_matrices(A, B)
+    try:
+        A0, B0 = _check_matrices(A, B)
+    except ValueError as e:
+        if "exceeds" not in str(e):
+            raise
+        raise ValueError(f"A, B: {e}") from None
     n = A0.shape[0]
+    if n > MAX_BYTE_N and method not in WIDE_METHODS:
+        raise ValueError(
+            f"method={method!r}: n = {n} is above {MAX_BYTE_N} (its solutions are rows of bytes); "
+            f"methods {', '.join(repr(m) for m in WIDE_METHODS if m not in SCIPY_METHODS)} take n up to {MAX_N}")
     pm = _seed_pairs("partial_match", opts.get("partial_match"), n, "seeds")
     P0 = opts.get("P0", "barycenter")
     tol = opts.get("tol")
@@ -734,7 +745,12 @@ def quadratic_assignment_batch(As, Bs, method=None, options=None):
     pairs = []
     for k, (A, B) in enumerate(zip(As, Bs)):
         try:
-            pairs.append(_check_matrices(A, B, MAX_BYTE_N))
+            try:
+                pairs.append(_check_matrices(A, B, MAX_BYTE_N))
+            except ValueError as e:
+                if "exceeds" not in str(e):
+                    raise
+                raise ValueError(f"{e}, the batch call's limit (MAX_BYTE_N): solve it with quadratic_assignment") from None
         except (ValueError, TypeError) as e:
             raise type(e)(f"As[{k}], Bs[{k}]: {e}") from None
     seed, _ = _random_state(opts.get("rng"))

@@ -86,7 +86,7 @@ pub fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<d
     }
     if inst.n > fam.max_n {
         bail!(
-            "{}: n = {} is above {} for {} (its solutions are rows of bytes); --algo ts (or auto) takes n up to {}",
+            "{}: n = {} is above {} for {} (its solutions are rows of bytes); --algo ts, auto, memetic, aco-ts and aco-2opt take n up to {}",
             inst.name,
             inst.n,
             fam.max_n,

@@ -194,6 +194,11 @@ impl Solver for WideColony {
         })
     }
 
+    /// Until the first cAS iteration has ended: its walks' builds make no improvement.
+    fn settling(&self) -> bool {
+        self.iterations == 0
+    }
+
     /// The immigrant replaces the worst unit's ant, where it is better.
     fn immigrate(&mut self, cost: i64, perm: &[u16]) -> Result<bool> {
         let n = self.inst.n;

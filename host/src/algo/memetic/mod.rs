@@ -186,6 +186,11 @@ impl Solver for MemeticSolver {
     fn immigrate(&mut self, cost: i64, perm: &[u16]) -> Result<bool> {
         self.ts.immigrate(cost, perm)
     }
+
+    /// As its walks: above 256, until every walk has built its Δ table.
+    fn settling(&self) -> bool {
+        self.ts.settling()
+    }
 }
 
 #[cfg(test)]
