@@ -329,6 +329,11 @@ pub unsafe fn walk<E: DevElem>(p: &WideParams, moves: u32) {
             }
             // A new best is a move with cur + Δ < best, i.e. Δ < best − cur.
             let pick = ctx.scan(prior, now, p.aspiration, best - cur);
+            if p.descent != 0 && pick.delta >= 0 {
+                // A local minimum: the pending move's update is done, none is due.
+                last = NO_MOVE;
+                break;
+            }
             let (r, s) = wide_pair(&pick);
             let (ru, su) = (r as usize, s as usize);
             if tid == 0 {
