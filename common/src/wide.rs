@@ -155,7 +155,13 @@ pub struct WideParams {
 /// Dynamic shared memory the wide kernel's block needs beside the terms: its current
 /// solution (n u16, rounded to 16 bytes) and the argmin's scratch.
 pub const fn wide_shared_base(n: u32, threads: u32) -> u32 {
-    (2 * n).div_ceil(16) * 16 + threads / 32 * crate::layout::LS_SCRATCH_PER_WARP
+    wide_scratch_offset(n) + threads / 32 * crate::layout::LS_SCRATCH_PER_WARP
+}
+
+/// Where the argmin's scratch starts in the block's shared memory: after its solution (n
+/// u16, rounded to 16 bytes).
+pub const fn wide_scratch_offset(n: u32) -> u32 {
+    (2 * n).div_ceil(16) * 16
 }
 
 /// Where the wide walk's memory goes for n, `threads` a block and `optin` bytes of shared

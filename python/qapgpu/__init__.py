@@ -173,9 +173,13 @@ def _seed_pairs(name, pairs, n, what):
     return pm
 
 
-def _check_matrices(A, B, limit=MAX_N):
+#: The batch's message for an instance above ``MAX_BYTE_N`` (its caller prefixes the pair).
+_BATCH_TOO_LARGE = "n = {n} exceeds {limit}, the batch call's limit (MAX_BYTE_N): solve it with quadratic_assignment"
+
+
+def _check_matrices(A, B, limit=MAX_N, too_large="A, B: n = {n} exceeds {limit}"):
     """A and B as arrays after scipy's shape checks (and its messages), then qapgpu's: numbers,
-    finite, n ≤ ``limit`` (the batch: ``MAX_BYTE_N``)."""
+    finite, n ≤ ``limit`` (the batch: ``MAX_BYTE_N``), else ``too_large``'s message."""
     A, B = np.atleast_2d(np.asarray(A)), np.atleast_2d(np.asarray(B))
     msg = None
     if A.shape[0] != A.shape[1]:
@@ -194,7 +198,7 @@ def _check_matrices(A, B, limit=MAX_N):
         if np.issubdtype(M.dtype, np.floating) and not np.all(np.isfinite(M)):
             raise ValueError(f"{name} has NaN or infinite entries")
     if A.shape[0] > limit:
-        raise ValueError(f"n = {A.shape[0]} exceeds {limit}")
+        raise ValueError(too_large.format(n=A.shape[0], limit=limit))
     return A, B
 
 
@@ -600,12 +604,7 @@ def quadratic_assignment(A, B, method="auto", options=None):
             maxiter = operator.index(maxiter)
         except TypeError:
             raise TypeError(f"maxiter must be an integer, got {maxiter!r}") from None
-    try:
-        A0, B0 = _check_matrices(A, B)
-    except ValueError as e:
-        if "exceeds" not in str(e):
-            raise
-        raise ValueError(f"A, B: {e}") from None
+    A0, B0 = _check_matrices(A, B)
     n = A0.shape[0]
     if n > MAX_BYTE_N and method not in WIDE_METHODS:
         raise ValueError(
@@ -745,12 +744,7 @@ def quadratic_assignment_batch(As, Bs, method=None, options=None):
     pairs = []
     for k, (A, B) in enumerate(zip(As, Bs)):
         try:
-            try:
-                pairs.append(_check_matrices(A, B, MAX_BYTE_N))
-            except ValueError as e:
-                if "exceeds" not in str(e):
-                    raise
-                raise ValueError(f"{e}, the batch call's limit (MAX_BYTE_N): solve it with quadratic_assignment") from None
+            pairs.append(_check_matrices(A, B, MAX_BYTE_N, _BATCH_TOO_LARGE))
         except (ValueError, TypeError) as e:
             raise type(e)(f"As[{k}], Bs[{k}]: {e}") from None
     seed, _ = _random_state(opts.get("rng"))

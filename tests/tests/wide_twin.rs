@@ -5,8 +5,8 @@
 use qapgpu::algo::Options;
 use qapgpu::algo::aco::AcoOptions;
 use qapgpu::algo::ts::wide::WideEngine;
-use qapgpu::algo::ts::wide::cpu::WideCpu;
-use qapgpu::algo::ts::wide::gpu::{WideGpu, transpose};
+use qapgpu::algo::ts::wide::cpu::{CpuWalk, WideCpu};
+use qapgpu::algo::ts::wide::gpu::WideGpu;
 use qapgpu::io::Instance;
 use qapgpu_common::elem::Elem;
 use qapgpu_common::ls::{NO_TARGET, Scratch, TABU_FREE, Tenure, TenureLaw, WalkState, tabu_walk, two_opt};
@@ -14,8 +14,14 @@ use qapgpu_common::matrix::Dense;
 use qapgpu_common::moves::move_count;
 use qapgpu_common::ops::random_permutation;
 use qapgpu_common::rng::Xoshiro128;
-use qapgpu_common::wide::{NO_MOVE, WideMats, WideRule, WideTables, WideWalk, wide_walk};
+use qapgpu_common::wide::{WideMats, WideRule};
 use qapgpu_tests::{case, gpu, offset_instance, uniform as random, zeros};
+
+/// A, B, Aᵀ and Bᵀ of `inst` in the element type `E`.
+fn typed_mats<E: Elem + TryFrom<i64>>(inst: &Instance) -> [Vec<E>; 4] {
+    let ((a, b), (at, bt)) = (inst.typed::<E>(), inst.transposed().typed::<E>());
+    [a, b, at, bt]
+}
 
 /// One wide walk of `inst` from `start`, run in launches of `chunks` (build steps count in
 /// them) until it has made `moves` moves: its current solution, cost and best cost.
@@ -29,38 +35,23 @@ fn wide<E: Elem + TryFrom<i64>>(
     chunks: &[u32],
 ) -> (Vec<u16>, i64, i64) {
     let n = inst.n;
-    let (a, b) = inst.typed::<E>();
-    let t = Instance::new("t", n, transpose(n, &inst.a), transpose(n, &inst.b)).unwrap();
-    let (at, bt) = t.typed::<E>();
+    let [a, b, at, bt] = typed_mats::<E>(inst);
     let (a, b, at, bt) = (Dense::new(&a, n), Dense::new(&b, n), Dense::new(&at, n), Dense::new(&bt, n));
     let m = WideMats { a: &a, b: &b, at: &at, bt: &bt };
-    let (mut p, mut best) = (start.to_vec(), start.to_vec());
-    let (mut cost, mut best_cost, mut done, mut built, mut pending) =
-        (inst.cost(start), inst.cost(start), 0, 0, NO_MOVE);
-    let (mut delta, mut tabu, mut terms) =
-        (vec![0; move_count(n as u32) as usize], vec![TABU_FREE; n * n], vec![[0; 4]; n]);
-    let mut rng = rng.clone();
     let rule = WideRule { target: NO_TARGET, tenure, aspiration, descent: false };
+    let mut w = CpuWalk::from_start(start.to_vec(), inst.cost(start), rng.clone(), rule);
     let mut made = 0;
     for &c in chunks.iter().cycle() {
         if made == moves {
             break;
         }
-        let w = WideWalk {
-            p: &mut p,
-            cost: &mut cost,
-            best: &mut best,
-            best_cost: &mut best_cost,
-            done: &mut done,
-            built: &mut built,
-            pending: &mut pending,
-        };
-        let t = WideTables { delta: &mut delta, tabu: &mut tabu, terms: &mut terms };
-        made += wide_walk(&m, w, t, &rule, c.min(moves - made), &mut rng, || false);
-        assert_eq!(inst.cost(&p), cost, "{}: the current cost after {made} moves", inst.name);
-        assert_eq!(inst.cost(&best), best_cost, "{}: the best cost after {made} moves", inst.name);
+        made += w.launch(&m, c.min(moves - made), || false);
+        let ((p, cost), (best, best_cost)) = (w.current(), w.best());
+        assert_eq!(inst.cost(p), cost, "{}: the current cost after {made} moves", inst.name);
+        assert_eq!(inst.cost(best), best_cost, "{}: the best cost after {made} moves", inst.name);
     }
-    (p, cost, best_cost)
+    let (p, cost) = w.current();
+    (p.to_vec(), cost, w.best().1)
 }
 
 /// Below 256 the wide walk makes `ls::tabu_walk`'s moves, whatever its launches' lengths.
@@ -173,42 +164,27 @@ fn wide_descent_is_two_opt() {
         let mut delta = vec![0i64; move_count(n as u32) as usize];
         let c8 = inst.cost(&p8);
         let r = two_opt(&a8, &b8, &mut p8, c8, NO_TARGET, u32::MAX, &mut delta, || false);
-        let t = Instance::new("t", n, transpose(n, &inst.a), transpose(n, &inst.b)).unwrap();
-        let (at, bt) = t.typed::<u16>();
+        let [_, _, at, bt] = typed_mats::<u16>(&inst);
         let (at, bt) = (Dense::new(&at, n), Dense::new(&bt, n));
         let m = WideMats { a: &a8, b: &b8, at: &at, bt: &bt };
-        let (mut p, mut best) = (start.clone(), start.clone());
-        let c0 = inst.cost(&start);
-        let (mut cost, mut best_cost, mut done, mut built, mut pending) = (c0, c0, 0, 0, NO_MOVE);
-        let (mut d, mut tabu, mut terms) =
-            (vec![0; move_count(n as u32) as usize], vec![TABU_FREE; n * n], vec![[0; 4]; n]);
         let rule = WideRule {
             target: NO_TARGET,
             tenure: Tenure { list_size: 0, per_move: true, law: TenureLaw::Cubic },
             aspiration: 0,
             descent: true,
         };
-        let mut rng = Xoshiro128::from_stream(1, 1);
+        let mut w = CpuWalk::from_start(start.clone(), inst.cost(&start), Xoshiro128::from_stream(1, 1), rule);
         let mut made = 0;
         loop {
-            let w = WideWalk {
-                p: &mut p,
-                cost: &mut cost,
-                best: &mut best,
-                best_cost: &mut best_cost,
-                done: &mut done,
-                built: &mut built,
-                pending: &mut pending,
-            };
-            let t = WideTables { delta: &mut d, tabu: &mut tabu, terms: &mut terms };
-            let k = wide_walk(&m, w, t, &rule, 7, &mut rng, || false);
+            let k = w.launch(&m, 7, || false);
             made += k;
-            if k == 0 && built as usize >= n / 2 {
+            if k == 0 && w.built() {
                 break;
             }
         }
+        let (p, cost) = w.current();
         let p8: Vec<u16> = p8.iter().map(|&g| g as u16).collect();
-        assert_eq!((p, cost), (p8, r.cost), "{}", inst.name);
+        assert_eq!((p.to_vec(), cost), (p8, r.cost), "{}", inst.name);
         assert_eq!(made + 1, r.iterations, "{}: moves, and the pass that found no improvement", inst.name);
     }
 }

@@ -21,7 +21,8 @@ use qapgpu_common::moves::{
 };
 use qapgpu_common::rng::Xoshiro128;
 use qapgpu_common::wide::{
-    NO_MOVE, WideParams, build_step, must_class, pack_move, unpack_move, wide_candidate, wide_pair, wide_shared_base,
+    NO_MOVE, WideParams, build_step, must_class, pack_move, unpack_move, wide_candidate, wide_pair,
+    wide_scratch_offset, wide_shared_base,
 };
 
 use crate::block::block_argmin;
@@ -282,7 +283,7 @@ pub unsafe fn walk<E: DevElem>(p: &WideParams, moves: u32) {
         terms,
         delta: unsafe { (p.delta as *mut i64).add(w * move_count(p.n) as usize) },
         tabu: unsafe { (p.tabu as *mut i32).add(w * nn) },
-        scratch: shared_base() + (2 * p.n).div_ceil(16) as u64 * 16,
+        scratch: shared_base() + wide_scratch_offset(p.n) as u64,
     };
     // SAFETY: every per-walk array has m rows (`WideParams`); w < m.
     unsafe {

@@ -181,6 +181,13 @@ impl Instance {
         Instance { name: self.name.clone(), n: self.n, a: self.b.clone(), b: self.a.clone(), width: self.width }
     }
 
+    /// The same instance with A and B transposed (Aᵀ and Bᵀ): the wide path reads their rows
+    /// where Eq. 4 runs down a column.
+    pub fn transposed(&self) -> Instance {
+        let t = |m: &[i64]| (0..self.n * self.n).map(|x| m[(x % self.n) * self.n + x / self.n]).collect();
+        Instance { name: self.name.clone(), n: self.n, a: t(&self.a), b: t(&self.b), width: self.width }
+    }
+
     /// The matrices in the instance's element type `E` (which must be `self.width`'s).
     pub fn typed<E: Elem + TryFrom<i64>>(&self) -> (Vec<E>, Vec<E>) {
         assert_eq!(E::WIDTH, self.width, "typed() must be called with the instance's width");

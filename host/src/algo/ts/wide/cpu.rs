@@ -9,15 +9,15 @@ use crate::site::Site;
 use anyhow::Result;
 use qapgpu_common::elem::Elem;
 use qapgpu_common::ls::TABU_FREE;
-use qapgpu_common::matrix::Dense;
+use qapgpu_common::matrix::{Dense, Matrix};
 use qapgpu_common::moves::move_count;
 use qapgpu_common::rng::Xoshiro128;
 use qapgpu_common::wide::{NO_MOVE, WideMats, WideRule, WideTables, WideWalk, build_steps, wide_walk};
 use rayon::prelude::*;
 use std::sync::Arc;
 
-/// One walk and its tables.
-struct Walk {
+/// One walk of the wide path on the CPU and its tables, between calls of `wide::wide_walk`.
+pub struct CpuWalk {
     p: Vec<u16>,
     cost: i64,
     best: Vec<u16>,
@@ -32,14 +32,14 @@ struct Walk {
     rule: WideRule,
 }
 
-impl Walk {
-    fn new(inst: &Instance, cfg: &WideConfig, k: usize) -> Walk {
-        let n = inst.n;
-        let (p, rng) = start(n, cfg.seed, k);
-        let cost = inst.cost(&p);
-        Walk {
-            best: p.clone(),
-            p,
+impl CpuWalk {
+    /// A walk from `start` (of cost `cost`) with generator `rng` and the rule `rule`; its
+    /// Δ table is built by its first launches.
+    pub fn from_start(start: Vec<u16>, cost: i64, rng: Xoshiro128, rule: WideRule) -> CpuWalk {
+        let n = start.len();
+        CpuWalk {
+            best: start.clone(),
+            p: start,
             cost,
             best_cost: cost,
             done: 0,
@@ -49,34 +49,71 @@ impl Walk {
             delta: vec![0; move_count(n as u32) as usize],
             tabu: vec![TABU_FREE; n * n],
             terms: vec![[0; 4]; n],
-            rule: WideRule {
-                target: cfg.target,
-                tenure: cfg.tenure.of_unit(k),
-                aspiration: cfg.aspiration,
-                descent: cfg.descent,
-            },
+            rule,
         }
+    }
+
+    /// Walk k of `cfg` on `inst`: its own random start (`start`) and tenures.
+    fn new(inst: &Instance, cfg: &WideConfig, k: usize) -> CpuWalk {
+        let (p, rng) = start(inst.n, cfg.seed, k);
+        let cost = inst.cost(&p);
+        let rule = WideRule {
+            target: cfg.target,
+            tenure: cfg.tenure.of_unit(k),
+            aspiration: cfg.aspiration,
+            descent: cfg.descent,
+        };
+        CpuWalk::from_start(p, cost, rng, rule)
+    }
+
+    /// The walk starts again from `perm` (of cost `cost`): tabu memory cleared, Δ rebuilt.
+    pub fn restart(&mut self, perm: &[u16], cost: i64) {
+        self.p.copy_from_slice(perm);
+        self.best.copy_from_slice(perm);
+        (self.cost, self.best_cost, self.built, self.pending) = (cost, cost, 0, NO_MOVE);
+        self.tabu.fill(TABU_FREE);
+    }
+
+    /// Up to `moves` more moves (or build steps) on the matrices `m` (`wide::wide_walk`);
+    /// returns the moves made.
+    pub fn launch<E: Elem, A: Matrix<E>, B: Matrix<E>>(
+        &mut self,
+        m: &WideMats<A, B>,
+        moves: u32,
+        stop: impl Fn() -> bool,
+    ) -> u32 {
+        let state = WideWalk {
+            p: &mut self.p,
+            cost: &mut self.cost,
+            best: &mut self.best,
+            best_cost: &mut self.best_cost,
+            done: &mut self.done,
+            built: &mut self.built,
+            pending: &mut self.pending,
+        };
+        let tables = WideTables { delta: &mut self.delta, tabu: &mut self.tabu, terms: &mut self.terms };
+        wide_walk(m, state, tables, &self.rule, moves, &mut self.rng, stop)
+    }
+
+    /// The current solution and its cost.
+    pub fn current(&self) -> (&[u16], i64) {
+        (&self.p, self.cost)
+    }
+
+    /// The best solution met and its cost.
+    pub fn best(&self) -> (&[u16], i64) {
+        (&self.best, self.best_cost)
+    }
+
+    /// Whether its Δ table is built (`wide::build_steps`).
+    pub fn built(&self) -> bool {
+        self.built >= build_steps(self.p.len() as u32)
     }
 }
 
 /// `moves` more moves of every walk, a walk a task of the pool; returns the moves made.
-fn all<E: Elem>(walks: &mut [Walk], m: &WideMats<Dense<E>, Dense<E>>, moves: u32, stop: &StopWord) -> u64 {
-    walks
-        .par_iter_mut()
-        .map(|w| {
-            let state = WideWalk {
-                p: &mut w.p,
-                cost: &mut w.cost,
-                best: &mut w.best,
-                best_cost: &mut w.best_cost,
-                done: &mut w.done,
-                built: &mut w.built,
-                pending: &mut w.pending,
-            };
-            let tables = WideTables { delta: &mut w.delta, tabu: &mut w.tabu, terms: &mut w.terms };
-            u64::from(wide_walk(m, state, tables, &w.rule, moves, &mut w.rng, || stop.is_set()))
-        })
-        .sum()
+fn all<E: Elem>(walks: &mut [CpuWalk], m: &WideMats<Dense<E>, Dense<E>>, moves: u32, stop: &StopWord) -> u64 {
+    walks.par_iter_mut().map(|w| u64::from(w.launch(m, moves, || stop.is_set()))).sum()
 }
 
 /// The wide walks on the CPU.
@@ -87,7 +124,7 @@ pub struct WideCpu {
     /// Aᵀ and Bᵀ.
     transposed: Mats,
     n: usize,
-    walks: Vec<Walk>,
+    walks: Vec<CpuWalk>,
 }
 
 impl WideCpu {
@@ -98,16 +135,10 @@ impl WideCpu {
         let n = inst.n as u128;
         let per_walk = move_count(inst.n as u32) as u128 * 8 + n * n * 4 + n * 32 + 4 * n;
         crate::memory::ensure_host(m as u128 * per_walk, &format!("{m} walks of n = {n}"), "--ants or --threads")?;
-        let cfg = WideConfig::of(inst, opts, m as u32, descent);
-        let walks = (0..m).map(|k| Walk::new(inst, &cfg, k)).collect();
+        let cfg = WideConfig::of(inst, opts, descent);
+        let walks = (0..m).map(|k| CpuWalk::new(inst, &cfg, k)).collect();
         let site = Site::cpu(pool.current_num_threads());
-        let transposed = Instance::new(
-            inst.name.clone(),
-            inst.n,
-            super::gpu::transpose(inst.n, &inst.a),
-            super::gpu::transpose(inst.n, &inst.b),
-        )?;
-        Ok(WideCpu { pool, site, mats: Mats::of(inst), transposed: Mats::of(&transposed), n: inst.n, walks })
+        Ok(WideCpu { pool, site, mats: Mats::of(inst), transposed: Mats::of(&inst.transposed()), n: inst.n, walks })
     }
 }
 
@@ -147,24 +178,19 @@ impl WideEngine for WideCpu {
     }
 
     fn best_costs(&mut self) -> Result<Vec<i64>> {
-        Ok(self.walks.iter().map(|w| w.best_cost).collect())
+        Ok(self.walks.iter().map(|w| w.best().1).collect())
     }
 
     fn best_of(&mut self, k: usize) -> Result<Vec<u16>> {
-        Ok(self.walks[k].best.clone())
+        Ok(self.walks[k].best().0.to_vec())
     }
 
     fn built(&mut self) -> Result<bool> {
-        let steps = build_steps(self.n as u32);
-        Ok(self.walks.iter().all(|w| w.built >= steps))
+        Ok(self.walks.iter().all(CpuWalk::built))
     }
 
     fn restart(&mut self, k: usize, perm: &[u16], cost: i64) -> Result<()> {
-        let w = &mut self.walks[k];
-        w.p.copy_from_slice(perm);
-        w.best.copy_from_slice(perm);
-        (w.cost, w.best_cost, w.built, w.pending) = (cost, cost, 0, NO_MOVE);
-        w.tabu.fill(TABU_FREE);
+        self.walks[k].restart(perm, cost);
         Ok(())
     }
 }

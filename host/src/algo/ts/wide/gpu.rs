@@ -51,11 +51,6 @@ pub struct WideGpu {
     buf: Buffers,
 }
 
-/// The transpose of the n×n row-major `m`.
-pub fn transpose(n: usize, m: &[i64]) -> Vec<i64> {
-    (0..n * n).map(|x| m[(x % n) * n + x / n]).collect()
-}
-
 impl WideGpu {
     /// The walks of `opts` on `gpu` for `inst`: one for every `policy::WIDE_SMS_PER_WALK` SMs
     /// (`--ants` to change), each from a random start of its own stream.
@@ -72,7 +67,7 @@ impl WideGpu {
             CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
             plan.shared_bytes as i32,
         )?;
-        let cfg = WideConfig::of(inst, opts, m as u32, descent);
+        let cfg = WideConfig::of(inst, opts, descent);
         let s = &gpu.stream;
         let mut perms = Vec::with_capacity(m * n);
         let mut costs = Vec::with_capacity(m);
@@ -86,7 +81,7 @@ impl WideGpu {
         let mats = [
             s.clone_htod(&device_matrix(w, &inst.a))?,
             s.clone_htod(&device_matrix(w, &inst.b))?,
-            s.clone_htod(&device_matrix(w, &transpose(n, &inst.a)))?,
+            s.clone_htod(&device_matrix(w, &inst.transposed().a))?,
         ];
         let permuted = [s.alloc_zeros::<u8>(m * n * n * w.bytes())?, s.alloc_zeros::<u8>(m * n * n * w.bytes())?];
         // Zeros: every tabu entry free (the kernel keeps until + 1, `WideParams::tabu`).

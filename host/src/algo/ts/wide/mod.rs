@@ -29,8 +29,6 @@ const MAX_LAUNCH_MOVES: u32 = 4096;
 /// The walks' settings, as the run's options give them.
 #[derive(Clone, Copy, Debug)]
 pub struct WideConfig {
-    /// Walks.
-    pub walks: u32,
     /// The tenure law and list size (`Tenure::of_unit` gives each walk its own).
     pub tenure: Tenure,
     /// Taillard's long-term aspiration, in iterations.
@@ -44,13 +42,12 @@ pub struct WideConfig {
 }
 
 impl WideConfig {
-    /// `opts`'s settings for `inst` with `walks` walks: Ro-TS's, as `ts::walk_config` sets
-    /// them, or with `descent` a best-improvement descent (T = 0, no aspiration).
-    pub fn of(inst: &Instance, opts: &Options, walks: u32, descent: bool) -> WideConfig {
+    /// `opts`'s settings for `inst`: Ro-TS's, as `ts::walk_config` sets them, or with
+    /// `descent` a best-improvement descent (T = 0, no aspiration).
+    pub fn of(inst: &Instance, opts: &Options, descent: bool) -> WideConfig {
         let n = inst.n as u32;
         let x = &opts.aco;
         let ro_ts = WideConfig {
-            walks,
             tenure: Tenure {
                 list_size: x.tabu_list.unwrap_or(TENURE_FACTOR * n),
                 per_move: x.tenure_per_move.unwrap_or(TENURE_PER_MOVE),
@@ -118,7 +115,6 @@ pub struct WideTs {
     launch: u32,
     moves: u64,
     seconds: f64,
-    launches: u64,
     settled: bool,
 }
 
@@ -138,8 +134,8 @@ pub fn engine(backend: &Backend, inst: &Instance, opts: &Options, descent: bool)
 /// `build`'s driver, as `memetic` breeds it.
 pub fn walks(backend: &Backend, inst: &Instance, opts: &Options) -> Result<WideTs> {
     let engine = engine(backend, inst, opts, false)?;
-    let cfg = WideConfig::of(inst, opts, engine.walks(), false);
-    Ok(WideTs { engine, cfg, n: inst.n, launch: 1, moves: 0, seconds: 0.0, launches: 0, settled: false })
+    let cfg = WideConfig::of(inst, opts, false);
+    Ok(WideTs { engine, cfg, n: inst.n, launch: 1, moves: 0, seconds: 0.0, settled: false })
 }
 
 impl WideTs {
@@ -187,7 +183,6 @@ impl Solver for WideTs {
         let dt = t.elapsed().as_secs_f64();
         self.moves += made;
         self.seconds += dt;
-        self.launches += 1;
         // The next launch as long as `LAUNCH_SECONDS` at this one's pace (at most twice as long).
         let scaled = f64::from(self.launch) * (LAUNCH_SECONDS / dt.max(1e-6)).min(2.0);
         self.launch = (scaled as u32).clamp(1, MAX_LAUNCH_MOVES);
