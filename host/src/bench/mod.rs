@@ -4,6 +4,7 @@
 pub mod compare;
 pub mod gamma;
 pub mod gaps;
+pub mod problem_files;
 pub mod problems;
 pub mod seed000;
 pub mod seed001;

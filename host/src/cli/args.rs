@@ -16,6 +16,7 @@ use crate::algo::ts::TsOptions;
 use crate::algo::{AUTO, EngineChoice, FAMILIES, Options};
 use crate::problems::Kind;
 use crate::problems::clique::Direction;
+use crate::problems::polish::Mode as PolishMode;
 use crate::run::StopRule;
 use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Args, ValueEnum};
@@ -608,6 +609,14 @@ pub struct ProblemArgs {
     /// --time-limit).
     #[arg(long, value_enum, default_value = "up")]
     pub clique_search: Direction,
+    /// Improvement in the problem's own terms beside the QAP search (tours: 2-opt and
+    /// Or-opt; cliques: add and 1-swap plateau moves; partitions: pair swaps between parts;
+    /// arrangements: adjacent swaps): `ils` iterates it with kicks all along the run,
+    /// `descent` takes each answer to a local optimum, `none` leaves the QAP search alone.
+    /// The construction heuristics' starts are handed to the search in every mode. Default:
+    /// ils.
+    #[arg(long, value_enum)]
+    pub polish: Option<PolishMode>,
 }
 
 /// `qapgpu pose`: write a problem's QAP as a QAPLIB .dat file.
@@ -756,6 +765,18 @@ pub struct BenchArgs {
     /// Folder for the CSV and Markdown tables.
     #[arg(long, default_value = "bench-results")]
     pub out: PathBuf,
+    /// problems: real files instead of the generated cases, from this list (CSV
+    /// `file,problem,n,known,source`; `data/problems/benchmarks.csv` lists the TSPLIB tours
+    /// and DIMACS clique graphs of at most 256 cities or vertices that
+    /// `scripts/fetch-problems.sh` fetches). The time limit is per run, per k for cliques.
+    #[arg(long)]
+    pub files: Option<PathBuf>,
+    /// problems --files: the folder the list's files are in.
+    #[arg(long, default_value = "dist/problems")]
+    pub files_dir: PathBuf,
+    /// problems --files: the polish beside the QAP search (as `solve --polish`).
+    #[arg(long, value_enum, default_value = "ils")]
+    pub polish: PolishMode,
     /// compare, ttt, gaps, problems: the ACO family's options (those of `ts`, `memetic`,
     /// `aco-*` and `auto`'s colonies) for every run, as `solve` takes them; the papers'
     /// protocols set their own and refuse them.

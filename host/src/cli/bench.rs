@@ -119,6 +119,11 @@ pub fn bench(a: BenchArgs) -> Result<()> {
             log.write(&a.out, "compare")?;
             table
         }
+        Protocol::Problems if a.files.is_some() => {
+            let list = a.files.as_deref().expect("checked");
+            let cases = crate::bench::problem_files::read_list(list, &a.files_dir)?;
+            crate::bench::problem_files::protocol(&backends, &base, &cases, a.runs, limit, a.polish)?
+        }
         Protocol::Problems => {
             let cpu = Backend::Cpu { threads: a.device.threads };
             let mut engines = vec![(if backend.is_gpu() { "GPU" } else { "CPU" }, &backend)];

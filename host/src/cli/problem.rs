@@ -5,12 +5,12 @@ use super::args::{PoseArgs, ProblemArgs, SolveArgs};
 use super::solve::Outputs;
 use crate::io::qaplib;
 use crate::output::{self, Output, stderr_line};
-use crate::problems::{self, Answer, Kind, Posed, Spec, clique, graph};
+use crate::problems::solve::Polished;
+use crate::problems::{self, Answer, Kind, Spec, graph};
 use crate::run::{Observer, ProgressLine, Silent, Trace, Traced};
 use crate::solution::Solution;
 use anyhow::{Context, Result, bail};
 use std::path::PathBuf;
-use std::sync::atomic::Ordering;
 
 fn spec(kind: Kind, file: Option<PathBuf>, k: Option<usize>, open_tour: bool) -> Result<Spec> {
     if kind.is_board() && file.is_some() {
@@ -43,35 +43,61 @@ pub fn pose(a: PoseArgs) -> Result<()> {
     Ok(())
 }
 
-/// The report of a solved problem: the QAP's solution, then the problem's answer.
-/// (No QAP was solved for a graph without edges: its largest clique is one vertex.)
-fn report(a: &SolveArgs, sol: Option<&Solution>, answer: &Answer) -> String {
+/// The report of a solved problem: the QAP's solution, then the problem's answer, then
+/// what the polish did. (No QAP was solved for a graph without edges: its largest clique
+/// is one vertex.)
+fn report(a: &SolveArgs, sol: Option<&Solution>, answer: &Answer, polished: Option<&Polished>) -> String {
     if a.json {
-        serde_json::json!({ "answer": answer, "qap": sol }).to_string() + "\n"
-    } else {
-        sol.map_or(String::new(), Solution::text) + &answer.text()
+        let mut v = serde_json::json!({ "answer": answer, "qap": sol });
+        if let Some(p) = polished {
+            v["polish"] = serde_json::to_value(&p.report).expect("the report serialises");
+            v["answer_from"] = (if p.from_polish { "polish" } else { "search" }).into();
+        }
+        return v.to_string() + "\n";
     }
+    let mut text = sol.map_or(String::new(), Solution::text);
+    if let Some(p) = polished {
+        let r = &p.report;
+        let cost = |c: Option<i64>| c.map_or("none".to_string(), |c| c.to_string());
+        text += &format!("{:<16} {:?}: {}\n", "polish", r.mode, r.method).to_lowercase();
+        text += &format!(
+            "{:<16} starts {} (QAP cost, after the local search), polish {}, search {}; {} of the polish's answers taken in by the search\n",
+            "polish costs",
+            cost(r.start_cost),
+            cost(r.polished_cost),
+            cost(sol.map(|s| s.cost)),
+            r.immigrants_taken
+        );
+        text += &format!("{:<16} {}\n", "answer from", if p.from_polish { "the polish" } else { "the QAP search" });
+    }
+    text + &answer.text()
 }
 
-/// Writes the outputs and prints the report; an answer that is not valid (a board with
-/// attacking pieces, a broken tour) is then an error, after the best found was shown.
-fn finish(
-    a: &SolveArgs,
-    kind: Kind,
-    outputs: &Outputs,
-    sol: Option<&Solution>,
-    trace_csv: Option<&str>,
-    answer: &Answer,
-) -> Result<()> {
-    outputs.finish(sol, trace_csv, &report(a, sol, answer))?;
-    if let Some(why) = &answer.defect {
+/// What a solved problem shows: the QAP search's solution (None where no QAP was solved),
+/// the one written as the .sln where it differs (the polish's answer), the answer, and
+/// what the polish did.
+struct Shown<'s> {
+    sol: Option<&'s Solution>,
+    written: Option<&'s Solution>,
+    answer: &'s Answer,
+    polished: Option<&'s Polished>,
+}
+
+/// Writes the outputs (the answer's permutation as the .sln) and prints the report; an
+/// answer that is not valid (a board with attacking pieces, a broken tour) is then an
+/// error, after the best found was shown.
+fn finish(a: &SolveArgs, kind: Kind, outputs: &Outputs, trace_csv: Option<&str>, shown: Shown) -> Result<()> {
+    let text = report(a, shown.sol, shown.answer, shown.polished);
+    outputs.finish(shown.written.or(shown.sol), trace_csv, &text)?;
+    if let Some(why) = &shown.answer.defect {
         bail!("{}: the best answer found is not valid: {why}", kind.name());
     }
     Ok(())
 }
 
 pub fn solve(a: SolveArgs, kind: Kind) -> Result<()> {
-    let ProblemArgs { k, open_tour, clique_search, .. } = a.problem.clone();
+    let ProblemArgs { k, open_tour, clique_search, polish: mode, .. } = a.problem.clone();
+    let mode = mode.unwrap_or_default();
     if a.target_gap.is_some() {
         bail!(
             "--target-gap: not with --problem (give --target or --known in the problem's terms: a tour length, a cut)"
@@ -104,39 +130,27 @@ pub fn solve(a: SolveArgs, kind: Kind) -> Result<()> {
     let Some(posed) = posed else {
         let file = spec.file.as_deref().context("clique: needs a graph FILE")?;
         let g = graph::read(file).context("clique")?;
-        let mut last: Option<Solution> = None;
-        let found = clique::search(&g, spec.k, clique_search, |problem| {
-            if INTERRUPT.load(Ordering::Relaxed) {
-                // Stopped: no further k is tried (the search keeps what it found).
-                return Ok((Vec::new(), false));
-            }
-            let target = problem.target();
-            let opts = a.options(seed, target, target);
-            let sol = crate::api::solve_on_all(&backends, problem.qap(), &opts, &mut obs, &INTERRUPT)?;
-            if !quiet {
-                stderr_line(format_args!(
-                    "clique k = {}: {} in {:.3} s",
-                    problem.k,
-                    if sol.time_to_target_s.is_some() { "found" } else { "not found" },
-                    sol.elapsed_s
-                ));
-            }
-            let reached = sol.time_to_target_s.is_some();
-            let perm = sol.perm();
-            if reached || last.is_none() {
-                last = Some(sol);
-            }
-            Ok((perm, reached))
-        })?;
+        let options = |target: Option<i64>| a.options(seed, target, target);
+        let walk =
+            problems::solve::CliqueWalk { backends: &backends, options: &options, seed, mode, quiet, up_to: None };
+        let (found, last, polished) = walk.run(&g, spec.k, clique_search, &mut obs, &INTERRUPT)?;
         let csv = obs.trace.map(|t| t.csv(last.as_ref().and_then(|s| s.best_known)));
-        return finish(&a, kind, &outputs, last.as_ref(), csv.as_deref(), &found.answer);
+        let shown = Shown { sol: last.as_ref(), written: None, answer: &found.answer, polished: polished.as_ref() };
+        return finish(&a, kind, &outputs, csv.as_deref(), shown);
     };
     let opts = a.options(seed, target, known);
-    let sol = crate::api::solve_on_all(&backends, posed.qap(), &opts, &mut obs, &INTERRUPT)?;
+    let solved = problems::solve::posed(&backends, posed.as_ref(), &opts, mode, &mut obs, &INTERRUPT)?;
     let csv = obs.trace.map(|t| t.csv(known));
     if !quiet {
         line.finish();
     }
-    let answer = posed.answer(&sol.perm());
-    finish(&a, kind, &outputs, Some(&sol), csv.as_deref(), &answer)
+    let written = solved.from_polish().then(|| solved.written());
+    let answer = posed.answer(&solved.perm);
+    let shown = Shown {
+        sol: Some(&solved.sol),
+        written: written.as_ref(),
+        answer: &answer,
+        polished: solved.polished.as_ref(),
+    };
+    finish(&a, kind, &outputs, csv.as_deref(), shown)
 }

@@ -3,9 +3,12 @@
 //! costs −2·(edges among the vertices in the k clique slots) and G has a k-clique exactly
 //! when the optimum is −k(k − 1) = −k² + k. `search` walks k up (or down) with a solver.
 use super::graph::Graph;
+use super::plateau::{Adjacency, Plateau, greedy_by_core, greedy_by_degree, grown_along};
+use super::polish::Polish;
 use super::{Answer, Kind, Misfit, Posed, ProblemError, first_misfit, matrix, option_error, qap};
 use crate::io::Instance;
 use serde::Serialize;
+use std::sync::{Arc, Mutex};
 
 /// Whether a graph has a k-clique, posed as a QAP.
 #[derive(Debug)]
@@ -66,6 +69,79 @@ impl Posed for Clique {
     fn answer(&self, perm: &[u16]) -> Answer {
         let chosen: Vec<usize> = perm[..self.k.min(perm.len())].iter().map(|&v| v as usize).collect();
         answer_of(&self.graph, chosen)
+    }
+    fn starts(&self) -> Vec<Vec<u16>> {
+        let adj = Adjacency::of(&self.graph);
+        [greedy_by_degree(&adj), greedy_by_core(&adj)].iter().map(|c| slots_of(&adj, c, self.k)).collect()
+    }
+    fn polish(&self, seed: u64) -> Option<Box<dyn Polish>> {
+        Some(Box::new(CliquePolish::new(&self.graph, self.k, seed, Arc::default())))
+    }
+}
+
+/// The QAP permutation that puts `clique` in the k clique slots: its first k vertices,
+/// then (where it is smaller) the vertices with the most neighbours among those already
+/// in, then every other vertex.
+pub fn slots_of(adj: &Adjacency, clique: &[usize], k: usize) -> Vec<u16> {
+    let n = adj.n();
+    let mut chosen: Vec<usize> = clique.iter().copied().take(k).collect();
+    let mut used = vec![false; n];
+    for &v in &chosen {
+        used[v] = true;
+    }
+    while chosen.len() < k {
+        let v = (0..n)
+            .filter(|&v| !used[v])
+            .max_by_key(|&v| (chosen.iter().filter(|&&u| adj.adjacent(u, v)).count(), std::cmp::Reverse(v)))
+            .expect("k ≤ n");
+        used[v] = true;
+        chosen.push(v);
+    }
+    chosen.extend((0..n).filter(|&v| !used[v]));
+    chosen.into_iter().map(|v| v as u16).collect()
+}
+
+/// The clique problem's polish: the plateau search (`plateau::Plateau`) for a k-clique,
+/// from the QAP's clique slots where they hold a larger clique than its own, else going on
+/// from where it stopped. The largest clique it finds is shared (`largest`), so that a
+/// search over k can skip the sizes it has reached.
+pub struct CliquePolish {
+    adj: Arc<Adjacency>,
+    k: usize,
+    search: Plateau,
+    largest: Arc<Mutex<Vec<usize>>>,
+}
+
+impl CliquePolish {
+    /// The polish of k-cliques of `g`, sharing its largest clique through `largest`.
+    pub fn new(g: &Graph, k: usize, seed: u64, largest: Arc<Mutex<Vec<usize>>>) -> CliquePolish {
+        let adj = Arc::new(Adjacency::of(g));
+        let search = Plateau::new(adj.clone(), &[], seed);
+        CliquePolish { adj, k, search, largest }
+    }
+}
+
+impl Polish for CliquePolish {
+    fn describe(&self) -> &'static str {
+        "add and 1-swap plateau moves with vertex penalties and perturbations (phased local search)"
+    }
+
+    fn improve(&mut self, perm: &[u16], iterate: bool, stop: &dyn Fn() -> bool) -> Vec<u16> {
+        let slots: Vec<usize> = perm.iter().take(self.k).map(|&v| v as usize).collect();
+        if grown_along(&self.adj, &slots).len() > self.search.best.len() {
+            self.search.restart(&slots);
+        }
+        if iterate {
+            self.search.run(self.k, stop);
+        } else {
+            self.search.descend(self.k, stop);
+        }
+        let best = self.search.best.clone();
+        let mut largest = self.largest.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if best.len() > largest.len() {
+            largest.clone_from(&best);
+        }
+        slots_of(&self.adj, &best, self.k)
     }
 }
 

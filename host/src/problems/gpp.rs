@@ -67,6 +67,16 @@ impl Posed for Gpp {
     fn cost_of_measure(&self, cut: i64) -> Option<i64> {
         self.graph.total_weight().checked_sub(cut)?.checked_mul(-2)
     }
+    fn starts(&self) -> Vec<Vec<u16>> {
+        // Each order cut into equal consecutive blocks.
+        [super::orders::cuthill_mckee(&self.graph), super::orders::spectral(&self.graph)]
+            .into_iter()
+            .map(|order| order.into_iter().map(|v| v as u16).collect())
+            .collect()
+    }
+    fn polish(&self, seed: u64) -> Option<Box<dyn super::polish::Polish>> {
+        Some(Box::new(super::graph_polish::PartitionPolish::new(&self.graph, self.parts, seed)))
+    }
     fn answer(&self, perm: &[u16]) -> Answer {
         let size = self.graph.n / self.parts;
         let mut part = vec![usize::MAX; self.graph.n];

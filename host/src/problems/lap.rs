@@ -60,6 +60,21 @@ impl Posed for Lap {
     fn cost_of_measure(&self, length: i64) -> Option<i64> {
         Some(length)
     }
+    fn starts(&self) -> Vec<Vec<u16>> {
+        // An order lists the vertices along the line; the QAP's permutation is each vertex's
+        // position.
+        let position = |order: Vec<usize>| {
+            let mut pos = vec![0u16; order.len()];
+            for (p, v) in order.into_iter().enumerate() {
+                pos[v] = p as u16;
+            }
+            pos
+        };
+        vec![position(super::orders::cuthill_mckee(&self.graph)), position(super::orders::spectral(&self.graph))]
+    }
+    fn polish(&self, seed: u64) -> Option<Box<dyn super::polish::Polish>> {
+        Some(Box::new(super::graph_polish::ArrangementPolish::new(&self.graph, seed)))
+    }
     fn answer(&self, perm: &[u16]) -> Answer {
         let pos: Vec<usize> = perm.iter().map(|&p| p as usize).collect();
         let mut order = vec![0usize; self.graph.n];

@@ -18,7 +18,13 @@ pub mod clique;
 pub mod generate;
 pub mod gpp;
 pub mod graph;
+pub mod graph_polish;
 pub mod lap;
+pub mod orders;
+pub mod plateau;
+pub mod polish;
+pub mod solve;
+pub mod tour;
 pub mod tsp;
 pub mod tsplib;
 
@@ -212,6 +218,15 @@ pub trait Posed {
     }
     /// The answer of a permutation of the QAP, checked against the problem's data.
     fn answer(&self, perm: &[u16]) -> Answer;
+    /// The problem's construction heuristics' answers, as permutations of its QAP: starts
+    /// for the search (none where the problem has no construction of its own).
+    fn starts(&self) -> Vec<Vec<u16>> {
+        Vec::new()
+    }
+    /// The problem's own improvement of its answers (None where it has none).
+    fn polish(&self, _seed: u64) -> Option<Box<dyn polish::Polish>> {
+        None
+    }
 }
 
 /// What `pose` needs besides the problem: its file or board side, and the reduction's

@@ -54,6 +54,15 @@ impl Posed for Tsp {
     fn cost_of_measure(&self, length: i64) -> Option<i64> {
         Some(length)
     }
+    fn starts(&self) -> Vec<Vec<u16>> {
+        super::tour::construct::starts(&self.data)
+            .into_iter()
+            .map(|t| t.into_iter().map(|c| c as u16).collect())
+            .collect()
+    }
+    fn polish(&self, seed: u64) -> Option<Box<dyn super::polish::Polish>> {
+        Some(Box::new(super::tour::TourPolish::new(&self.data, seed)))
+    }
     fn answer(&self, perm: &[u16]) -> Answer {
         let tour: Vec<usize> = perm.iter().map(|&c| c as usize).collect();
         let shown: Vec<usize> = tour.iter().map(|c| c + 1).collect();

@@ -22,12 +22,20 @@ pub struct TspData {
     pub dist: Vec<i64>,
     /// Edge weight type, for the report.
     pub weight_type: String,
+    /// The cities' coordinates, where the distances come from them (not `EXPLICIT`).
+    pub coords: Option<Vec<(f64, f64)>>,
 }
 
 impl TspData {
     /// The distance from city `i` to city `j`.
     pub fn d(&self, i: usize, j: usize) -> i64 {
         self.dist[i * self.n + j]
+    }
+
+    /// Whether every distance equals its reverse (a TSP rather than an ATSP).
+    pub fn is_symmetric(&self) -> bool {
+        let n = self.n;
+        (0..n).all(|i| (0..i).all(|j| self.dist[i * n + j] == self.dist[j * n + i]))
     }
 }
 
@@ -185,6 +193,7 @@ pub fn parse(path: &Path, text: &str) -> Result<TspData, ProblemError> {
     }
     let n = n.ok_or_else(|| bad("no DIMENSION".into()))?;
     let weights = weights.ok_or_else(|| bad("no EDGE_WEIGHT_TYPE".into()))?;
+    let mut kept = None;
     let dist = if weights == Weights::Explicit {
         let d = explicit.ok_or_else(|| bad("EDGE_WEIGHT_TYPE EXPLICIT without an EDGE_WEIGHT_SECTION".into()))?;
         if d.len() != n * n {
@@ -204,10 +213,11 @@ pub fn parse(path: &Path, text: &str) -> Result<TspData, ProblemError> {
                 }
             }
         }
+        kept = Some(c);
         d
     };
     let weight_type = format!("{weights:?}").to_uppercase();
-    Ok(TspData { name, n, dist, weight_type })
+    Ok(TspData { name, n, dist, weight_type, coords: kept })
 }
 
 /// Numbers in an `EDGE_WEIGHT_SECTION` of `format` for n cities.

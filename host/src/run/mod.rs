@@ -421,6 +421,14 @@ pub fn run_until(
                 last_exchange = elapsed;
                 if let Some((cost, perm)) = obs.exchange(&solver.best()?) {
                     solver.immigrate(cost, &perm)?;
+                    // An immigrant at the target (re-costed here) ends the run as the solver's
+                    // own find would.
+                    let recosted = stopping.instance.and_then(|i| i.checked_cost(&perm).ok());
+                    if let (Some(t), Some(c)) = (stopping.target, recosted)
+                        && c <= t
+                    {
+                        return Ok(Ended::Found(start.elapsed().as_secs_f64(), (c, perm)));
+                    }
                 }
             }
             if elapsed - last_progress >= PROGRESS_EVERY_S {
