@@ -8,7 +8,9 @@
 #     jamestrimble/max-weight-clique-instances at commit a0fd6b6 (its DIMACS/weighted copies
 #     add `n v w` vertex-weight lines, which are dropped here to give the original graphs).
 # Every file is checked against data/problems/SHA256SUMS.
-#   scripts/fetch-problems.sh [DEST]        (default: dist/problems)
+#   scripts/fetch-problems.sh [DEST]        (from the repository root; default: dist/problems)
+# Each file is written under a temporary name and renamed once whole; a file that fails its
+# checksum is removed, so that the next run fetches it again.
 set -euo pipefail
 dest=${1:-dist/problems}
 tsplib=https://raw.githubusercontent.com/pdrozdowski/TSPLib.Net/5cb1449963fa56176c062ff806eb831dcbc07c54/TSPLIB95
@@ -17,9 +19,16 @@ mkdir -p "$dest/tsplib" "$dest/dimacs"
 tail -n +2 data/problems/benchmarks.csv | cut -d, -f1 | while read -r f; do
   [ -s "$dest/$f" ] && continue
   case "$f" in
-    tsplib/*.atsp) curl -fsSL "$tsplib/atsp/${f#tsplib/}" -o "$dest/$f" ;;
-    tsplib/*.tsp) curl -fsSL "$tsplib/tsp/${f#tsplib/}" -o "$dest/$f" ;;
-    dimacs/*) curl -fsSL "$dimacs/${f#dimacs/}" | grep -v '^n ' > "$dest/$f" ;;
+    tsplib/*.atsp) curl -fsSL "$tsplib/atsp/${f#tsplib/}" -o "$dest/$f.part" ;;
+    tsplib/*.tsp) curl -fsSL "$tsplib/tsp/${f#tsplib/}" -o "$dest/$f.part" ;;
+    dimacs/*) curl -fsSL "$dimacs/${f#dimacs/}" | grep -v '^n ' > "$dest/$f.part" ;;
   esac
+  mv "$dest/$f.part" "$dest/$f"
 done
-(cd "$dest" && sha256sum --quiet -c "$OLDPWD/data/problems/SHA256SUMS") && echo "$dest: $(tail -n +2 data/problems/benchmarks.csv | wc -l) files, checked"
+sums=$PWD/data/problems/SHA256SUMS
+if ! (cd "$dest" && sha256sum --quiet -c "$sums"); then
+  (cd "$dest" && sha256sum -c "$sums" 2>/dev/null | grep -v ': OK$' | cut -d: -f1 | xargs -r rm -f)
+  echo "$dest: files that failed their checksum were removed; run again" >&2
+  exit 1
+fi
+echo "$dest: $(tail -n +2 data/problems/benchmarks.csv | wc -l) files, checked"

@@ -29,6 +29,11 @@ pub struct FileCase {
 
 /// Reads LIST (CSV: `file,problem,n,known,source`, files relative to `dir`).
 pub fn read_list(list: &Path, dir: &Path) -> Result<Vec<FileCase>> {
+    ensure!(
+        dir.is_dir(),
+        "--files-dir {}: no such folder (scripts/fetch-problems.sh fetches the files into dist/problems, from the repository root)",
+        dir.display()
+    );
     let text = std::fs::read_to_string(list).with_context(|| format!("--files {}", list.display()))?;
     let mut cases = Vec::new();
     for (k, line) in text.lines().enumerate().skip(1).filter(|(_, l)| !l.trim().is_empty()) {

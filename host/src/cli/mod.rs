@@ -106,15 +106,25 @@ fn solve_command(a: SolveArgs) -> anyhow::Result<()> {
 /// (the best so far is printed and the outputs written), a second exits at once. A signal
 /// that was ignored when the process started (`nohup`'s SIGHUP, SIGINT in a background
 /// job) stays ignored. Installed once a process; later calls return the first's result.
+/// A second signal this soon after the first is taken as a copy of it, not as "exit now".
+const SECOND_SIGNAL_GRACE: std::time::Duration = std::time::Duration::from_millis(500);
+
 fn catch_signals() -> anyhow::Result<()> {
     static INSTALLED: OnceLock<Result<(), String>> = OnceLock::new();
     let installed = INSTALLED.get_or_init(|| {
         let signals = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
         let ignored: Vec<libc::c_int> = signals.into_iter().filter(|&s| is_ignored(s)).collect();
+        static FIRST: OnceLock<std::time::Instant> = OnceLock::new();
         ctrlc::set_handler(|| {
             if INTERRUPT.swap(true, Ordering::SeqCst) {
+                // `timeout -s INT` and a shell's job control send one signal to the process
+                // and again to its group: a copy within the grace is the same request.
+                if FIRST.get().is_some_and(|t| t.elapsed() < SECOND_SIGNAL_GRACE) {
+                    return;
+                }
                 std::process::exit(130);
             }
+            let _ = FIRST.set(std::time::Instant::now());
         })
         .map_err(|e| format!("installing the handler of SIGINT, SIGTERM and SIGHUP: {e}"))?;
         for s in ignored {

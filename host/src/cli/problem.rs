@@ -6,7 +6,7 @@ use super::solve::Outputs;
 use crate::io::qaplib;
 use crate::output::{self, Output, stderr_line};
 use crate::problems::solve::Polished;
-use crate::problems::{self, Answer, Kind, Spec, graph};
+use crate::problems::{self, Answer, Kind, Spec, graph, polish};
 use crate::run::{Observer, ProgressLine, Silent, Trace, Traced};
 use crate::solution::Solution;
 use anyhow::{Context, Result, bail};
@@ -59,16 +59,24 @@ fn report(a: &SolveArgs, sol: Option<&Solution>, answer: &Answer, polished: Opti
     if let Some(p) = polished {
         let r = &p.report;
         let cost = |c: Option<i64>| c.map_or("none".to_string(), |c| c.to_string());
-        text += &format!("{:<16} {:?}: {}\n", "polish", r.mode, r.method).to_lowercase();
-        text += &format!(
-            "{:<16} starts {} (QAP cost, after the local search), polish {}, search {}; {} of the polish's answers taken in by the search\n",
-            "polish costs",
-            cost(r.start_cost),
-            cost(r.polished_cost),
-            cost(sol.map(|s| s.cost)),
-            r.immigrants_taken
-        );
-        text += &format!("{:<16} {}\n", "answer from", if p.from_polish { "the polish" } else { "the QAP search" });
+        let mode = format!("{:?}", r.mode).to_lowercase();
+        text += &format!("{:<16} {mode}: {}\n", "polish", r.method);
+        if r.mode != polish::Mode::None {
+            text += &format!(
+                "{:<16} best start {} (QAP cost, after the local search), polish {}, search {}; {} of the polish's answers taken in by the search\n",
+                "polish costs",
+                cost(r.start_cost),
+                cost(r.polished_cost),
+                cost(sol.map(|s| s.cost)),
+                r.immigrants_taken
+            );
+        }
+        let from = if p.from_polish {
+            "the polish (the search's cost and permutation above are its own; --write-sln writes the answer)"
+        } else {
+            "the QAP search (with the polish's answers it took in)"
+        };
+        text += &format!("{:<16} {from}\n", "answer from");
     }
     text + &answer.text()
 }

@@ -94,7 +94,11 @@ impl Hybrid {
     /// Starts `polish` on `inst`'s QAP from `starts` (permutations; the best after the local
     /// search is where it goes on from). `Mode::None` starts nothing.
     pub fn start(inst: &Instance, mut polish: Box<dyn Polish>, starts: Vec<Vec<u16>>, mode: Mode) -> Hybrid {
-        let method = polish.describe();
+        let method = match mode {
+            Mode::Ils => polish.describe(),
+            Mode::Descent => polish.describe().split(", iterated").next().unwrap_or_default(),
+            Mode::None => "none: the QAP search with the constructions' starts",
+        };
         let shared = Arc::new(Mutex::new(Shared::default()));
         let stop = Arc::new(AtomicBool::new(false));
         let thread = (mode != Mode::None).then(|| {
