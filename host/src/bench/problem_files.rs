@@ -34,7 +34,8 @@ pub fn read_list(list: &Path, dir: &Path) -> Result<Vec<FileCase>> {
         "--files-dir {}: no such folder (scripts/fetch-problems.sh fetches the files into dist/problems, from the repository root)",
         dir.display()
     );
-    let text = std::fs::read_to_string(list).with_context(|| format!("--files {}", list.display()))?;
+    // The bounded reader of problem files: a device or a pipe is refused, a huge file unread.
+    let text = crate::problems::read_text(list).with_context(|| format!("--files {}", list.display()))?;
     let mut cases = Vec::new();
     for (k, line) in text.lines().enumerate().skip(1).filter(|(_, l)| !l.trim().is_empty()) {
         let f: Vec<&str> = line.splitn(5, ',').collect();
@@ -106,7 +107,7 @@ pub fn protocol(
                 let g = graph::read(&case.file)?;
                 ensure!(g.n == case.n, "{}: {} vertices, the list says {}", case.file.display(), g.n, case.n);
                 let adj = plateau::Adjacency::of(&g);
-                yardstick = plateau::greedy_by_degree(&adj).len().max(plateau::greedy_by_core(&adj).len()) as i64;
+                yardstick = plateau::best_greedy(&adj).len() as i64;
                 let omega = usize::try_from(case.known).context("ω")?;
                 for r in 0..runs {
                     let seed = base.seed.wrapping_add(r as u64);

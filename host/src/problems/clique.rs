@@ -3,7 +3,7 @@
 //! costs −2·(edges among the vertices in the k clique slots) and G has a k-clique exactly
 //! when the optimum is −k(k − 1) = −k² + k. `search` walks k up (or down) with a solver.
 use super::graph::Graph;
-use super::plateau::{Adjacency, Plateau, greedy_by_core, greedy_by_degree, grown_along};
+use super::plateau::{Adjacency, Plateau, degeneracy_order, greedy_by_core, greedy_by_degree, grown_along};
 use super::polish::Polish;
 use super::{Answer, Kind, Misfit, Posed, ProblemError, first_misfit, matrix, option_error, qap};
 use crate::io::Instance;
@@ -155,14 +155,8 @@ fn answer_of(g: &Graph, mut vertices: Vec<usize>) -> Answer {
 /// A clique of `g` grown greedily along `order` (vertices, 0-based): each vertex joins where
 /// it is adjacent to every vertex already in (None for an empty order).
 fn greedy_along(g: &Graph, order: &[u16]) -> Option<Vec<usize>> {
-    let adj = g.adjacency();
-    let mut clique: Vec<usize> = Vec::new();
-    for &v in order {
-        let v = v as usize;
-        if v < g.n && clique.iter().all(|&u| adj[u * g.n + v]) {
-            clique.push(v);
-        }
-    }
+    let order: Vec<usize> = order.iter().map(|&v| v as usize).collect();
+    let clique = grown_along(&Adjacency::of(g), &order);
     (!clique.is_empty()).then_some(clique)
 }
 
@@ -199,22 +193,7 @@ pub struct Found {
 
 /// An upper bound on the clique number: the degeneracy (largest k-core's k) + 1.
 pub fn upper_bound(g: &Graph) -> usize {
-    let adj = g.adjacency();
-    let n = g.n;
-    let mut degree: Vec<usize> = (0..n).map(|u| (0..n).filter(|&v| adj[u * n + v]).count()).collect();
-    let mut gone = vec![false; n];
-    let mut degeneracy = 0;
-    for _ in 0..n {
-        let u = (0..n).filter(|&u| !gone[u]).min_by_key(|&u| degree[u]).expect("a vertex is left");
-        degeneracy = degeneracy.max(degree[u]);
-        gone[u] = true;
-        for v in 0..n {
-            if adj[u * n + v] && !gone[v] {
-                degree[v] -= 1;
-            }
-        }
-    }
-    degeneracy + 1
+    degeneracy_order(&Adjacency::of(g)).1 + 1
 }
 
 /// Walks k in `direction` (or tries `fixed` alone), asking `attempt` to solve each k's QAP

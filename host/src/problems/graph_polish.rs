@@ -45,21 +45,25 @@ impl PartitionPolish {
         part.swap(u, v);
     }
 
+    /// How much the cut falls when u and v (in different parts) swap.
+    fn gain(&self, part: &[usize], conn: &[i64], u: usize, v: usize) -> i64 {
+        let (n, k) = (self.n, self.parts);
+        let (pu, pv) = (part[u], part[v]);
+        conn[u * k + pv] - conn[u * k + pu] + conn[v * k + pu] - conn[v * k + pv] - 2 * self.w[u * n + v]
+    }
+
     /// Best-first swaps until none lowers the cut; returns the cut's change.
     fn descend(&self, part: &mut [usize], conn: &mut [i64]) -> i64 {
-        let (n, k) = (self.n, self.parts);
+        let n = self.n;
         let mut change = 0;
         loop {
             let mut best = (0i64, 0usize, 0usize);
             for u in 0..n {
                 for v in u + 1..n {
-                    let (pu, pv) = (part[u], part[v]);
-                    if pu == pv {
+                    if part[u] == part[v] {
                         continue;
                     }
-                    let gain = conn[u * k + pv] - conn[u * k + pu] + conn[v * k + pu]
-                        - conn[v * k + pv]
-                        - 2 * self.w[u * n + v];
+                    let gain = self.gain(part, conn, u, v);
                     if gain > best.0 {
                         best = (gain, u, v);
                     }
@@ -97,9 +101,7 @@ impl Polish for PartitionPolish {
                 let u = self.rng.below(n as u32) as usize;
                 let v = self.rng.below(n as u32) as usize;
                 if part[u] != part[v] {
-                    let gain = conn[u * k + part[v]] - conn[u * k + part[u]] + conn[v * k + part[u]]
-                        - conn[v * k + part[v]]
-                        - 2 * self.w[u * n + v];
+                    let gain = self.gain(&part, &conn, u, v);
                     self.swap(&mut part, &mut conn, u, v);
                     cut -= gain;
                 }
@@ -123,6 +125,7 @@ pub fn slots_of_parts(part: &[usize], parts: usize) -> Vec<u16> {
 /// The linear arrangement's polish: neighbours on the line swap places where that
 /// shortens the arrangement.
 pub struct ArrangementPolish {
+    graph: Graph,
     nb: Vec<Vec<(usize, i64)>>,
     rng: Xoshiro128,
 }
@@ -130,18 +133,12 @@ pub struct ArrangementPolish {
 impl ArrangementPolish {
     /// The polish of `g`'s arrangements.
     pub fn new(g: &Graph, seed: u64) -> ArrangementPolish {
-        ArrangementPolish { nb: neighbours(g), rng: Xoshiro128::from_stream(seed, 0x1a9) }
+        ArrangementPolish { graph: g.clone(), nb: neighbours(g), rng: Xoshiro128::from_stream(seed, 0x1a9) }
     }
 
-    /// The arrangement's length.
+    /// The arrangement's length (`pos` is always an arrangement here).
     fn length(&self, pos: &[usize]) -> i64 {
-        let twice: i64 = self
-            .nb
-            .iter()
-            .enumerate()
-            .flat_map(|(u, l)| l.iter().map(move |&(v, w)| w * (pos[u] as i64 - pos[v] as i64).abs()))
-            .sum();
-        twice / 2
+        super::lap::check_arrangement(&self.graph, pos).expect("swaps and reversals keep an arrangement")
     }
 
     /// The change of length when the vertices at positions i and i + 1 swap.

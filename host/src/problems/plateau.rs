@@ -105,15 +105,17 @@ pub fn greedy_by_degree(adj: &Adjacency) -> Vec<usize> {
     (0..adj.n).map(|v| greedy_from(adj, v)).max_by_key(Vec::len).unwrap_or_default()
 }
 
-/// The clique grown along the vertices from the highest core number down (the reverse of a
-/// degeneracy order): each joins where it is adjacent to all before it.
-pub fn greedy_by_core(adj: &Adjacency) -> Vec<usize> {
+/// A degeneracy order (each vertex the one of least degree among those left, ties to the
+/// lower index) and the degeneracy (the largest such degree).
+pub fn degeneracy_order(adj: &Adjacency) -> (Vec<usize>, usize) {
     let n = adj.n;
     let mut degree = adj.degree.clone();
     let mut gone = vec![false; n];
     let mut order = Vec::with_capacity(n);
+    let mut degeneracy = 0;
     for _ in 0..n {
         let u = (0..n).filter(|&u| !gone[u]).min_by_key(|&u| degree[u]).expect("a vertex is left");
+        degeneracy = degeneracy.max(degree[u]);
         gone[u] = true;
         order.push(u);
         for v in members(&adj.nb[u]) {
@@ -122,8 +124,21 @@ pub fn greedy_by_core(adj: &Adjacency) -> Vec<usize> {
             }
         }
     }
+    (order, degeneracy)
+}
+
+/// The clique grown along the vertices from the highest core number down (the reverse of a
+/// degeneracy order): each joins where it is adjacent to all before it.
+pub fn greedy_by_core(adj: &Adjacency) -> Vec<usize> {
+    let (mut order, _) = degeneracy_order(adj);
     order.reverse();
     grown_along(adj, &order)
+}
+
+/// The larger of the greedy cliques by degree and by core number: what the constructions
+/// alone give.
+pub fn best_greedy(adj: &Adjacency) -> Vec<usize> {
+    [greedy_by_degree(adj), greedy_by_core(adj)].into_iter().max_by_key(Vec::len).unwrap_or_default()
 }
 
 /// How a phase of the plateau search picks among equal candidates, and how it perturbs.

@@ -124,11 +124,7 @@ impl Hybrid {
     /// Stops the thread (it ends within one look at its stop flag); its report and its best
     /// answer. `taken`: its answers the search took in.
     pub fn finish(mut self, taken: u64) -> (Report, Option<Costed>) {
-        self.stop.store(true, Ordering::SeqCst);
-        if let Some(t) = self.thread.take() {
-            // A polish that panicked leaves the search's answer standing.
-            let _ = t.join();
-        }
+        self.halt();
         let s = lock(&self.shared);
         let report = Report {
             mode: self.mode,
@@ -142,12 +138,20 @@ impl Hybrid {
     }
 }
 
-impl Drop for Hybrid {
-    fn drop(&mut self) {
+impl Hybrid {
+    /// Stops the thread and waits for it (once; a polish that panicked leaves the search's
+    /// answer standing).
+    fn halt(&mut self) {
         self.stop.store(true, Ordering::SeqCst);
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
+    }
+}
+
+impl Drop for Hybrid {
+    fn drop(&mut self) {
+        self.halt();
     }
 }
 

@@ -3,7 +3,7 @@
 //! and the clique search over k with the same (`CliqueWalk`). The command line and `bench
 //! problems` both run these.
 use super::graph::Graph;
-use super::plateau::{Adjacency, greedy_by_core, greedy_by_degree};
+use super::plateau::{Adjacency, best_greedy};
 use super::polish::{self, Hybrid, Mode, Polishing};
 use super::{Posed, clique};
 use crate::algo::{Backend, Options};
@@ -105,8 +105,7 @@ impl CliqueWalk<'_> {
         interrupt: &AtomicBool,
     ) -> Result<(clique::Found, Option<Solution>, Option<Polished>)> {
         let adj = Adjacency::of(g);
-        let constructed = [greedy_by_degree(&adj), greedy_by_core(&adj)].into_iter().max_by_key(Vec::len);
-        let largest = Arc::new(Mutex::new(constructed.unwrap_or_default()));
+        let largest = Arc::new(Mutex::new(best_greedy(&adj)));
         let (mut last, mut polished): (Option<Solution>, Option<Polished>) = (None, None);
         let (mut reached_by, mut searched) = ("", false);
         let mut found = clique::search(g, k, direction, |problem| {

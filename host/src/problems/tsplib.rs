@@ -34,9 +34,13 @@ impl TspData {
 
     /// Whether every distance equals its reverse (a TSP rather than an ATSP).
     pub fn is_symmetric(&self) -> bool {
-        let n = self.n;
-        (0..n).all(|i| (0..i).all(|j| self.dist[i * n + j] == self.dist[j * n + i]))
+        is_symmetric(&self.dist, self.n)
     }
+}
+
+/// Whether the n×n row-major matrix `dist` equals its transpose.
+pub fn is_symmetric(dist: &[i64], n: usize) -> bool {
+    (0..n).all(|i| (0..i).all(|j| dist[i * n + j] == dist[j * n + i]))
 }
 
 /// Reads a TSPLIB file.

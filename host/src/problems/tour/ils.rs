@@ -56,7 +56,7 @@ impl TourSearch {
     /// A search over the n×n distances `dist` (row-major, `dist[i·n + j]` from i to j),
     /// from `tour`.
     pub fn new(dist: Vec<i64>, n: usize, tour: &[usize], seed: u64) -> TourSearch {
-        let sym = (0..n).all(|i| (0..i).all(|j| dist[i * n + j] == dist[j * n + i]));
+        let sym = crate::problems::tsplib::is_symmetric(&dist, n);
         let out_nb = nearest(n, |c, x| dist[c * n + x]);
         let in_nb = if sym { out_nb.clone() } else { nearest(n, |c, x| dist[x * n + c]) };
         let mut s = TourSearch {
