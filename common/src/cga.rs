@@ -189,6 +189,10 @@ pub enum Pass {
     TwoOpt = 0,
     /// Scan the swaps in order, applying each improving one at once.
     Greedy = 1,
+    /// The thesis's Algorithm 16 as printed (its "2-opt"): the swaps in order on the
+    /// permutation as it stands, each applied when its Δ is below the last applied Δ (the
+    /// first: below 0). Its text describes `TwoOpt`; its listing does this.
+    Record = 2,
 }
 
 /// Swaps between two looks at the stop signal in a pass, the kernels' and the CPU twin's.
@@ -224,25 +228,31 @@ pub fn two_opt_pass<E: Elem, A: Matrix<E>, B: Matrix<E>>(
 }
 
 /// One greedy 2-opt pass: the swaps in `moves` numbering, each applied as soon as it
-/// improves the permutation as it stands; `stop` is asked as in `two_opt_pass` and ends
-/// the pass. Returns the new cost.
+/// improves the permutation as it stands (`record`: as soon as its Δ is below the last
+/// applied Δ, `Pass::Record`); `stop` is asked as in `two_opt_pass` and ends the pass.
+/// Returns the new cost.
 pub fn greedy_pass<E: Elem, A: Matrix<E>, B: Matrix<E>>(
     a: &A,
     b: &B,
     p: &mut [u8],
     cost: i64,
+    record: bool,
     stop: impl Fn() -> bool,
 ) -> i64 {
     let mut cost = cost;
+    let mut threshold = 0i64;
     let (mut u, mut v) = (1u32, 0u32);
     for k in 0..move_count(p.len() as u32) {
         if k % PASS_STOP_POLL == PASS_STOP_POLL - 1 && stop() {
             break;
         }
         let d = delta_full(a, b, p, u as usize, v as usize);
-        if d < 0 {
+        if d < threshold {
             p.swap(u as usize, v as usize);
             cost += d;
+            if record {
+                threshold = d;
+            }
         }
         (u, v) = next_pair(u, v);
     }
@@ -270,7 +280,8 @@ pub fn local_search<E: Elem, A: Matrix<E>, B: Matrix<E>>(
         let before = cost;
         cost = match pass {
             Pass::TwoOpt => two_opt_pass(a, b, p, cost, &stop),
-            Pass::Greedy => greedy_pass(a, b, p, cost, &stop),
+            Pass::Greedy => greedy_pass(a, b, p, cost, false, &stop),
+            Pass::Record => greedy_pass(a, b, p, cost, true, &stop),
         };
         done += 1;
         if cost >= before || done == passes || stop() {

@@ -1,10 +1,10 @@
 //! One individual's share of a generation of the base GA model (seeds 000 and 001):
-//! partner j ≠ i at random, one PMX child, swap mutation with p_m, evaluation.
+//! partner j ≠ i at random, one PMX (or OX) child, swap mutation with p_m, evaluation.
 //! A GPU thread runs this for its individual; the CPU engine loops over individuals.
 use crate::cost::cost;
 use crate::elem::Elem;
 use crate::matrix::Matrix;
-use crate::ops::{cut_points, pmx, random_permutation, swap_mutation};
+use crate::ops::{cut_points, ox, pmx, random_permutation, swap_mutation};
 use crate::rng::Xoshiro128;
 
 /// Probability p in [0, 1] as a threshold for `Xoshiro128::chance` (p = 1 gives 2³² − 1).
@@ -27,9 +27,21 @@ pub fn pick_partner(rng: &mut Xoshiro128, i: usize, subpop: usize) -> usize {
     if j >= i { j + 1 } else { j }
 }
 
-/// Steps 3–5 for one individual: child = PMX(parent, partner) then swap mutation; returns
-/// the child's cost.
+/// The crossover of the base GA model: PMX, the papers' choice, or OX, which they tried
+/// first and found "much worse" on QAPs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Crossover {
+    /// Partially mapped crossover (`ops::pmx`).
+    #[default]
+    Pmx,
+    /// Order crossover (`ops::ox`).
+    Ox,
+}
+
+/// Steps 3–5 for one individual: child = crossover(parent, partner) then swap mutation;
+/// returns the child's cost. Both crossovers draw the same cut points.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 pub fn breed<E: Elem, A: Matrix<E>, B: Matrix<E>>(
     rng: &mut Xoshiro128,
     parent: &[u8],
@@ -38,9 +50,13 @@ pub fn breed<E: Elem, A: Matrix<E>, B: Matrix<E>>(
     a: &A,
     b: &B,
     pm_threshold: u32,
+    crossover: Crossover,
 ) -> i64 {
     let (lo, hi) = cut_points(rng, parent.len());
-    pmx(parent, partner, child, lo, hi);
+    match crossover {
+        Crossover::Pmx => pmx(parent, partner, child, lo, hi),
+        Crossover::Ox => ox(parent, partner, child, lo, hi),
+    }
     swap_mutation(rng, child, pm_threshold);
     cost(a, b, child)
 }

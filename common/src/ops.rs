@@ -98,6 +98,35 @@ pub fn pmx(p1: &[u8], p2: &[u8], child: &mut [u8], lo: usize, hi: usize) {
     }
 }
 
+/// Order crossover (OX, Oliver, Smith and Holland 1987) producing one child, the operator
+/// seeds 000 and 001 tried against PMX: the child carries `p2`'s segment `lo..hi` in place;
+/// the positions from `hi` on (wrapping round) get `p1`'s other genes in the order they
+/// follow `hi` in `p1`. As in `pmx`, `p2` gives the segment and `p1` the rest.
+#[inline(always)]
+pub fn ox(p1: &[u8], p2: &[u8], child: &mut [u8], lo: usize, hi: usize) {
+    let n = p1.len();
+    let mut in_segment = [0u32; crate::MAX_N / 32];
+    child[lo..hi].copy_from_slice(&p2[lo..hi]);
+    for &g in &p2[lo..hi] {
+        in_segment[g as usize / 32] |= 1 << (g % 32);
+    }
+    let (mut write, mut read) = (hi, hi);
+    for _ in 0..n {
+        if read == n {
+            read = 0;
+        }
+        let g = p1[read];
+        read += 1;
+        if in_segment[g as usize / 32] & (1 << (g % 32)) == 0 {
+            if write == n {
+                write = 0;
+            }
+            child[write] = g;
+            write += 1;
+        }
+    }
+}
+
 /// Swap mutation: with probability `threshold / 2³²`, exchange two distinct random genes.
 #[inline(always)]
 pub fn swap_mutation(rng: &mut Xoshiro128, p: &mut [u8], threshold: u32) -> bool {

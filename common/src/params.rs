@@ -5,7 +5,7 @@
 //! and from the device without `unsafe`. The kernels read fields at fixed offsets: the
 //! `size_of` assertion after each block catches a change of layout, and a field added must
 //! fill the block to its alignment with an explicit `_pad` field.
-use crate::shuffle::Shuffle;
+use crate::shuffle::Migration;
 use bytemuck::{Pod, Zeroable};
 
 /// Matrix A is in the module's constant bank (`QAP_CONST_A`) instead of global memory.
@@ -17,6 +17,8 @@ pub const FLAG_COUNT_ATOMIC: u32 = 4;
 /// Each block is its own run: a block that reaches the target stamps `block_times[blk]`
 /// with `%globaltimer` and stops alone (R single-block runs at once, one per SM).
 pub const FLAG_PER_BLOCK_TARGET: u32 = 8;
+/// The crossover is OX (`ga::Crossover::Ox`); else PMX.
+pub const FLAG_CROSSOVER_OX: u32 = 16;
 
 /// Offsets into a GA block's dynamic shared memory, from `layout::GaLayout`.
 #[repr(C)]
@@ -118,7 +120,8 @@ impl Default for RunControl {
     }
 }
 
-/// Island migration (seed 000): individual x of `src` moves to slot `shuffle.apply(x)` of `dst`.
+/// Island migration (seed 000): route k of `migration` moves individual `from` of `src` to
+/// slot `to` of `dst`; every individual is copied, moving or not.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
 pub struct MigrateParams {
@@ -130,14 +133,14 @@ pub struct MigrateParams {
     pub src_costs: u64,
     /// i64[total]: the costs of `dst_pop`.
     pub dst_costs: u64,
-    /// Where each individual goes.
-    pub shuffle: Shuffle,
-    /// Individuals in all blocks.
-    pub total: u32,
+    /// Where each individual goes (`migration.total`: individuals in all blocks).
+    pub migration: Migration,
     /// Bytes per individual row.
     pub stride: u32,
+    /// Keeps the size a multiple of 8.
+    pub _pad: u32,
 }
-const _: () = assert!(size_of::<MigrateParams>() == 64);
+const _: () = assert!(size_of::<MigrateParams>() == 96);
 
 /// The local search is the robust tabu search (else 2-opt).
 pub const LS_TABU: u32 = 1;

@@ -49,3 +49,47 @@ impl Shuffle {
         y
     }
 }
+
+/// One island migration: where each of `total` individuals goes. Seed 000's model (and its
+/// GA-1) moves them all (`movers == total`: individual k goes to `order.apply(k)`); its GA-2
+/// exchanges only `movers` of them, drawn at random, among themselves (5 % every 50
+/// generations). It travels to the device inside `params::MigrateParams`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct Migration {
+    /// The order among the movers (over `0..movers`).
+    pub order: Shuffle,
+    /// Which individuals move: those at `pick.apply(k)` for `k < movers` (over `0..total`).
+    pub pick: Shuffle,
+    /// How many individuals take part.
+    pub movers: u32,
+    /// Individuals in all blocks.
+    pub total: u32,
+}
+
+impl Migration {
+    /// Migration number `epoch` of the run seeded with `seed`, among `movers` of `total`
+    /// individuals (`1 ≤ movers ≤ total`). With `movers == total` it is the shuffle seed 000
+    /// has always used, so earlier runs replay unchanged.
+    pub fn new(total: u32, movers: u32, seed: u64, epoch: u64) -> Self {
+        let movers = movers.clamp(1, total.max(1));
+        Migration {
+            order: Shuffle::new(movers, seed, epoch),
+            pick: Shuffle::new(total, mix64(seed ^ 0x6A09_E667_F3BC_C908), epoch),
+            movers,
+            total,
+        }
+    }
+
+    /// Route `k < total`: the individual that moves, and the slot it moves to. Over every k
+    /// the routes form a permutation of `0..total`.
+    #[inline(always)]
+    pub fn route(&self, k: u32) -> (u32, u32) {
+        if self.movers >= self.total {
+            return (k, self.order.apply(k));
+        }
+        let from = self.pick.apply(k);
+        let to = if k < self.movers { self.pick.apply(self.order.apply(k)) } else { from };
+        (from, to)
+    }
+}

@@ -119,7 +119,7 @@ proptest! {
         prop_assert_eq!(c, c0 + best.min(0));
         // Greedy: the sequential scan, applying each improving swap at once.
         let mut q = start.clone();
-        let g = greedy_pass(&a, &b, &mut q, c0, || false);
+        let g = greedy_pass(&a, &b, &mut q, c0, false, || false);
         prop_assert_eq!(g, cost(&a, &b, &q));
         let mut r = start.clone();
         let mut expect = c0;
@@ -136,6 +136,21 @@ proptest! {
         prop_assert_eq!(q, r);
         prop_assert_eq!(g, expect);
         prop_assert!(g <= c0 && c <= c0);
+        // Record (the thesis's Algorithm 16): a swap only when its Δ is below the last taken.
+        let mut q = start.clone();
+        let g = greedy_pass(&a, &b, &mut q, c0, true, || false);
+        let (mut r, mut expect, mut threshold) = (start.clone(), c0, 0);
+        for k in 0..move_count(n as u32) {
+            let (u, v) = move_pair(k);
+            let mut s = r.clone();
+            s.swap(u as usize, v as usize);
+            let d = cost(&a, &b, &s) - cost(&a, &b, &r);
+            if d < threshold {
+                (r, expect, threshold) = (s, expect + d, d);
+            }
+        }
+        prop_assert_eq!(q, r);
+        prop_assert_eq!(g, expect);
     }
 
     #[test]

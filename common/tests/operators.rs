@@ -3,12 +3,12 @@ mod support;
 
 use proptest::prelude::*;
 use qapgpu_common::cost::{cost, swap_delta};
-use qapgpu_common::ga::{breed, fresh, pick_partner, probability_threshold, restart_count};
+use qapgpu_common::ga::{Crossover, breed, fresh, pick_partner, probability_threshold, restart_count};
 use qapgpu_common::layout::row_stride;
 use qapgpu_common::matrix::Dense;
-use qapgpu_common::ops::{cut_points, is_permutation, pmx, swap_mutation, ux};
+use qapgpu_common::ops::{cut_points, is_permutation, ox, pmx, swap_mutation, ux};
 use qapgpu_common::rng::Xoshiro128;
-use qapgpu_common::shuffle::Shuffle;
+use qapgpu_common::shuffle::{Migration, Shuffle};
 use support::{matrices, perm};
 
 proptest! {
@@ -58,6 +58,20 @@ proptest! {
     }
 
     #[test]
+    fn ox_child_carries_the_segment_then_the_rest_in_order(n in 2usize..=256, s1: u64, s2: u64, s3: u64) {
+        let (p1, p2) = (perm(n, s1), perm(n, s2));
+        let (lo, hi) = cut_points(&mut Xoshiro128::from_stream(s3, 0), n);
+        let mut child = vec![0u8; n];
+        ox(&p1, &p2, &mut child, lo, hi);
+        prop_assert!(is_permutation(&child));
+        prop_assert_eq!(&child[lo..hi], &p2[lo..hi]);
+        // From hi on, wrapping round, the other genes in p1's order from hi.
+        let rest: Vec<u8> = (0..n).map(|t| p1[(hi + t) % n]).filter(|g| !p2[lo..hi].contains(g)).collect();
+        let placed: Vec<u8> = (0..n - (hi - lo)).map(|t| child[(hi + t) % n]).collect();
+        prop_assert_eq!(placed, rest);
+    }
+
+    #[test]
     fn swap_mutation_changes_two_genes_or_none(n in 2usize..=256, seed: u64, pm in 0.0f64..=1.0) {
         let p = perm(n, seed);
         let mut q = p.clone();
@@ -73,9 +87,11 @@ proptest! {
         let (a, b) = (Dense::new(&a, n), Dense::new(&b, n));
         let (p1, p2) = (perm(n, seed ^ 1), perm(n, seed ^ 2));
         let mut child = vec![0u8; n];
-        let c = breed(&mut Xoshiro128::from_stream(seed, 3), &p1, &p2, &mut child, &a, &b, u32::MAX);
-        prop_assert!(is_permutation(&child));
-        prop_assert_eq!(c, cost(&a, &b, &child));
+        for crossover in [Crossover::Pmx, Crossover::Ox] {
+            let c = breed(&mut Xoshiro128::from_stream(seed, 3), &p1, &p2, &mut child, &a, &b, u32::MAX, crossover);
+            prop_assert!(is_permutation(&child));
+            prop_assert_eq!(c, cost(&a, &b, &child));
+        }
     }
 
     #[test]
@@ -115,6 +131,27 @@ proptest! {
             let y = s.apply(x);
             prop_assert!(y < m && !seen[y as usize]);
             seen[y as usize] = true;
+        }
+    }
+
+    #[test]
+    fn migration_routes_form_a_permutation_moving_only_the_movers(total in 2u32..3000, share in 0.0f64..=1.0, seed: u64, epoch in 0u64..50) {
+        let movers = ((share * total as f64) as u32).clamp(1, total);
+        let m = Migration::new(total, movers, seed, epoch);
+        let (mut from_seen, mut to_seen) = (vec![false; total as usize], vec![false; total as usize]);
+        let mut moved = 0;
+        for k in 0..total {
+            let (x, y) = m.route(k);
+            prop_assert!(x < total && y < total && !from_seen[x as usize] && !to_seen[y as usize]);
+            from_seen[x as usize] = true;
+            to_seen[y as usize] = true;
+            moved += u32::from(x != y);
+        }
+        prop_assert!(moved <= movers);
+        if movers == total {
+            // All of them: the shuffle seed 000's runs have always used.
+            let s = Shuffle::new(total, seed, epoch);
+            prop_assert!((0..total).all(|k| m.route(k) == (k, s.apply(k))));
         }
     }
 }

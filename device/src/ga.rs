@@ -9,12 +9,13 @@ use core::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 use qapgpu_common::cost::row_cost;
 use qapgpu_common::elem::Elem;
-use qapgpu_common::ga::{breed, fresh, pick_partner};
+use qapgpu_common::ga::{Crossover, breed, fresh, pick_partner};
 use qapgpu_common::layout::{SCRATCH_HEADER, SCRATCH_PER_WARP};
 use qapgpu_common::matrix::Matrix;
 use qapgpu_common::ops::random_permutation;
 use qapgpu_common::params::{
-    FLAG_A_IN_CONST, FLAG_B_IN_SHARED, FLAG_COUNT_ATOMIC, FLAG_PER_BLOCK_TARGET, GaParams, MigrateParams, RunControl,
+    FLAG_A_IN_CONST, FLAG_B_IN_SHARED, FLAG_COUNT_ATOMIC, FLAG_CROSSOVER_OX, FLAG_PER_BLOCK_TARGET, GaParams,
+    MigrateParams, RunControl,
 };
 use qapgpu_common::rng::Xoshiro128;
 
@@ -159,6 +160,7 @@ unsafe fn run<E: Elem, A: Matrix<E>, B: Matrix<E>>(p: &GaParams, a: A, b: B) {
     let my_row = unsafe { pool_p.add(tid * stride) };
     let my_child = unsafe { smem.add(p.layout.w_offset as usize + tid * stride) };
     let control = p.control as *const RunControl;
+    let crossover = if p.flags & FLAG_CROSSOVER_OX != 0 { Crossover::Ox } else { Crossover::Pmx };
 
     unsafe {
         let pop = (p.pop as *mut u8).add(blk * subpop * stride);
@@ -184,7 +186,7 @@ unsafe fn run<E: Elem, A: Matrix<E>, B: Matrix<E>>(p: &GaParams, a: A, b: B) {
             let parent = slice::from_raw_parts(my_row, n);
             let partner = slice::from_raw_parts(pool_p.add(j * stride), n);
             let child = slice::from_raw_parts_mut(my_child, n);
-            breed(&mut rng, parent, partner, child, &a, &b, p.pm_threshold)
+            breed(&mut rng, parent, partner, child, &a, &b, p.pm_threshold, crossover)
         };
         // Every partner read of P is done before anyone replaces its row.
         sync_threads();
@@ -309,23 +311,25 @@ macro_rules! ga_kernels {
 ga_kernels!(u16, ga_init_u16, ga_generations_u16);
 ga_kernels!(i32, ga_init_i32, ga_generations_i32);
 
-/// Island migration (seed 000): every individual moves to the slot a keyed shuffle of all
-/// `total` slots gives it, from one global buffer to the other.
+/// Island migration (seed 000): every individual is copied from one global buffer to the
+/// other, to the slot its route gives it (`shuffle::Migration`: all shuffled, or GA-2's few
+/// exchanged and the rest in place).
 ///
 /// # Safety
-/// `p` points to a `MigrateParams` whose buffers hold `total` rows of `stride` bytes and
-/// `total` costs; `src` and `dst` do not overlap.
+/// `p` points to a `MigrateParams` whose buffers hold `migration.total` rows of `stride`
+/// bytes and `migration.total` costs; `src` and `dst` do not overlap.
 ///
 /// # Thread mapping
-/// One thread per individual, any block size; threads past `total` return.
+/// One thread per route, any block size; threads past `migration.total` return.
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn ga_migrate(p: *const MigrateParams) {
     let p = unsafe { &*p };
-    let x = (block_idx_x() * block_dim_x() + thread_idx_x()) as usize;
-    if x >= p.total as usize {
+    let k = block_idx_x() * block_dim_x() + thread_idx_x();
+    if k >= p.migration.total {
         return;
     }
-    let y = p.shuffle.apply(x as u32) as usize;
+    let (x, y) = p.migration.route(k);
+    let (x, y) = (x as usize, y as usize);
     let words = p.stride as usize / 4;
     unsafe {
         let src = (p.src_pop as *const u32).add(x * words);

@@ -72,7 +72,7 @@ fn twin_passes(
 fn every_width_pass_mapping_and_topology() {
     let g = gpu();
     for inst in [load("nug12"), load("els19"), negatives()] {
-        for pass in [Pass::Greedy, Pass::TwoOpt] {
+        for pass in [Pass::Greedy, Pass::TwoOpt, Pass::Record] {
             for mapping in [LsMapping::Move, LsMapping::Gene] {
                 for topology in [Topology::N4, Topology::N8, Topology::N16, Topology::N20, Topology::Random] {
                     twin(&g, &inst, pass, topology, mapping, (8, 8), 3);
@@ -108,7 +108,7 @@ fn large_instances_and_the_global_delta_table() {
 fn several_passes_and_passes_to_a_local_optimum() {
     let g = gpu();
     for inst in [load("nug12"), load("tai35b"), negatives()] {
-        for pass in [Pass::Greedy, Pass::TwoOpt] {
+        for pass in [Pass::Greedy, Pass::TwoOpt, Pass::Record] {
             for mapping in [LsMapping::Move, LsMapping::Gene] {
                 for passes in [0, 3] {
                     twin_passes(&g, &inst, pass, Topology::N8, mapping, (8, 8), 3, passes);

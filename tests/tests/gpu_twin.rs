@@ -7,14 +7,20 @@ use qapgpu::algo::ga::{CountMethod, GaConfig, GaEngine, GaSolver, Mode, run_per_
 use qapgpu::gpu::Gpu;
 use qapgpu::io::Instance;
 use qapgpu::io::qaplib;
+use qapgpu_common::ga::Crossover;
 use qapgpu_tests::{case, gpu, near_limit, negatives, small, zeros};
 
 fn twin(g: &Gpu, inst: &Instance, algo: Mode, count: CountMethod, b_rate: Option<f64>) {
     let mut cfg = GaConfig::paper(algo);
-    cfg.blocks = 6;
-    cfg.seed = 77;
     cfg.count = count;
     cfg.b_rate = b_rate;
+    twin_of(g, inst, cfg);
+}
+
+fn twin_of(g: &Gpu, inst: &Instance, mut cfg: GaConfig) {
+    let algo = cfg.mode;
+    cfg.blocks = 6;
+    cfg.seed = 77;
     let mut gpu = GpuEngine::new(g.clone(), inst, &cfg).unwrap();
     let mut cpu = CpuEngine::new(inst, &cfg, 2).unwrap();
     let both = |gpu: &mut GpuEngine, cpu: &mut CpuEngine, what: &str| {
@@ -53,6 +59,21 @@ fn kernels_match_their_cpu_twin() {
             twin(&g, &inst, Mode::Independent, count, Some(0.2));
         }
         twin(&g, &inst, Mode::Islands, CountMethod::Reduce, None);
+    }
+}
+
+fn ox_and_partial_migration_match_their_cpu_twin() {
+    let g = gpu();
+    let load = |n: &str| qaplib::read_dat(&qaplib::resolve(n)).unwrap();
+    for inst in [load("nug12"), load("tai40b")] {
+        let mut cfg = GaConfig::paper(Mode::Islands);
+        cfg.crossover = Crossover::Ox;
+        twin_of(&g, &inst, cfg.clone());
+        // GA-2 of seed 000: 5 % of the individuals exchanged, with PMX and with OX.
+        cfg.migration_fraction = 0.05;
+        twin_of(&g, &inst, cfg.clone());
+        cfg.crossover = Crossover::Pmx;
+        twin_of(&g, &inst, cfg);
     }
 }
 
@@ -105,6 +126,7 @@ fn degenerate_instances_match_their_cpu_twin() {
 fn main() -> std::process::ExitCode {
     qapgpu_tests::harness::run(vec![
         case!(kernels_match_their_cpu_twin).gpu().qaplib(&["nug12", "els19", "tai40b"]),
+        case!(ox_and_partial_migration_match_their_cpu_twin).gpu().qaplib(&["nug12", "tai40b"]),
         case!(large_n_uses_global_matrices_and_still_matches).gpu().qaplib(&["tai150b"]),
         case!(found_flag_stops_at_the_target).gpu().qaplib(&["nug12"]),
         case!(per_block_runs_each_reach_the_target).gpu().qaplib(&["had12"]),

@@ -167,7 +167,7 @@ fn cellular_passes_to_a_local_optimum_leave_no_improving_swap() {
     let (mut once, mut one_pass) = (start.clone(), start.clone());
     assert_eq!(
         local_search(&a, &b, &mut once, c0, Pass::Greedy, 1, || false),
-        greedy_pass(&a, &b, &mut one_pass, c0, || false)
+        greedy_pass(&a, &b, &mut one_pass, c0, false, || false)
     );
     assert_eq!(once, one_pass);
     for pass in [Pass::Greedy, Pass::TwoOpt] {

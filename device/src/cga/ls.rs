@@ -81,7 +81,7 @@ unsafe fn gene_pass<E: Elem, A: Matrix<E>, B: Matrix<E>>(
     scratch: u64,
 ) -> i64 {
     let (n, tid, step) = (p.n as usize, thread_idx_x() as usize, block_dim_x() as usize);
-    let greedy = p.pass == Pass::Greedy as u32;
+    let (greedy, record) = (p.pass != Pass::TwoOpt as u32, p.pass == Pass::Record as u32);
     let (mut best, mut pick) = (0i64, (0u32, 0u32));
     let (mut u, mut v) = (1u32, 0u32);
     for k in 0..move_count(p.n) {
@@ -94,9 +94,13 @@ unsafe fn gene_pass<E: Elem, A: Matrix<E>, B: Matrix<E>>(
         }
         let d = unsafe { block_sum_i64(part, scratch) };
         if greedy {
-            if d < 0 {
+            // `best` is the threshold: 0, or (Record) the last applied Δ.
+            if d < best {
                 unsafe { apply(perm, u, v) };
                 cost += d;
+                if record {
+                    best = d;
+                }
             }
         } else if d < best {
             (best, pick) = (d, (u, v));
@@ -149,7 +153,10 @@ unsafe fn move_pass<E: Elem, A: Matrix<E>, B: Matrix<E>>(
         }
         return cost;
     }
-    // Greedy: the table of every move's Δ for the permutation as it stands.
+    // Greedy and Record: the table of every move's Δ for the permutation as it stands;
+    // a move is taken when its Δ is below `threshold` (0, or Record's last applied Δ).
+    let record = p.pass == Pass::Record as u32;
+    let mut threshold = 0i64;
     let (mut k, (mut u, mut v)) = (tid, first);
     while k < moves {
         unsafe { *delta.add(k as usize) = delta_full(a, b, view(), u as usize, v as usize) };
@@ -164,7 +171,7 @@ unsafe fn move_pass<E: Elem, A: Matrix<E>, B: Matrix<E>>(
         let mut c = Candidate::NONE;
         let (mut k, (mut u, mut v)) = (cur, cur_pair);
         while k < moves {
-            if unsafe { *delta.add(k as usize) } < 0 {
+            if unsafe { *delta.add(k as usize) } < threshold {
                 c = Candidate { delta: -1, tag: pack_pair(u, v) };
                 break;
             }
@@ -181,6 +188,9 @@ unsafe fn move_pass<E: Elem, A: Matrix<E>, B: Matrix<E>>(
         sync_threads(); // Δ(r, s) and the argmin slots are read before anything changes
         unsafe { apply(perm, r, s) };
         cost += d;
+        if record {
+            threshold = d;
+        }
         // Moves after (r, s) are brought up to date for the new permutation.
         while cur <= at {
             cur += step;

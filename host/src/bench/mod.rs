@@ -4,6 +4,7 @@
 pub mod compare;
 pub mod gamma;
 pub mod gaps;
+pub mod literature;
 pub mod problem_files;
 pub mod problems;
 pub mod seed000;
@@ -15,7 +16,7 @@ pub mod wilcoxon;
 
 use crate::algo::{self, Backend, Options};
 use crate::io::{Instance, qaplib};
-use crate::run::{self, Limits, Silent, Stopping, Trace};
+use crate::run::{self, Limits, Silent, Stopped, Stopping, Trace};
 use anyhow::{Context, Result, ensure};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -101,9 +102,13 @@ pub fn fmt_secs(x: f64) -> String {
     }
 }
 
-/// Paper time over ours, "–" without a paper value.
+/// Paper time over ours, "–" without a paper value or without a time of ours (NaN: no run
+/// reached its target; a time that is not positive and finite gives no ratio either).
 pub fn ratio(paper: Option<f64>, ours: f64) -> String {
-    paper.map_or("–".into(), |p| format!("{:.1}×", p / ours))
+    match paper {
+        Some(p) if ours.is_finite() && ours > 0.0 && p.is_finite() => format!("{:.1}×", p / ours),
+        _ => "–".into(),
+    }
 }
 
 /// The device counts a multi-device protocol compares: 1, 2, 4, … up to `available`, and
@@ -132,10 +137,15 @@ pub struct RunRecord {
     pub blocks: u32,
     /// Iteration that found the final cost, where the family records it.
     pub best_at: Option<u64>,
+    /// Iterations the run made (`Counters::iterations`: generations for the GAs).
+    pub iterations: u64,
     /// The final permutation (0-based).
     pub perm: Vec<u16>,
     /// (seconds, best cost) at every improvement, when the protocol asked for a trace.
     pub trace: Vec<(f64, i64)>,
+    /// Why the run stopped: a run cut off by the time limit (`Stopped::TimeLimit`) reached
+    /// neither its target nor its own budget.
+    pub stopped: Stopped,
 }
 
 impl RunRecord {
@@ -203,8 +213,10 @@ pub fn runs_traced(
             search_seconds: res.counters.search_seconds,
             blocks: solver.info().blocks,
             best_at: res.counters.best_at,
+            iterations: res.counters.iterations,
             perm: res.perm,
             trace: curve.points,
+            stopped: res.stopped,
         });
     }
     Ok(out)

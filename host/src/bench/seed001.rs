@@ -1,12 +1,19 @@
 //! Seed 001, Tables II/III: per instance, R runs of one block and of p blocks with the
 //! restart strategy, stopping at the acceptable cost; T_avg, σ, #OPT, gain_p, and the gamma
-//! model M(p) fitted to the single-block times.
+//! model M(p) fitted to the single-block times, with Fig. 6's least-squares fits beside it.
+//! Table I (restarts or none, `restart`) and Table III (the CPU's population sizes, `cpu`)
+//! are protocols of their own.
+pub mod cpu;
+pub mod fits;
+pub mod restart;
+
 use super::gamma::GammaFit;
 use super::{RunRecord, Table, device_counts, fmt, load, mean_sd, ratio, runs, runs_all, within};
 use crate::algo::ga::{self, GaConfig, Mode, gpu::GpuEngine, run_per_block};
 use crate::algo::{Backend, Options};
 use crate::io::Instance;
 use anyhow::Result;
+use std::path::Path;
 use std::time::Duration;
 
 /// Table II: T_1,avg, T_30,avg, T_60,avg and M(30), M(60) on GTX 285 GPUs (s); Table III:
@@ -23,9 +30,26 @@ pub const PAPER: &[(&str, f64, f64, f64, f64, f64, f64)] = &[
     ("tai50b", 212.55, 8.75, 4.28, 6.19, 2.72, 18.76),
 ];
 
+/// An instance of the paper's protocols and the independent-run GA's options for it:
+/// `base` with the acceptable cost as the target.
+pub fn case(name: &str, base: &Options) -> Result<(Instance, Options)> {
+    let (inst, known) = load(name)?;
+    let opts =
+        Options { algorithm: Some(ga::INDEPENDENT.name.into()), target: Some(acceptable(name, known)), ..base.clone() };
+    Ok((inst, opts))
+}
+
 /// Acceptable cost of seed 001: the best known, or 0.06 % above it for tai50b.
 pub fn acceptable(name: &str, known: i64) -> i64 {
     if name == "tai50b" { within(known, 0.06) } else { known }
+}
+
+/// The times of the runs of `times` that reached the target, in order, and how many did not
+/// (None: not within the time limit; a failed run, never a time).
+fn reached(times: &[Option<f64>]) -> (Vec<f64>, usize) {
+    let ok: Vec<f64> = times.iter().flatten().copied().collect();
+    let failed = times.len() - ok.len();
+    (ok, failed)
 }
 
 /// Times of `count` single-block runs: on the GPU all at once, one block per run, each
@@ -57,6 +81,8 @@ fn single_block_times(
 /// gamma fit, then `n_runs` FoundFlag runs for each block count in `ps` (0: fill the GPU),
 /// on one device and, with several `backends`, on 2, 4, … and all of them: the p blocks
 /// split evenly over the devices (the paper's p = 60 on two GTX 285s), M(p) for the total.
+/// Returns that table and the single-block times' least-squares fits (`fits`), whose
+/// plots it writes into `out`.
 #[allow(clippy::too_many_arguments)]
 pub fn protocol(
     backends: &[Backend],
@@ -66,8 +92,10 @@ pub fn protocol(
     single_runs: usize,
     n_runs: usize,
     limit: Duration,
-) -> Result<Table> {
+    out: &Path,
+) -> Result<(Table, Table)> {
     let backend = &backends[0];
+    let mut fitted = fits::table();
     let mut t = Table::new(&[
         "instance",
         "p",
@@ -84,16 +112,14 @@ pub fn protocol(
         "paper/ours",
     ]);
     for name in names {
-        let (inst, known) = load(name)?;
-        let opts = Options {
-            algorithm: Some(ga::INDEPENDENT.name.into()),
-            target: Some(acceptable(name, known)),
-            ..base.clone()
-        };
+        let (inst, opts) = case(name, base)?;
         let paper = PAPER.iter().find(|r| r.0 == name.as_str());
         let t1 =
             if single_runs > 0 { single_block_times(backend, &inst, &opts, single_runs, limit)? } else { Vec::new() };
-        let ok1: Vec<f64> = t1.iter().flatten().copied().collect();
+        if single_runs > 0 {
+            fits::add(&mut fitted, name, &t1, limit.as_secs_f64(), out)?;
+        }
+        let (ok1, _) = reached(&t1);
         let (m1, _) = mean_sd(&ok1);
         let fit = GammaFit::fit(&ok1);
         let mut row = |p: String,
@@ -118,7 +144,9 @@ pub fn protocol(
                 fmt(m - model),
                 paper_t.map_or("–".into(), fmt),
                 paper_m.map_or("–".into(), fmt),
-                ratio(paper_t, m),
+                // A mean over the runs that reached the target is no time of the protocol's
+                // when others were cut off: no ratio then.
+                if ok.len() == n { ratio(paper_t, m) } else { "–".into() },
             ]);
         };
         if single_runs > 0 {
@@ -145,5 +173,5 @@ pub fn protocol(
             }
         }
     }
-    Ok(t)
+    Ok((t, fitted))
 }

@@ -27,7 +27,8 @@ pub fn ttt_points(times: &[f64], runs: usize) -> Vec<(f64, f64)> {
     times.iter().enumerate().map(|(i, &t)| (t, (i as f64 + 0.5) / runs as f64)).collect()
 }
 
-const COLOURS: [RGBColor; 6] = [
+/// The plots' series colours, in order.
+pub(super) const COLOURS: [RGBColor; 6] = [
     RGBColor(31, 119, 180),
     RGBColor(214, 39, 40),
     RGBColor(44, 160, 44),
@@ -47,7 +48,7 @@ type DrawResult = Result<(), Box<dyn std::error::Error>>;
 
 /// Draws one 720×440 SVG plot at `path` with `draw`, on a white page, under `title`, with
 /// `y_labels` pixels for the y axis's labels (the chart's axes and series are `draw`'s).
-fn svg(
+pub(super) fn svg(
     path: &Path,
     title: &str,
     y_labels: u32,
@@ -63,6 +64,15 @@ fn svg(
         Ok(())
     };
     page().map_err(|e| anyhow::anyhow!("{}: cannot draw the plot: {e}", path.display()))
+}
+
+/// Draws `chart`'s legend at `at`, boxed on white, as every plot of the bench's has it.
+pub(super) fn legend<'a, CT: plotters::coord::CoordTranslate>(
+    chart: &mut ChartContext<'a, SVGBackend<'a>, CT>,
+    at: SeriesLabelPosition,
+) -> DrawResult {
+    chart.configure_series_labels().position(at).background_style(WHITE).border_style(BLACK).draw()?;
+    Ok(())
 }
 
 /// Writes the TTT plot of `series` as an SVG file (time on a log scale).
@@ -81,13 +91,7 @@ pub fn plot(path: &Path, title: &str, series: &[Series]) -> Result<()> {
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2)));
             chart.draw_series(pts.into_iter().map(|p| Circle::new(p, 3, colour.filled())))?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
-            .background_style(WHITE)
-            .border_style(BLACK)
-            .draw()?;
-        Ok(())
+        legend(&mut chart, SeriesLabelPosition::LowerRight)
     })
 }
 
@@ -135,13 +139,7 @@ pub fn plot_convergence(path: &Path, title: &str, known: i64, curves: &[Curves])
                 }
             }
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE)
-            .border_style(BLACK)
-            .draw()?;
-        Ok(())
+        legend(&mut chart, SeriesLabelPosition::UpperRight)
     })
 }
 

@@ -4,7 +4,7 @@
 //! paper settings, never restated here.
 use crate::algo::aco::{self, AcoOptions, Class, Layout};
 use crate::algo::cga::{CgaConfig, CgaOptions, LsMapping, Pass, Topology};
-use crate::algo::ga::{CountMethod, GaOptions};
+use crate::algo::ga::{CountMethod, CrossoverArg, GaOptions};
 use crate::algo::policy::{
     CONVERGED_FACTOR, CONVERGED_FLOOR_S, CONVERGED_MIN_STEPS, CONVERGED_PLATEAU_MIN_N, DEFAULT_REGROUP_EVERY,
     DEFAULT_REGROUP_MAX_N, DEFAULT_REGROUP_MIN_N, DEFAULT_REGROUP_ROUNDS, DEFAULT_RESTART_CYCLE, EXACT_MAX_N,
@@ -123,7 +123,8 @@ impl DeviceArgs {
 
 #[derive(Args, Clone)]
 pub struct GaArgs {
-    /// Individuals per subpopulation (threads per block), a multiple of 32 in [32, 1024].
+    /// Individuals per subpopulation (threads per block), a multiple of 32 in [32, 2048]
+    /// (on the GPU: at most 1024).
     #[arg(long, default_value_t = GaOptions::default().subpop)]
     subpop: u32,
     /// Subpopulations (blocks); 0 fills the GPU (or 4 per CPU thread).
@@ -150,6 +151,13 @@ pub struct GaArgs {
     /// How the GPU counts B_count.
     #[arg(long, value_enum, default_value_t = GaOptions::default().count)]
     count: CountMethod,
+    /// The GAs' crossover (seeds 000 and 001 tried OX and chose PMX).
+    #[arg(long, value_enum, default_value_t = GaOptions::default().crossover)]
+    crossover: CrossoverArg,
+    /// ga-islands: share of all individuals each migration moves, in (0, 1]; 1 shuffles them
+    /// all (seed 000), 0.05 with --migration-interval 50 is seed 000's GA-2.
+    #[arg(long, default_value_t = GaOptions::default().migration_fraction)]
+    migration_fraction: f64,
 }
 
 impl GaArgs {
@@ -169,6 +177,8 @@ impl GaArgs {
             restart_interval: self.restart_interval,
             migration_interval: self.migration_interval,
             count: self.count,
+            crossover: self.crossover,
+            migration_fraction: self.migration_fraction,
         }
     }
 }
@@ -402,6 +412,9 @@ pub enum CgaPass {
     TwoOpt,
     /// Apply each improving swap as soon as the scan finds it.
     Greedy,
+    /// The thesis's Algorithm 16 as printed: apply a swap when its Δ is below the last
+    /// applied Δ (its text describes 2opt).
+    Record,
 }
 
 /// `--topology` of the cellular GA.
@@ -467,6 +480,7 @@ impl CgaPass {
         match pass {
             Pass::TwoOpt => CgaPass::TwoOpt,
             Pass::Greedy => CgaPass::Greedy,
+            Pass::Record => CgaPass::Record,
         }
     }
 
@@ -475,6 +489,7 @@ impl CgaPass {
         match self {
             CgaPass::TwoOpt => Pass::TwoOpt,
             CgaPass::Greedy => Pass::Greedy,
+            CgaPass::Record => Pass::Record,
         }
     }
 }
@@ -595,9 +610,14 @@ impl SolveArgs {
 #[derive(Args, Clone, Default)]
 pub struct ProblemArgs {
     /// Solve another problem posed as a QAP: FILE is its TSPLIB file (tsp) or graph (lap,
-    /// clique, gpp); boards take --k. The answer is decoded and checked.
+    /// clique, gpp; packing's G1, with --graph2); boards take --k. The answer is decoded and
+    /// checked.
     #[arg(long, value_enum)]
     pub problem: Option<Kind>,
+    /// Packing: the second graph G2 (DIMACS or edge list), which FILE's G1 is placed on. An
+    /// option of its own, so that FILE stays one path for every problem.
+    #[arg(long, value_name = "FILE")]
+    pub graph2: Option<PathBuf>,
     /// Board side (knight, rooks, queens, bishops; 2..=16), parts (gpp; default 2), or the
     /// one clique size to look for (clique; default: search).
     #[arg(long)]
@@ -611,10 +631,10 @@ pub struct ProblemArgs {
     pub clique_search: Direction,
     /// Improvement in the problem's own terms beside the QAP search (tours: 2-opt and
     /// Or-opt; cliques: add and 1-swap plateau moves; partitions: pair swaps between parts;
-    /// arrangements: adjacent swaps): `ils` iterates it with kicks all along the run,
-    /// `descent` takes each answer to a local optimum, `none` leaves the QAP search alone.
-    /// The construction heuristics' starts are handed to the search in every mode. Default:
-    /// ils.
+    /// arrangements: adjacent swaps; packings: swaps that lower the collisions): `ils`
+    /// iterates it with kicks all along the run, `descent` takes each answer to a local
+    /// optimum, `none` leaves the QAP search alone. The construction heuristics' starts are
+    /// handed to the search in every mode. Default: ils.
     #[arg(long, value_enum)]
     pub polish: Option<PolishMode>,
 }
@@ -624,8 +644,11 @@ pub struct ProblemArgs {
 pub struct PoseArgs {
     #[arg(value_enum)]
     pub problem: Kind,
-    /// The TSPLIB file (tsp) or graph (lap, clique, gpp); none for the boards.
+    /// The TSPLIB file (tsp) or graph (lap, clique, gpp; packing's G1); none for the boards.
     pub file: Option<PathBuf>,
+    /// Packing: the second graph G2 (as `solve --graph2`).
+    #[arg(long, value_name = "FILE")]
+    pub graph2: Option<PathBuf>,
     /// Board side (boards), clique size (clique, required), parts (gpp; default 2).
     #[arg(long)]
     pub k: Option<usize>,
@@ -639,9 +662,17 @@ pub struct PoseArgs {
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Protocol {
-    /// Seed 001, Tables II/III: independent runs, 1 block vs p blocks, gamma model.
+    /// Seed 001, Tables II/III: independent runs, 1 block vs p blocks, gamma model; Fig. 6's
+    /// least-squares fits of the single-block times (fit-INSTANCE.svg).
     #[value(name = "001")]
     Independent,
+    /// Seed 001, Table I: single-block runs without and with restarts.
+    #[value(name = "001-restart")]
+    Restart001,
+    /// Seed 001, Table III: one population on one CPU thread, its size tuned (Model I) or
+    /// 128 (Model II).
+    #[value(name = "001-cpu")]
+    Cpu001,
     /// Seed 000, Table 1: island GA with total population 128 × B × k.
     #[value(name = "000")]
     Islands,
@@ -651,6 +682,11 @@ pub enum Protocol {
     /// Seed 003, Table 6: ACO + tabu search / 2-opt to the acceptable cost.
     #[value(name = "003-target")]
     AcoTarget,
+    /// Seed 003, Table 2: the time split of ACO + tabu search over construction, local
+    /// search and trail update, under Table 5's conditions (the paper's: --engine cpu
+    /// --threads 1).
+    #[value(name = "003-profile")]
+    AcoProfile,
     /// Seed 002, Tables 1 and 2: cellular GA, 4n and 8n, greedy 2-opt, and the CPU variant.
     #[value(name = "002")]
     Cellular002,
@@ -674,12 +710,20 @@ impl Protocol {
         matches!(
             self,
             Protocol::Independent
+                | Protocol::Restart001
+                | Protocol::Cpu001
                 | Protocol::Islands
                 | Protocol::AcoFixed
                 | Protocol::AcoTarget
+                | Protocol::AcoProfile
                 | Protocol::Cellular002
                 | Protocol::Cellular004
         )
+    }
+
+    /// `--runs` when not given: the paper's 30 for seed 001's Tables I and III, else 10.
+    pub fn default_runs(self) -> usize {
+        if matches!(self, Protocol::Restart001 | Protocol::Cpu001) { 30 } else { 10 }
     }
 }
 
@@ -699,21 +743,40 @@ pub struct BenchArgs {
     /// Instances (names or .dat paths); default: the paper's.
     #[arg(long, value_delimiter = ',')]
     pub instances: Vec<std::ffi::OsString>,
-    /// Runs per configuration (the papers: 30 for seed 001, 10 for seed 000).
-    #[arg(long, default_value_t = 10)]
-    pub runs: usize,
+    /// Runs per configuration (the papers: 30 for seed 001, 10 for seed 000); default: 30
+    /// for 001-restart and 001-cpu, else 10.
+    #[arg(long)]
+    pub runs: Option<usize>,
     /// Seed 001: block counts p of the FoundFlag runs; 0 = fill the GPU.
     #[arg(long, value_delimiter = ',', default_value = "30,60,0")]
     pub blocks: Vec<u32>,
     /// Seed 001: single-block runs for the gamma fit (0: skip them).
     #[arg(long, default_value_t = 30)]
     pub single_runs: usize,
+    /// 001-cpu: the population sizes Model I tries (Model II's 128 is always run); a size the
+    /// engine refuses is skipped with a note.
+    #[arg(long, value_delimiter = ',', default_value = "64,128,256,512,1024,2048")]
+    pub populations: Vec<u32>,
     /// Seed 000: B in 128 × B × k (30 = one block per GTX 285 multiprocessor).
     #[arg(long, default_value_t = 30)]
     pub base_blocks: u32,
     /// Seed 000: the multipliers k.
     #[arg(long, value_delimiter = ',', default_value = "1")]
     pub k: Vec<u32>,
+    /// Seed 000: the paper's rule instead of --k: k = 1, 2, … 6 until 90 % of the runs reach
+    /// the optimum.
+    #[arg(long, conflicts_with = "paper_k")]
+    pub raise_k: bool,
+    /// Seed 000: each instance at the k of the paper's column for it (the rule's outcome).
+    #[arg(long)]
+    pub paper_k: bool,
+    /// Seeds 000 and 001: the GAs' crossover (the papers chose PMX over OX).
+    #[arg(long, value_enum, default_value_t = CrossoverArg::Pmx)]
+    pub crossover: CrossoverArg,
+    /// Seed 000: the migration schemes: ga1 (all shuffled every 500 generations: the GPU
+    /// model, GA-1 on the CPU) and ga2 (5 % exchanged every 50 generations).
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "ga1")]
+    pub variants: Vec<crate::bench::seed000::Variant>,
     /// Seconds a run may take before it counts as failed.
     #[arg(long, default_value = "120", value_parser = seconds)]
     pub time_limit: Duration,
@@ -723,7 +786,7 @@ pub struct BenchArgs {
     pub stop: StopRule,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Seed 003: local searches.
+    /// Seed 003 (003-fixed, 003-target, 003-profile): local searches.
     #[arg(long, value_enum, value_delimiter = ',', default_value = "ts")]
     pub ls: Vec<Search>,
     /// Seed 003: GPU thread mappings to run; ignored on the CPU engine.
@@ -735,8 +798,9 @@ pub struct BenchArgs {
     /// Seed 004: topologies.
     #[arg(long, value_enum, value_delimiter = ',', default_value = "4n,8n,16n,20n")]
     pub topologies: Vec<CgaTopology>,
-    /// Seeds 002/004: local searches of the cellular GA.
-    #[arg(long, value_enum, value_delimiter = ',', default_value = "2opt,greedy")]
+    /// Seeds 002/004: local searches of the cellular GA (record: the thesis's 2-opt as its
+    /// Algorithm 16 prints it, shown beside the 2opt its text describes).
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "2opt,record,greedy")]
     pub cga_ls: Vec<CgaPass>,
     /// Seeds 002/004: skip the sequential CPU variant.
     #[arg(long)]
@@ -752,7 +816,9 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 1)]
     pub ls_passes: u32,
     /// ttt: also run the multi-start tabu search on every CPU core (the alternative without
-    /// a GPU).
+    /// a GPU). 000: also run on one CPU thread (the paper's GA-1 and GA-2), with the
+    /// engine's speed-up over it. 003-fixed, 003-target on a GPU: also run the CPU twin (on --threads; 1 is the
+    /// paper's CPU column), with our CPU/GPU speed-up beside the paper's.
     #[arg(long)]
     pub cpu_baseline: bool,
     /// compare, ttt: the target, in percent above the best-known value (0: the best known).

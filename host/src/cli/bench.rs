@@ -1,10 +1,10 @@
 //! `qapgpu bench PROTOCOL`: a paper's protocol over instances, printed and written as CSV
 //! and Markdown.
 use super::args::{BenchArgs, CgaTopology, Protocol, Search};
-use crate::algo::Backend;
 use crate::algo::aco::AcoOptions;
 use crate::algo::cga::Pass;
 use crate::algo::ts::TsOptions;
+use crate::algo::{Backend, Options};
 use crate::bench::{Table, compare, problems, seed000, seed001, seed003, seed004, ttt};
 use crate::io::qaplib;
 use anyhow::Result;
@@ -12,13 +12,15 @@ use clap::ValueEnum;
 use qapgpu_common::ls::LsKind;
 
 pub fn bench(a: BenchArgs) -> Result<()> {
-    check_counts(&a)?;
+    let runs = a.runs.unwrap_or(a.protocol.default_runs());
+    check_counts(&a, runs)?;
     crate::bench::check_out_dir(&a.out)?;
     let mut base = a.device.options(a.seed);
     base.cga.grid = a.grid;
     base.cga.mapping = a.ls_mapping;
     base.cga.passes = a.ls_passes;
     base.stop = a.stop;
+    base.ga.crossover = a.crossover;
     // The papers' protocols set their own ACO options; the others run every run with these.
     let (aco, ts) = (a.aco.options(), a.ts.options());
     if a.protocol.is_papers() {
@@ -40,8 +42,11 @@ pub fn bench(a: BenchArgs) -> Result<()> {
     } else {
         let from: Vec<&str> = match a.protocol {
             Protocol::Independent => seed001::PAPER.iter().map(|r| r.0).collect(),
-            Protocol::Islands => seed000::PAPER.iter().map(|r| r.0).collect(),
-            Protocol::AcoFixed | Protocol::AcoTarget => seed003::PAPER_T6.iter().map(|r| r.0).collect(),
+            Protocol::Restart001 => seed001::restart::TABLE_I.iter().map(|r| r.0).collect(),
+            Protocol::Cpu001 => seed001::cpu::TABLE_III.iter().map(|r| r.0).collect(),
+            Protocol::Islands => seed000::PAPER.iter().map(|r| r.name).collect(),
+            Protocol::AcoFixed | Protocol::AcoTarget => seed003::PAPER_T6.iter().map(|r| r.instance).collect(),
+            Protocol::AcoProfile => seed003::PAPER_T2.iter().map(|r| r.instance).collect(),
             Protocol::Cellular002 | Protocol::Cellular004 => {
                 seed004::TO_OPTIMUM.iter().chain(&seed004::FINAL_COST).copied().collect()
             }
@@ -55,7 +60,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
     let limit = a.time_limit;
     let devices: Vec<String> = backends.iter().map(Backend::describe).collect();
     let context =
-        format!("device: {}; runs: {}; time limit per run: {} s", devices.join(" + "), a.runs, limit.as_secs_f64());
+        format!("device: {}; runs: {}; time limit per run: {} s", devices.join(" + "), runs, limit.as_secs_f64());
     if matches!(a.protocol, Protocol::Cellular002 | Protocol::Cellular004) {
         let seed002 = a.protocol == Protocol::Cellular002;
         let plan = seed004::Plan {
@@ -65,7 +70,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
                 .map(|t| t.topology())
                 .collect(),
             passes: if seed002 { vec![Pass::Greedy] } else { a.cga_ls.iter().map(|p| p.pass()).collect() },
-            runs: a.runs,
+            runs,
             generations: a.generations,
             cpu_variant: !a.no_cpu_variant,
             limit,
@@ -83,27 +88,51 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         crate::output::stdout(format!("{}\n", Table::write_all(&a.out, stem, title, &context, &tables)?))?;
         return Ok(());
     }
+    if let Some(md) = seed001_protocols(&a, &backends, &base, &names, runs, &context)? {
+        crate::output::stdout(format!("{md}\n"))?;
+        return Ok(());
+    }
     let table = match a.protocol {
-        Protocol::Independent => seed001::protocol(&backends, &base, &names, &a.blocks, a.single_runs, a.runs, limit)?,
-        Protocol::Islands => seed000::protocol(&backend, &base, &names, a.base_blocks, &a.k, a.runs, limit)?,
-        Protocol::AcoFixed | Protocol::AcoTarget => {
-            let searches: Vec<LsKind> =
-                a.ls.iter()
+        Protocol::Islands => {
+            let one_thread = Backend::Cpu { threads: 1 };
+            let mut engines = vec![(crate::bench::engine_label(&backends[..1]), &backend)];
+            if a.cpu_baseline {
+                engines.push(("CPU 1 thread".into(), &one_thread));
+            }
+            let plan = seed000::Plan {
+                names: &names,
+                base_blocks: a.base_blocks,
+                ks: &a.k,
+                raise_k: a.raise_k,
+                paper_k: a.paper_k,
+                variants: &a.variants,
+                runs,
+                cap: limit,
+            };
+            seed000::protocol(&engines, &base, &plan)?
+        }
+        Protocol::AcoFixed | Protocol::AcoTarget | Protocol::AcoProfile => {
+            let plan = seed003::Plan {
+                fixed: a.protocol != Protocol::AcoTarget,
+                instances: names,
+                searches: a
+                    .ls
+                    .iter()
                     .map(|s| match s {
                         Search::Ts => LsKind::Tabu,
                         Search::TwoOpt => LsKind::TwoOpt,
                     })
-                    .collect();
-            seed003::protocol(
-                &backends,
-                &base,
-                a.protocol == Protocol::AcoFixed,
-                &names,
-                &searches,
-                &a.layouts,
-                a.runs,
+                    .collect(),
+                layouts: a.layouts.clone(),
+                runs,
                 limit,
-            )?
+            };
+            if a.protocol == Protocol::AcoProfile {
+                seed003::profile(&backend, &base, &plan)?
+            } else {
+                let cpu = Backend::Cpu { threads: a.device.threads };
+                seed003::protocol(&backends, a.cpu_baseline.then_some(&cpu), &base, &plan)?
+            }
         }
         Protocol::Compare => {
             crate::algo::check_range("--gap", a.gap, 0.0, 100.0)?;
@@ -112,7 +141,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
                 &base,
                 &names,
                 &algos(&a, &["aco-ts", "ga-islands", "ga-independent", "cga"]),
-                a.runs,
+                runs,
                 limit,
                 a.gap,
             )?;
@@ -122,7 +151,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         Protocol::Problems if a.files.is_some() => {
             let list = a.files.as_deref().expect("checked");
             let cases = crate::bench::problem_files::read_list(list, &a.files_dir)?;
-            crate::bench::problem_files::protocol(&backends, &base, &cases, a.runs, limit, a.polish)?
+            crate::bench::problem_files::protocol(&backends, &base, &cases, runs, limit, a.polish)?
         }
         Protocol::Problems => {
             let cpu = Backend::Cpu { threads: a.device.threads };
@@ -130,7 +159,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
             if backend.is_gpu() {
                 engines.push(("CPU", &cpu));
             }
-            problems::protocol(&engines, &base, &algos(&a, &["auto"]), a.runs, limit)?
+            problems::protocol(&engines, &base, &algos(&a, &["auto"]), runs, limit)?
         }
         Protocol::Ttt => {
             crate::algo::check_range("--gap", a.gap, 0.0, 100.0)?;
@@ -141,21 +170,28 @@ pub fn bench(a: BenchArgs) -> Result<()> {
                 &base,
                 &names,
                 &algos(&a, &["ts", "aco-ts"]),
-                a.runs,
+                runs,
                 limit,
                 a.gap,
                 &a.out,
             )?
         }
         Protocol::Gaps => {
-            crate::bench::gaps::protocol(&backends, &base, &names, &algos(&a, &["auto", "aco-ts"]), a.runs, limit)?
+            crate::bench::gaps::protocol(&backends, &base, &names, &algos(&a, &["auto", "aco-ts"]), runs, limit)?
         }
-        Protocol::Cellular002 | Protocol::Cellular004 => unreachable!("handled above"),
+        Protocol::Independent
+        | Protocol::Restart001
+        | Protocol::Cpu001
+        | Protocol::Cellular002
+        | Protocol::Cellular004 => unreachable!("handled above"),
     };
     let (title, stem) = match a.protocol {
-        Protocol::Independent => ("seed 001 protocol (independent runs, restarts, FoundFlag)", "seed001"),
         Protocol::Islands => ("seed 000 protocol (island GA, shuffle every 500 generations)", "seed000"),
         Protocol::AcoFixed => ("seed 003 Table 5 protocol (IT_TOTAL = n·50000 or the optimum)", "seed003-table5"),
+        Protocol::AcoProfile => (
+            "seed 003 Table 2 protocol (time split of cAS: construction, local search, trail update; Table 5's runs)",
+            "seed003-table2",
+        ),
         Protocol::AcoTarget => ("seed 003 Table 6 protocol (time to the acceptable cost)", "seed003-table6"),
         Protocol::Compare => ("time to the best-known value, algorithm against algorithm", "compare"),
         Protocol::Gaps => ("final gap to the best known within the time limit, every instance", "gaps"),
@@ -163,20 +199,68 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         Protocol::Problems => {
             ("other problems posed as QAPs: runs reaching the known optimum or a valid answer, checked", "problems")
         }
-        Protocol::Cellular002 | Protocol::Cellular004 => unreachable!("handled above"),
+        Protocol::Independent
+        | Protocol::Restart001
+        | Protocol::Cpu001
+        | Protocol::Cellular002
+        | Protocol::Cellular004 => unreachable!("handled above"),
     };
     crate::output::stdout(format!("{}\n", table.write(&a.out, stem, title, &context)?))?;
     Ok(())
 }
 
+/// The seed 001 protocols, which write several tables or plots: their Markdown (None for
+/// another protocol).
+fn seed001_protocols(
+    a: &BenchArgs,
+    backends: &[Backend],
+    base: &Options,
+    names: &[String],
+    runs: usize,
+    context: &str,
+) -> Result<Option<String>> {
+    let (limit, out) = (a.time_limit, a.out.as_path());
+    Ok(Some(match a.protocol {
+        Protocol::Independent => {
+            let (table, fits) = seed001::protocol(backends, base, names, &a.blocks, a.single_runs, runs, limit, out)?;
+            let title = "seed 001 protocol (independent runs, restarts, FoundFlag)";
+            let fig6 = "seed 001, Fig. 6: least-squares fits of the single-block times (fit-INSTANCE.svg)";
+            let fit_context = format!(
+                "{context}; the empirical distribution of {} single-block runs, the i-th fastest at (i − ½)/R with R counting the runs censored at the time limit, fitted by a gamma and by a normal distribution function (least squares)",
+                a.single_runs
+            );
+            table.write(out, "seed001", title, context)?
+                + "\n"
+                + &fits.write(out, "seed001-fits", fig6, &fit_context)?
+        }
+        Protocol::Restart001 => {
+            let table = seed001::restart::protocol(&backends[0], base, names, runs, limit)?;
+            let title = "seed 001, Table I: effect of the restart strategy (single-block runs)";
+            table.write(
+                out,
+                "seed001-restart",
+                title,
+                &format!("{context}; a failed run did not reach the target within the time limit"),
+            )?
+        }
+        Protocol::Cpu001 => {
+            let tables = seed001::cpu::protocol(base, names, &a.populations, runs, limit)?;
+            let title = "seed 001, Table III: one population on one CPU thread (Model I: tuned size; Model II: 128)";
+            let context = format!("{context}; the engine: the CPU engine on one thread, whatever --engine says");
+            Table::write_all(out, "seed001-cpu", title, &context, &tables)?
+        }
+        _ => return Ok(None),
+    }))
+}
+
 /// The counts of a protocol, each at least 1 (`--runs 0` printed empty tables, `--k 0` ran
 /// a "128×30×0" population), and the populations they make within `--blocks`' range.
-fn check_counts(a: &BenchArgs) -> Result<()> {
+fn check_counts(a: &BenchArgs, runs: usize) -> Result<()> {
     let at_least_one = |option: &str, v: u64| -> Result<()> {
         anyhow::ensure!(v >= 1, "{option} = {v}: must be at least 1");
         Ok(())
     };
-    at_least_one("--runs", a.runs as u64)?;
+    at_least_one("--runs", runs as u64)?;
     at_least_one("--base-blocks", a.base_blocks.into())?;
     at_least_one("--generations", a.generations)?;
     anyhow::ensure!(!a.k.is_empty(), "--k: give at least one multiplier");

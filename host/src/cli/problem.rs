@@ -10,25 +10,42 @@ use crate::problems::{self, Answer, Kind, Spec, graph, polish};
 use crate::run::{Observer, ProgressLine, Silent, Trace, Traced};
 use crate::solution::Solution;
 use anyhow::{Context, Result, bail};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-fn spec(kind: Kind, file: Option<PathBuf>, k: Option<usize>, open_tour: bool) -> Result<Spec> {
+fn spec(kind: Kind, file: Option<PathBuf>, graph2: Option<PathBuf>, k: Option<usize>, open_tour: bool) -> Result<Spec> {
     if kind.is_board() && file.is_some() {
         bail!("{}: a board problem takes --k, not a FILE", kind.name());
     }
     if open_tour && kind != Kind::Knight {
         bail!("--open-tour: only for the knight's tour");
     }
-    Ok(Spec { file, k, open_tour })
+    match (kind, &graph2) {
+        (Kind::Packing, None) => bail!("packing: needs the second graph, --graph2 FILE (FILE is the first)"),
+        (_, Some(_)) if kind != Kind::Packing => bail!("--graph2: only for packing (its second graph)"),
+        _ => {}
+    }
+    Ok(Spec { file, graph2, k, open_tour })
+}
+
+/// Refuses an output that is packing's second graph, which `Outputs::check` does not know
+/// of (it checks FILE).
+fn not_graph2(graph2: Option<&Path>, outputs: &[(&str, &Option<PathBuf>)]) -> Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    let Some(input) = graph2.and_then(|g| std::fs::metadata(g).ok()) else { return Ok(()) };
+    for (option, path) in outputs {
+        let Some(path) = path else { continue };
+        if std::fs::metadata(path).is_ok_and(|m| m.dev() == input.dev() && m.ino() == input.ino()) {
+            let g2 = graph2.map_or(String::new(), |g| g.display().to_string());
+            bail!("{option} {}: is the input file {g2}; it would be overwritten", path.display());
+        }
+    }
+    Ok(())
 }
 
 pub fn pose(a: PoseArgs) -> Result<()> {
-    let spec = spec(a.problem, a.file, a.k, a.open_tour)?;
-    let out = a
-        .output
-        .as_deref()
-        .map(|p| Output::check("--output", p, &spec.file.as_deref().into_iter().collect::<Vec<_>>()))
-        .transpose()?;
+    let spec = spec(a.problem, a.file, a.graph2, a.k, a.open_tour)?;
+    let inputs: Vec<&Path> = spec.file.iter().chain(&spec.graph2).map(PathBuf::as_path).collect();
+    let out = a.output.as_deref().map(|p| Output::check("--output", p, &inputs)).transpose()?;
     let posed = problems::pose(a.problem, &spec).with_context(|| a.problem.name())?;
     let text = qaplib::format_dat(posed.qap());
     let Some(out) = out else { return output::stdout(text) };
@@ -104,17 +121,18 @@ fn finish(a: &SolveArgs, kind: Kind, outputs: &Outputs, trace_csv: Option<&str>,
 }
 
 pub fn solve(a: SolveArgs, kind: Kind) -> Result<()> {
-    let ProblemArgs { k, open_tour, clique_search, polish: mode, .. } = a.problem.clone();
+    let ProblemArgs { k, open_tour, clique_search, polish: mode, graph2, .. } = a.problem.clone();
     let mode = mode.unwrap_or_default();
     if a.target_gap.is_some() {
         bail!(
             "--target-gap: not with --problem (give --target or --known in the problem's terms: a tour length, a cut)"
         );
     }
-    let spec = spec(kind, a.instance.as_ref().map(PathBuf::from), k, open_tour)?;
+    let spec = spec(kind, a.instance.as_ref().map(PathBuf::from), graph2, k, open_tour)?;
     if a.trace.is_some() && kind == Kind::Clique && k.is_none() {
         bail!("--trace: not with a clique search, which solves one QAP for each k (give --k for one)");
     }
+    not_graph2(spec.graph2.as_deref(), &[("--write-sln", &a.write_sln), ("--trace", &a.trace)])?;
     let outputs = Outputs::check(&a, spec.file.as_deref())?;
     // Posed, and its targets checked, before any device opens (a clique is posed for each k).
     let posed = (kind != Kind::Clique).then(|| problems::pose(kind, &spec).with_context(|| kind.name())).transpose()?;

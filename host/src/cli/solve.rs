@@ -19,8 +19,8 @@ const MAX_GAP: f64 = 1e6;
 /// `qapgpu solve` of a QAP instance (`solve --problem`, another problem posed as a QAP, is
 /// `problem::solve`).
 pub fn solve(a: SolveArgs) -> Result<()> {
-    if a.problem.k.is_some() || a.problem.open_tour || a.problem.polish.is_some() {
-        bail!("--k, --open-tour and --polish go with --problem");
+    if a.problem.k.is_some() || a.problem.open_tour || a.problem.polish.is_some() || a.problem.graph2.is_some() {
+        bail!("--k, --open-tour, --polish and --graph2 go with --problem");
     }
     // The best-known value with where it came from (the report says).
     let given = a.known.map(|k| (k, "--known".to_string()));

@@ -309,7 +309,8 @@ pub fn name_of(given: &OsStr) -> String {
     name
 }
 
-/// `NAME` or a path: a bare name without `.dat` is looked up in `qaplib_dir()`. Any file
+/// `NAME` or a path: a bare name without `.dat` is looked up in `qaplib_dir()`, then in
+/// `bundled_dir()` (for an instance the library folder lacks). Any file
 /// name is taken, UTF-8 or not (and a name `name_of` gave is its path again).
 pub fn resolve(instance: impl AsRef<OsStr>) -> PathBuf {
     let instance = instance.as_ref();
@@ -329,7 +330,10 @@ pub fn resolve(instance: impl AsRef<OsStr>) -> PathBuf {
     } else {
         let mut file = p.into_os_string();
         file.push(".dat");
-        qaplib_dir().join(file)
+        let in_library = qaplib_dir().join(&file);
+        // An instance the library's folder lacks but the repository ships (kra32).
+        let shipped = bundled_dir().join(&file);
+        if !in_library.exists() && shipped.is_file() { shipped } else { in_library }
     }
 }
 

@@ -81,3 +81,23 @@ pub fn ring_of_cliques(parts: usize, size: usize, seed: u64) -> (Graph, i64) {
     }
     (Graph { n: parts * size, edges }, ring as i64)
 }
+
+/// A random graph G1 = G(n, percent/100) and a graph G2 that packs with it: each pair that
+/// is not an edge of G1 is an edge of G2 with probability keep/100, and G2's labels are
+/// shuffled by σ. σ (vertex v of G1 → σ(v) of G2, 0-based) sends no edge of G1 onto an
+/// edge of G2, so the packing's QAP has optimum 0. Returns G1, G2 and σ.
+pub fn packable_pair(n: usize, percent: u32, keep: u32, seed: u64) -> (Graph, Graph, Vec<usize>) {
+    let mut rng = Xoshiro128::from_stream(seed, 0x9ac4);
+    let sigma = shuffled(n, &mut rng);
+    let (mut e1, mut e2) = (Vec::new(), Vec::new());
+    for u in 0..n {
+        for v in u + 1..n {
+            if rng.below(100) < percent {
+                e1.push((u, v, 1));
+            } else if rng.below(100) < keep {
+                e2.push((sigma[u], sigma[v], 1));
+            }
+        }
+    }
+    (Graph { n, edges: e1 }, Graph { n, edges: e2 }, sigma)
+}

@@ -11,6 +11,7 @@
 //! | lap | vertices | positions 0..n | Σ w·\|pos u − pos v\| |
 //! | clique | k clique slots + n − k others | vertices | −2·(edges among the k chosen) |
 //! | gpp | k blocks of n/k slots | vertices | −2·(weight inside the parts) |
+//! | packing | vertices of G1 | vertices of G2 | 2·(edges of G1 on edges of G2) |
 //! | knight | tour positions | squares | steps that are not knight moves |
 //! | rooks, queens, bishops | pieces + empty squares | squares | 2·(attacking pairs) |
 pub mod chess;
@@ -21,6 +22,7 @@ pub mod graph;
 pub mod graph_polish;
 pub mod lap;
 pub mod orders;
+pub mod packing;
 pub mod plateau;
 pub mod polish;
 pub mod solve;
@@ -45,6 +47,8 @@ pub enum Kind {
     Clique,
     /// Graph partitioning into --k equal parts, minimum cut (edge list or DIMACS).
     Gpp,
+    /// Graph packing: FILE's graph G1 placed on --graph2's G2 with no edge on an edge.
+    Packing,
     /// Knight's tour on a k×k board (closed; --open-tour for an open one).
     Knight,
     /// k non-attacking rooks on a k×k board.
@@ -63,6 +67,7 @@ impl Kind {
             Kind::Lap => "lap",
             Kind::Clique => "clique",
             Kind::Gpp => "gpp",
+            Kind::Packing => "packing",
             Kind::Knight => "knight",
             Kind::Rooks => "rooks",
             Kind::Queens => "queens",
@@ -235,6 +240,8 @@ pub trait Posed {
 pub struct Spec {
     /// The problem's file (TSPLIB, DIMACS or an edge list), where it has one.
     pub file: Option<PathBuf>,
+    /// Packing: the second graph's file (G2; `file` is G1).
+    pub graph2: Option<PathBuf>,
     /// Board side (boards), clique size (clique, optional), parts (gpp, default 2).
     pub k: Option<usize>,
     /// Knight: an open tour instead of a closed one.
@@ -256,6 +263,12 @@ pub fn pose(kind: Kind, spec: &Spec) -> Result<Box<dyn Posed>, ProblemError> {
             Box::new(clique::Clique::new(g, k)?)
         }
         Kind::Gpp => Box::new(gpp::Gpp::new(graph::read(file()?)?, spec.k.unwrap_or(2))?),
+        Kind::Packing => {
+            let g1 = graph::read(file()?)?;
+            let g2 =
+                spec.graph2.as_deref().ok_or_else(|| option_error("--graph2", "packing needs the second graph"))?;
+            Box::new(packing::Packing::new(g1, graph::read(g2)?)?)
+        }
         Kind::Knight => Box::new(chess::Knight::new(board()?, !spec.open_tour)?),
         Kind::Rooks => Box::new(chess::Placement::new(chess::Piece::Rook, board()?)?),
         Kind::Queens => Box::new(chess::Placement::new(chess::Piece::Queen, board()?)?),

@@ -804,4 +804,11 @@ impl AcoEngine for AcoGpu {
         self.gpu.stream.memcpy_htod(tau, &mut self.buf.tau)?;
         Ok(())
     }
+
+    /// The profiling driver's wait after a step (`PhaseTimes`): the stream polled until its
+    /// launches have ended, as `update_best` waits, so that each step is timed to the end
+    /// of its kernels on the host's clock. Unprofiled runs never call it.
+    fn wait(&mut self) -> Result<()> {
+        self.poll_stream(|| false)
+    }
 }

@@ -17,6 +17,7 @@ use qapgpu_common::ga::probability_threshold;
 use qapgpu_common::ls::{LsKind, NO_TARGET, Tenure, TenureLaw, uniform_tenure_range};
 use qapgpu_common::mata::{Mapping, default_ns};
 use std::sync::Arc;
+use std::time::Instant;
 
 /// The registry's line of `--algo aco-ts`.
 pub const TABU: Family = Family {
@@ -424,6 +425,12 @@ pub trait AcoEngine: Send {
     fn regroup_ranked(&mut self, winners: &[u32], elite: u32) -> Result<()>;
     /// Moves of every local search (walk launch) from the next one on.
     fn set_ls_iterations(&mut self, moves: u32) -> Result<()>;
+    /// Waits until the work queued so far has ended: the GPU's launches (the CPU engine's
+    /// steps have ended when they return). Only the profiling driver calls it, after each
+    /// step it times (`PhaseTimes`); a normal run waits only where it reads.
+    fn wait(&mut self) -> Result<()> {
+        Ok(())
+    }
     /// τ from outside (the master of a colony split over devices).
     fn set_tau(&mut self, tau: &[f32]) -> Result<()>;
 }
@@ -451,20 +458,82 @@ pub fn immigrate(e: &mut dyn AcoEngine, cost: i64, perm: &[u8]) -> Result<bool> 
     }
 }
 
+/// Wall seconds of each step of Fig. 2, summed over a run: seed 003's Table 2 (the time
+/// split of cAS), measured by `AcoSolver::profiled`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PhaseTimes {
+    /// Steps 3 and 6: the random ants, then the c-ants drawn from the donors and τ.
+    pub construction: f64,
+    /// Steps 4/7 and 8: the local searches of every c-ant, and the unit bests.
+    pub local_search: f64,
+    /// Step 5: the pheromone trail update (τ_init, evaporation, deposits, clamping).
+    pub trail: f64,
+    /// The best-so-far fold (`update_best`): the host's read of the best each iteration.
+    pub best: f64,
+}
+
+impl PhaseTimes {
+    /// The seconds of every step timed.
+    pub fn total(&self) -> f64 {
+        self.construction + self.local_search + self.trail + self.best
+    }
+
+    /// `self` plus `other`, step by step.
+    pub fn add(&self, other: &PhaseTimes) -> PhaseTimes {
+        PhaseTimes {
+            construction: self.construction + other.construction,
+            local_search: self.local_search + other.local_search,
+            trail: self.trail + other.trail,
+            best: self.best + other.best,
+        }
+    }
+}
+
+/// Runs step `f` of `e`; with a `clock`, times it to the end of its work (`AcoEngine::wait`:
+/// on a GPU, its launches) and adds the seconds to the clock's `slot`. Without one the step
+/// runs as it always does: no wait, no clock read.
+fn timed<T>(
+    e: &mut dyn AcoEngine,
+    clock: Option<&mut PhaseTimes>,
+    slot: fn(&mut PhaseTimes) -> &mut f64,
+    f: impl FnOnce(&mut dyn AcoEngine) -> Result<T>,
+) -> Result<T> {
+    let Some(clock) = clock else { return f(e) };
+    let t0 = Instant::now();
+    let out = f(e)?;
+    e.wait()?;
+    *slot(clock) += t0.elapsed().as_secs_f64();
+    Ok(out)
+}
+
 /// Steps 1–5: random ants, local search, and the first pheromone update from τ_0 = τ_max.
 pub fn init(e: &mut dyn AcoEngine, n: usize) -> Result<()> {
-    e.random_ants()?;
-    e.local_search()?;
-    let best = e.update_best()?;
-    lay(e, n, best, true)
+    init_timed(e, n, None)
+}
+
+/// `init`, each step timed into `clock` where one is given.
+pub fn init_timed(e: &mut dyn AcoEngine, n: usize, mut clock: Option<&mut PhaseTimes>) -> Result<()> {
+    timed(e, clock.as_deref_mut(), |p| &mut p.construction, |e| e.random_ants())?;
+    cycle_rest(e, n, clock, true)
 }
 
 /// Steps 6–8 and 5: one cAS iteration.
 pub fn iterate(e: &mut dyn AcoEngine, n: usize) -> Result<()> {
-    e.construct()?;
-    e.local_search()?;
-    let best = e.update_best()?;
-    lay(e, n, best, false)
+    iterate_timed(e, n, None)
+}
+
+/// `iterate`, each step timed into `clock` where one is given.
+pub fn iterate_timed(e: &mut dyn AcoEngine, n: usize, mut clock: Option<&mut PhaseTimes>) -> Result<()> {
+    timed(e, clock.as_deref_mut(), |p| &mut p.construction, |e| e.construct())?;
+    cycle_rest(e, n, clock, false)
+}
+
+/// The local search, the best-so-far fold and step 5 of an iteration (the `first`: from
+/// τ_max).
+fn cycle_rest(e: &mut dyn AcoEngine, n: usize, mut clock: Option<&mut PhaseTimes>, first: bool) -> Result<()> {
+    timed(e, clock.as_deref_mut(), |p| &mut p.local_search, |e| e.local_search())?;
+    let best = timed(e, clock.as_deref_mut(), |p| &mut p.best, |e| e.update_best())?;
+    timed(e, clock, |p| &mut p.trail, |e| lay(e, n, best, first))
 }
 
 /// Step 5 for best-so-far cost `best` (from τ_max at the `first`), unless the run has
@@ -534,13 +603,28 @@ pub struct AcoSolver {
     max_ls_iterations: Option<u64>,
     iterations: u64,
     budget_used: u64,
+    /// The steps' seconds so far, where profiling was asked for (`profiled`).
+    phases: Option<PhaseTimes>,
 }
 
 impl AcoSolver {
     /// The driver of `engine` on an instance of size `n`, until `target` or
     /// `max_ls_iterations` local-search iterations (IT_TOTAL).
     pub fn new(engine: Box<dyn AcoEngine>, n: usize, target: Option<i64>, max_ls_iterations: Option<u64>) -> AcoSolver {
-        AcoSolver { engine, n, target, max_ls_iterations, iterations: 0, budget_used: 0 }
+        AcoSolver { engine, n, target, max_ls_iterations, iterations: 0, budget_used: 0, phases: None }
+    }
+
+    /// The same driver timing each step of Fig. 2 (`PhaseTimes`, seed 003's Table 2): after
+    /// each step it waits for the step's work (on a GPU, its launches: one stream wait a
+    /// step, which an unprofiled run does not make).
+    pub fn profiled(mut self) -> AcoSolver {
+        self.phases = Some(PhaseTimes::default());
+        self
+    }
+
+    /// The steps' seconds since `init`, where the driver is `profiled`.
+    pub fn phases(&self) -> Option<PhaseTimes> {
+        self.phases
     }
 
     /// Local-search iterations of one cAS iteration.
@@ -589,14 +673,17 @@ impl Solver for AcoSolver {
 
     fn init(&mut self) -> Result<()> {
         (self.iterations, self.budget_used) = (0, self.per_iteration());
-        init(self.engine.as_mut(), self.n)
+        if let Some(p) = self.phases.as_mut() {
+            *p = PhaseTimes::default();
+        }
+        init_timed(self.engine.as_mut(), self.n, self.phases.as_mut())
     }
 
     fn advance(&mut self) -> Result<Advance> {
         if self.max_ls_iterations.is_some_and(|m| self.budget_used >= m) {
             return Ok(Advance::Exhausted);
         }
-        iterate(self.engine.as_mut(), self.n)?;
+        iterate_timed(self.engine.as_mut(), self.n, self.phases.as_mut())?;
         self.iterations += 1;
         self.budget_used += self.per_iteration();
         Ok(Advance::Continue)

@@ -45,7 +45,7 @@ impl LsMapping {
     /// The mapping `Auto` stands for with `pass`.
     pub fn resolve(self, pass: Pass) -> LsMapping {
         match (self, pass) {
-            (LsMapping::Auto, Pass::Greedy) => LsMapping::Gene,
+            (LsMapping::Auto, Pass::Greedy | Pass::Record) => LsMapping::Gene,
             (LsMapping::Auto, Pass::TwoOpt) => LsMapping::Move,
             (m, _) => m,
         }
@@ -199,6 +199,7 @@ impl CgaConfig {
         let pass = match self.pass {
             Pass::TwoOpt => "2-opt",
             Pass::Greedy => "greedy 2-opt",
+            Pass::Record => "2-opt as the thesis's Algorithm 16",
         };
         let passes = match self.passes {
             qapgpu_common::cga::TO_LOCAL_OPTIMUM => " to a local optimum each generation".to_string(),

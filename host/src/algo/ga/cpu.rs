@@ -7,10 +7,9 @@ use crate::run::stop::StopWord;
 use crate::site::Site;
 use anyhow::Result;
 use qapgpu_common::elem::Elem;
-use qapgpu_common::ga::{breed, fresh, pick_partner, probability_threshold};
+use qapgpu_common::ga::{Crossover, breed, fresh, pick_partner, probability_threshold};
 use qapgpu_common::matrix::Dense;
 use qapgpu_common::rng::Xoshiro128;
-use qapgpu_common::shuffle::Shuffle;
 use rayon::prelude::*;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -33,6 +32,7 @@ struct Ctx<'a, E> {
     n: usize,
     subpop: usize,
     pm: u32,
+    crossover: Crossover,
     restart_count: u32,
     interval: u32,
     target: i64,
@@ -79,7 +79,7 @@ impl SubPop {
                 let j = pick_partner(rng, i, c.subpop);
                 let child = &mut self.children[i * n..(i + 1) * n];
                 let (parent, partner) = (&self.rows[i * n..(i + 1) * n], &self.rows[j * n..(j + 1) * n]);
-                self.child_costs[i] = breed(rng, parent, partner, child, &c.a, &c.b, c.pm);
+                self.child_costs[i] = breed(rng, parent, partner, child, &c.a, &c.b, c.pm, c.crossover);
             }
             for i in 0..c.subpop {
                 if self.child_costs[i] < self.costs[i] {
@@ -188,6 +188,7 @@ impl CpuEngine {
                     n,
                     subpop: cfg.subpop as usize,
                     pm: probability_threshold(cfg.pm),
+                    crossover: cfg.crossover,
                     restart_count: cfg.restart_count(),
                     interval: cfg.restart_interval,
                     target: cfg.target,
@@ -287,16 +288,17 @@ impl GaEngine for CpuEngine {
         }
         let (n, subpop) = (self.n, self.cfg.subpop as usize);
         let total = self.subpops.len() * subpop;
-        let shuffle = Shuffle::new(total as u32, self.cfg.seed, epoch);
+        let migration = self.cfg.migration(total as u32, epoch);
         let mut rows = vec![0u8; total * n];
         let mut costs = vec![0i64; total];
-        for x in 0..total {
+        for k in 0..total {
             // A stop while the rows are gathered leaves the population as it was.
-            if x % 4096 == 0 && self.site.stop.is_set() {
+            if k % 4096 == 0 && self.site.stop.is_set() {
                 return Ok(());
             }
+            let (x, y) = migration.route(k as u32);
+            let (x, y) = (x as usize, y as usize);
             let (s, i) = (&self.subpops[x / subpop], x % subpop);
-            let y = shuffle.apply(x as u32) as usize;
             rows[y * n..(y + 1) * n].copy_from_slice(s.row(i, n));
             costs[y] = s.costs[i];
         }

@@ -8,10 +8,11 @@ use anyhow::{Context, Result, anyhow};
 use cudarc::driver::sys::CUfunction_attribute;
 use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
 use qapgpu_common::elem::ElemWidth;
-use qapgpu_common::ga::probability_threshold;
+use qapgpu_common::ga::{Crossover, probability_threshold};
 use qapgpu_common::layout::{GaLayout, Placement};
-use qapgpu_common::params::{FLAG_COUNT_ATOMIC, FLAG_PER_BLOCK_TARGET, GaParams, MigrateParams, RunControl};
-use qapgpu_common::shuffle::Shuffle;
+use qapgpu_common::params::{
+    FLAG_COUNT_ATOMIC, FLAG_CROSSOVER_OX, FLAG_PER_BLOCK_TARGET, GaParams, MigrateParams, RunControl,
+};
 
 /// Device buffers of one GA run (see `GaParams` for their shapes).
 struct Buffers {
@@ -51,6 +52,11 @@ impl GpuEngine {
     /// Loads the kernels and allocates the run of `cfg` on `inst`.
     pub fn new(gpu: Gpu, inst: &Instance, cfg: &GaConfig) -> Result<GpuEngine> {
         let n = inst.n;
+        anyhow::ensure!(
+            cfg.subpop <= 1024,
+            "--subpop = {}: a GPU block holds at most 1024 individuals (the CPU engine takes up to 2048)",
+            cfg.subpop
+        );
         let layout = GaLayout::new(n as u32, cfg.subpop, inst.width, &gpu.limits).map_err(|e| anyhow!("{e}"))?;
         let load =
             |name: &str| gpu.module.load_function(name).with_context(|| format!("kernel {name} missing from the PTX"));
@@ -110,6 +116,9 @@ impl GpuEngine {
         }
         if cfg.per_block_target {
             flags |= FLAG_PER_BLOCK_TARGET;
+        }
+        if cfg.crossover == Crossover::Ox {
+            flags |= FLAG_CROSSOVER_OX;
         }
         let params = GaParams {
             a: gpu.ptr(&buf.a),
@@ -189,9 +198,9 @@ impl GaEngine for GpuEngine {
             dst_pop: self.gpu.ptr(&self.buf.pop_alt),
             src_costs: self.params.costs,
             dst_costs: self.gpu.ptr(&self.buf.costs_alt),
-            shuffle: Shuffle::new(total, self.cfg.seed, epoch),
-            total,
+            migration: self.cfg.migration(total, epoch),
             stride: self.layout.stride,
+            _pad: 0,
         };
         let grid = LaunchConfig { grid_dim: (total.div_ceil(256), 1, 1), block_dim: (256, 1, 1), shared_mem_bytes: 0 };
         let f = self.f_migrate.clone();

@@ -10,6 +10,8 @@ use crate::run::stop::StopWord;
 use crate::run::{Advance, Counters, Solver, SolverInfo};
 use crate::site::Site;
 use anyhow::{Result, bail};
+use qapgpu_common::ga::Crossover;
+use qapgpu_common::shuffle::Migration;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -50,6 +52,26 @@ pub enum CountMethod {
     Reduce,
 }
 
+/// The GA's crossover on the command line (`--crossover`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum CrossoverArg {
+    /// Partially mapped crossover, the papers' choice.
+    #[default]
+    Pmx,
+    /// Order crossover, which seeds 000 and 001 tried first and found worse on QAPs.
+    Ox,
+}
+
+impl CrossoverArg {
+    /// The operator the engines run.
+    pub fn op(self) -> Crossover {
+        match self {
+            CrossoverArg::Pmx => Crossover::Pmx,
+            CrossoverArg::Ox => Crossover::Ox,
+        }
+    }
+}
+
 /// The GA settings of `Options` (the command line's `--subpop` … `--count`).
 #[derive(Clone, Debug)]
 pub struct GaOptions {
@@ -69,6 +91,11 @@ pub struct GaOptions {
     pub migration_interval: u32,
     /// How B_count is computed on the GPU (`--count`).
     pub count: CountMethod,
+    /// The crossover (`--crossover`).
+    pub crossover: CrossoverArg,
+    /// Share of all individuals that an island migration moves (`--migration-fraction`):
+    /// 1 shuffles them all (seed 000's model and GA-1), 0.05 is GA-2's.
+    pub migration_fraction: f64,
 }
 
 impl Default for GaOptions {
@@ -82,6 +109,8 @@ impl Default for GaOptions {
             restart_interval: 50,
             migration_interval: 500,
             count: CountMethod::Reduce,
+            crossover: CrossoverArg::Pmx,
+            migration_fraction: 1.0,
         }
     }
 }
@@ -92,8 +121,9 @@ pub const MAX_BLOCKS: u32 = 1 << 16;
 impl GaOptions {
     /// Checks every value; the error names the command-line option.
     pub fn validate(&self) -> Result<()> {
-        if !self.subpop.is_multiple_of(32) || !(32..=1024).contains(&self.subpop) {
-            bail!("--subpop = {}: must be a multiple of 32 in [32, 1024]", self.subpop);
+        // Seed 001 tunes its CPU population up to 2048; a GPU block holds at most 1024.
+        if !self.subpop.is_multiple_of(32) || !(32..=2048).contains(&self.subpop) {
+            bail!("--subpop = {}: must be a multiple of 32 in [32, 2048] (on the GPU: at most 1024)", self.subpop);
         }
         check_range("--blocks", self.blocks as f64, 0.0, MAX_BLOCKS as f64)?;
         check_range("--pm", self.pm, 0.0, 1.0)?;
@@ -102,6 +132,9 @@ impl GaOptions {
         }
         check_range("--restart-interval", self.restart_interval as f64, 1.0, 1e6)?;
         check_range("--migration-interval", self.migration_interval as f64, 1.0, 1e9)?;
+        if !(self.migration_fraction > 0.0 && self.migration_fraction <= 1.0) {
+            bail!("--migration-fraction = {}: must be in (0, 1]", self.migration_fraction);
+        }
         if !self.migration_interval.is_multiple_of(self.restart_interval) {
             bail!(
                 "--migration-interval = {}: must be a multiple of --restart-interval ({})",
@@ -132,6 +165,10 @@ pub struct GaConfig {
     pub migration_interval: u32,
     /// How B_count is computed on the GPU.
     pub count: CountMethod,
+    /// The crossover (PMX in the papers).
+    pub crossover: Crossover,
+    /// Share of the individuals an island migration moves (1: all, as in seed 000).
+    pub migration_fraction: f64,
     /// Seed of every random stream of the run.
     pub seed: u64,
     /// Stop when an individual costs this much or less (i64::MIN: never).
@@ -154,6 +191,8 @@ impl GaConfig {
             restart_interval: 50,
             migration_interval: 500,
             count: CountMethod::Reduce,
+            crossover: Crossover::Pmx,
+            migration_fraction: 1.0,
             seed: 1,
             target: i64::MIN,
             per_block_target: false,
@@ -172,10 +211,19 @@ impl GaConfig {
             restart_interval: g.restart_interval,
             migration_interval: g.migration_interval,
             count: g.count,
+            crossover: g.crossover.op(),
+            migration_fraction: g.migration_fraction,
             seed: opts.seed,
             target: opts.target.unwrap_or(i64::MIN),
             ..GaConfig::paper(mode)
         }
+    }
+
+    /// Island migration number `epoch` over `total` individuals: all of them, or
+    /// `--migration-fraction` of them (at least 2) exchanged among themselves.
+    pub fn migration(&self, total: u32, epoch: u64) -> Migration {
+        let movers = ((self.migration_fraction * total as f64).round() as u32).clamp(2.min(total), total);
+        Migration::new(total, movers, self.seed, epoch)
     }
 
     /// B_count's threshold: individuals sharing the best cost that trigger a restart (0: never).
