@@ -94,19 +94,28 @@ static long generation(unsigned char *pop, long *c, unsigned char *work, long *w
 }
 
 int main(int argc, char **argv) {
-    if (argc < 7) { fprintf(stderr, "usage: see the header of tsutsui_ga.c\n"); return 2; }
+    const char *usage = "usage: tsutsui_ga FILE.dat TARGET SEED LIMIT_S islands K FRACTION INTERVAL\n"
+                        "       tsutsui_ga FILE.dat TARGET SEED LIMIT_S single RESTART(0|1)\n";
+    int islands = argc == 9 && strcmp(argv[5], "islands") == 0;
+    if (!islands && !(argc == 7 && strcmp(argv[5], "single") == 0)) { fputs(usage, stderr); return 2; }
+    char *end;
+    long target = strtol(argv[2], &end, 10);
+    if (*end) { fprintf(stderr, "TARGET = %s: not an integer\n", argv[2]); return 2; }
     FILE *f = fopen(argv[1], "r");
-    if (!f || fscanf(f, "%d", &n) != 1 || n < 2 || n > MAXN) { fprintf(stderr, "%s: cannot read n (2..64)\n", argv[1]); return 2; }
+    if (!f) { perror(argv[1]); return 2; }
+    if (fscanf(f, "%d", &n) != 1 || n < 2 || n > MAXN) { fprintf(stderr, "%s: n must be in 2..64\n", argv[1]); return 2; }
     for (int i = 0; i < 2 * n * n; i++)
         if (fscanf(f, "%ld", i < n * n ? &A[i] : &B[i - n * n]) != 1) { fprintf(stderr, "%s: short file\n", argv[1]); return 2; }
-    long target = atol(argv[2]);
     int seed = atoi(argv[3]);
     double limit = atof(argv[4]);
-    int islands = strcmp(argv[5], "islands") == 0;
     int blocks = islands ? 30 * atoi(argv[6]) : 1;
-    double fraction = islands && argc > 7 ? atof(argv[7]) : 1.0;
-    int interval = islands && argc > 8 ? atoi(argv[8]) : 500;
+    double fraction = islands ? atof(argv[7]) : 1.0;
+    int interval = islands ? atoi(argv[8]) : 500;
     int restart = !islands && atoi(argv[6]);
+    if (blocks < 1 || blocks > 30 * 64 || !(fraction > 0 && fraction <= 1) || interval < 1 || !(limit > 0)) {
+        fprintf(stderr, "K must be in 1..64, FRACTION in (0, 1], INTERVAL and LIMIT_S above 0\n");
+        return 2;
+    }
     st[0] = 0x9E3779B97F4A7C15ULL * (unsigned long long)(seed + 1);
     st[1] = 0xD1B54A32D192ED03ULL ^ (unsigned long long)seed;
     for (int i = 0; i < 20; i++) rnd();

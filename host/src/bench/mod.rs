@@ -78,6 +78,16 @@ pub fn median_mad(xs: &[f64]) -> (f64, f64) {
     (m, median(&dev))
 }
 
+/// `cell` as one CSV field: quoted, with its quotes doubled, where it holds a comma, a
+/// quote or a line break.
+fn csv_cell(cell: &str) -> std::borrow::Cow<'_, str> {
+    if cell.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", cell.replace('"', "\"\"")).into()
+    } else {
+        cell.into()
+    }
+}
+
 /// A table cell: "–" for NaN, 3 decimals below 10, 2 above.
 pub fn fmt(x: f64) -> String {
     if x.is_nan() {
@@ -336,11 +346,12 @@ impl Table {
         s
     }
 
-    /// The table as CSV.
+    /// The table as CSV (RFC 4180: a cell with a comma, a quote or a line break is quoted).
     pub fn csv(&self) -> String {
-        let mut s = self.header.join(",") + "\n";
+        let line = |cells: &[String]| cells.iter().map(|c| csv_cell(c)).collect::<Vec<_>>().join(",") + "\n";
+        let mut s = line(&self.header);
         for r in &self.rows {
-            s += &(r.join(",") + "\n");
+            s += &line(r);
         }
         s
     }
@@ -372,5 +383,17 @@ impl Table {
         write_file(&dir.join(format!("{stem}.md")), &md)?;
         write_file(&dir.join(format!("{stem}.csv")), self.csv())?;
         Ok(md)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Table;
+
+    #[test]
+    fn csv_quotes_cells_with_commas_and_quotes() {
+        let mut t = Table::new(&["engine", "best (generation)"]);
+        t.push(vec!["CPU, 2 threads".into(), "say \"hi\"".into()]);
+        assert_eq!(t.csv(), "engine,best (generation)\n\"CPU, 2 threads\",\"say \"\"hi\"\"\"\n");
     }
 }

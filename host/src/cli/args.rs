@@ -767,7 +767,8 @@ pub struct BenchArgs {
     /// the optimum.
     #[arg(long, conflicts_with = "paper_k")]
     pub raise_k: bool,
-    /// Seed 000: each instance at the k of the paper's column for it (the rule's outcome).
+    /// Seed 000: each instance at the k of the paper's column for it (the rule's outcome;
+    /// --k for instances the paper did not run).
     #[arg(long)]
     pub paper_k: bool,
     /// Seeds 000 and 001: the GAs' crossover (the papers chose PMX over OX).

@@ -59,8 +59,11 @@ pub fn bench(a: BenchArgs) -> Result<()> {
     };
     let limit = a.time_limit;
     let devices: Vec<String> = backends.iter().map(Backend::describe).collect();
-    let context =
+    let mut context =
         format!("device: {}; runs: {}; time limit per run: {} s", devices.join(" + "), runs, limit.as_secs_f64());
+    if a.crossover != crate::algo::ga::CrossoverArg::Pmx {
+        context += "; crossover OX (the papers': PMX)";
+    }
     if matches!(a.protocol, Protocol::Cellular002 | Protocol::Cellular004) {
         let seed002 = a.protocol == Protocol::Cellular002;
         let plan = seed004::Plan {
@@ -96,6 +99,10 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         Protocol::Islands => {
             let one_thread = Backend::Cpu { threads: 1 };
             let mut engines = vec![(crate::bench::engine_label(&backends[..1]), &backend)];
+            anyhow::ensure!(
+                !(a.cpu_baseline && !backend.is_gpu()),
+                "--cpu-baseline adds one CPU thread beside the GPU: give --engine gpu, or --engine cpu --threads 1 alone"
+            );
             if a.cpu_baseline {
                 engines.push(("CPU 1 thread".into(), &one_thread));
             }
@@ -186,7 +193,10 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         | Protocol::Cellular004 => unreachable!("handled above"),
     };
     let (title, stem) = match a.protocol {
-        Protocol::Islands => ("seed 000 protocol (island GA, shuffle every 500 generations)", "seed000"),
+        Protocol::Islands => (
+            "seed 000 protocol (island GA; GA1: all shuffled every 500 generations, GA2: 5 % exchanged every 50)",
+            "seed000",
+        ),
         Protocol::AcoFixed => ("seed 003 Table 5 protocol (IT_TOTAL = n·50000 or the optimum)", "seed003-table5"),
         Protocol::AcoProfile => (
             "seed 003 Table 2 protocol (time split of cAS: construction, local search, trail update; Table 5's runs)",

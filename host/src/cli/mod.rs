@@ -34,7 +34,7 @@ enum Cmd {
     SolveBatch(batch::BatchArgs),
     /// Run a paper's protocol over instances and print its table.
     Bench(BenchArgs),
-    /// Write another problem (TSP, linear arrangement, clique, partitioning, chessboards)
+    /// Write another problem (TSP, linear arrangement, clique, partitioning, packing, chessboards)
     /// as a QAPLIB .dat file.
     Pose(PoseArgs),
     /// Show the GPU the GPU engine would use.

@@ -330,10 +330,12 @@ pub fn resolve(instance: impl AsRef<OsStr>) -> PathBuf {
     } else {
         let mut file = p.into_os_string();
         file.push(".dat");
-        let in_library = qaplib_dir().join(&file);
-        // An instance the library's folder lacks but the repository ships (kra32).
+        let library = qaplib_dir();
+        let in_library = library.join(&file);
+        // An instance an existing library folder lacks but the repository ships (kra32); a
+        // QAPLIB_DIR that does not exist is reported, not passed over.
         let shipped = bundled_dir().join(&file);
-        if !in_library.exists() && shipped.is_file() { shipped } else { in_library }
+        if library.is_dir() && !in_library.exists() && shipped.is_file() { shipped } else { in_library }
     }
 }
 
