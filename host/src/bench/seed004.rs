@@ -213,6 +213,19 @@ fn run_cell(
     Ok(Cell { runs: recs, values, reached })
 }
 
+/// Our cell of a table: `stat` of its values; for generations to the optimum, how many
+/// runs reached it when some did not (a miss counts as generations + 1), and "–" when none
+/// did (a median of censored values is no generation count).
+fn ours_cell(c: &Cell, stat: fn(&[f64]) -> (f64, f64), big: bool) -> String {
+    if big || c.reached == c.values.len() {
+        pm(stat(&c.values), big)
+    } else if c.reached == 0 {
+        format!("– (0/{} reached)", c.values.len())
+    } else {
+        format!("{} ({}/{} reached)", pm(stat(&c.values), big), c.reached, c.values.len())
+    }
+}
+
 fn pm(x: (f64, f64), big: bool) -> String {
     if x.0.is_nan() {
         "–".into()
@@ -279,14 +292,7 @@ pub fn protocol(engine: &Backend, base: &Options, plan: &Plan) -> Result<Vec<(St
             let mut row = vec![name.clone()];
             for topo in &plan.topologies {
                 let c = get(name, pass, *topo);
-                let ours = c.map_or("–".into(), |c| {
-                    let censored = if !big && c.reached < c.values.len() {
-                        format!(" ({}/{} reached)", c.reached, c.values.len())
-                    } else {
-                        String::new()
-                    };
-                    pm(stat(&c.values), big) + &censored
-                });
+                let ours = c.map_or("–".into(), |c| ours_cell(c, stat, big));
                 let idx = TOPOLOGIES.iter().position(|x| x == topo).unwrap_or(0);
                 let theirs = paper.iter().find(|r| r.0 == name.as_str()).map_or("–".into(), |r| pm(r.1[idx], big));
                 row.push(ours);
@@ -355,7 +361,7 @@ pub fn protocol(engine: &Backend, base: &Options, plan: &Plan) -> Result<Vec<(St
             for name in plan.instances.iter().filter(|n| set.contains(&n.as_str())) {
                 let mut row = vec![name.clone()];
                 for (i, pass) in [Pass::TwoOpt, Pass::Greedy].into_iter().enumerate() {
-                    row.push(get(name, pass, Topology::Random).map_or("–".into(), |c| pm(stat(&c.values), big)));
+                    row.push(get(name, pass, Topology::Random).map_or("–".into(), |c| ours_cell(c, stat, big)));
                     row.push(paper.iter().find(|r| r.0 == name.as_str()).map_or("–".into(), |r| pm(r.1[i], big)));
                 }
                 t.rows.push(row);

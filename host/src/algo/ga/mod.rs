@@ -226,6 +226,23 @@ impl GaConfig {
         Migration::new(total, movers, self.seed, epoch)
     }
 
+    /// The report's layout line: the population, the crossover, and how the subpopulations
+    /// meet (restarts, or the islands' migration).
+    pub fn describe(&self, blocks: u32) -> String {
+        let crossover = match self.crossover {
+            Crossover::Pmx => "PMX",
+            Crossover::Ox => "OX",
+        };
+        let meeting = match self.mode {
+            Mode::Islands => {
+                format!("{} % exchanged every {} generations", self.migration_fraction * 100.0, self.migration_interval)
+            }
+            Mode::Independent => "independent".to_string(),
+        };
+        let restarts = self.b_rate.map_or(String::new(), |r| format!(", restarts at B_rate {r}"));
+        format!("{blocks} subpopulations × {}, {crossover}, p_m {}, {meeting}{restarts}", self.subpop, self.pm)
+    }
+
     /// B_count's threshold: individuals sharing the best cost that trigger a restart (0: never).
     pub fn restart_count(&self) -> u32 {
         self.b_rate.map_or(0, |r| qapgpu_common::ga::restart_count(self.subpop, r))
@@ -322,7 +339,7 @@ impl Solver for GaSolver {
             },
             engine: self.engine.site().engine,
             device: self.engine.site().device.clone(),
-            layout: format!("{} subpopulations × {}", self.engine.blocks(), self.cfg.subpop),
+            layout: self.cfg.describe(self.engine.blocks()),
             blocks: self.engine.blocks(),
             threads_per_block: self.cfg.subpop,
         }
