@@ -19,6 +19,9 @@ pub struct Packing {
     pub g2: Graph,
     /// Vertices of the QAP: the larger of the two graphs' counts.
     pub n: usize,
+    /// G1's and G2's adjacency, padded to n (the QAP's F and D as 0/1).
+    a1: Vec<bool>,
+    a2: Vec<bool>,
     inst: Instance,
 }
 
@@ -51,7 +54,7 @@ impl Packing {
         let f = matrix(n, |i, j| i64::from(a1[i * n + j]));
         let d = matrix(n, |i, j| i64::from(a2[i * n + j]));
         let inst = qap("packing".into(), n, f, d, "packing")?;
-        Ok(Packing { g1, g2, n, inst })
+        Ok(Packing { g1, g2, n, a1, a2, inst })
     }
 
     /// The fewest collisions any bijection can have: the edges beyond the n(n − 1)/2 vertex
@@ -59,18 +62,17 @@ impl Packing {
     pub fn least_collisions(&self) -> i64 {
         let n = self.n;
         let pairs = (n * (n - 1) / 2) as i64;
-        (edge_count(&padded(&self.g1, n)) + edge_count(&padded(&self.g2, n)) - pairs).max(0)
+        (edge_count(&self.a1) + edge_count(&self.a2) - pairs).max(0)
     }
+}
 
-    /// G1's edges (0-based, u < v) that `map` sends onto edges of G2 (`map` a bijection).
-    fn colliding(&self, map: &[usize]) -> Vec<(usize, usize)> {
-        let n = self.n;
-        let (a1, a2) = (padded(&self.g1, n), padded(&self.g2, n));
-        (0..n)
-            .flat_map(|u| (u + 1..n).map(move |v| (u, v)))
-            .filter(|&(u, v)| a1[u * n + v] && a2[map[u] * n + map[v]])
-            .collect()
-    }
+/// G1's edges (0-based, u < v) that `map` (a bijection of 0..n) sends onto edges of G2, in
+/// the adjacencies `a1`, `a2` (n × n).
+fn colliding(a1: &[bool], a2: &[bool], n: usize, map: &[usize]) -> Vec<(usize, usize)> {
+    (0..n)
+        .flat_map(|u| (u + 1..n).map(move |v| (u, v)))
+        .filter(|&(u, v)| a1[u * n + v] && a2[map[u] * n + map[v]])
+        .collect()
 }
 
 /// The number of G1's edges that `map` (vertex v of G1 → vertex map[v] of G2, 0-based, both
@@ -85,9 +87,7 @@ pub fn check_packing(g1: &Graph, g2: &Graph, map: &[usize]) -> Result<i64, Strin
         Some(Misfit::Repeated(v)) => return Err(format!("vertex {} of G2 receives two vertices", v + 1)),
         None => {}
     }
-    let (a1, a2) = (padded(g1, n), padded(g2, n));
-    let hits = (0..n).flat_map(|u| (u + 1..n).map(move |v| (u, v)));
-    Ok(hits.filter(|&(u, v)| a1[u * n + v] && a2[map[u] * n + map[v]]).count() as i64)
+    Ok(colliding(&padded(g1, n), &padded(g2, n), n, map).len() as i64)
 }
 
 /// Vertices by degree in `a` (n × n), highest first (`high`) or lowest first; ties by index.
@@ -113,9 +113,8 @@ impl Posed for Packing {
         collisions.checked_mul(2)
     }
     fn starts(&self) -> Vec<Vec<u16>> {
-        let n = self.n;
-        let (a1, a2) = (padded(&self.g1, n), padded(&self.g2, n));
-        let (high1, low2) = (by_degree(&a1, n, true), by_degree(&a2, n, false));
+        let (n, a1, a2) = (self.n, &self.a1, &self.a2);
+        let (high1, low2) = (by_degree(a1, n, true), by_degree(a2, n, false));
         // G1's busiest vertices on G2's quietest.
         let mut paired = vec![0u16; n];
         for (&u, &x) in high1.iter().zip(&low2) {
@@ -156,7 +155,9 @@ impl Posed for Packing {
         let shown = |x: usize| x + 1;
         let mapping: Vec<usize> = map.iter().take(self.g1.n).map(|&x| shown(x)).collect();
         let collisions: Vec<[usize; 2]> = match verdict {
-            Ok(c) if c > 0 => self.colliding(&map).into_iter().map(|(u, v)| [shown(u), shown(v)]).collect(),
+            Ok(c) if c > 0 => {
+                colliding(&self.a1, &self.a2, self.n, &map).into_iter().map(|(u, v)| [shown(u), shown(v)]).collect()
+            }
             _ => Vec::new(),
         };
         let arrows: Vec<String> = mapping.iter().enumerate().map(|(u, x)| format!("{}→{x}", u + 1)).collect();
@@ -198,9 +199,8 @@ impl PackingPolish {
     /// The polish of `p`'s bijections.
     pub fn new(p: &Packing, seed: u64) -> PackingPolish {
         let n = p.n;
-        let a1 = padded(&p.g1, n);
-        let nb1 = (0..n).map(|u| (0..n).filter(|&w| a1[u * n + w]).collect()).collect();
-        let (a2, floor) = (padded(&p.g2, n), p.least_collisions());
+        let nb1 = (0..n).map(|u| (0..n).filter(|&w| p.a1[u * n + w]).collect()).collect();
+        let (a2, floor) = (p.a2.clone(), p.least_collisions());
         PackingPolish { nb1, a2, floor, rng: Xoshiro128::from_stream(seed, 0x9ac) }
     }
 
