@@ -1,27 +1,17 @@
 //! Issue 42: `bench 002` and `bench 004` print the other methods' results the thesis cites
 //! (Tables 4.11–4.13) beside ours, and name the engine that ran the topology cells.
-use std::path::PathBuf;
-use std::process::Command;
+mod support;
 
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("qapgpu-bench-literature-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
+use support::{fresh_dir, run_bench};
 
 /// A fast `bench 002` on the CPU engine (els19, 2 runs of 5 generations a cell): the
 /// literature tables are in its output and CSV files, and no column calls the CPU a GPU.
 #[test]
 fn bench_002_prints_the_literature_beside_ours() {
-    let out_dir = temp("b002");
-    let out = Command::new(env!("CARGO_BIN_EXE_qapgpu"))
-        .args(["bench", "002", "--engine", "cpu", "--instances", "els19", "--runs", "2", "--generations", "5"])
-        .args(["--time-limit", "20", "--out"])
-        .arg(&out_dir)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "bench 002: {}\n{stdout}", String::from_utf8_lossy(&out.stderr));
+    let out_dir = fresh_dir("bench-literature");
+    let args =
+        ["002", "--engine", "cpu", "--instances", "els19", "--runs", "2", "--generations", "5", "--time-limit", "20"];
+    let stdout = run_bench(&args, &out_dir);
     for needle in [
         "Table 4.11: ours beside the literature",
         "Table 4.12: ours beside the literature",
@@ -41,5 +31,5 @@ fn bench_002_prints_the_literature_beside_ours() {
     assert!(!stdout.contains("GPU best"), "the CPU engine's column is named GPU:\n{stdout}");
     let csv = std::fs::read_to_string(out_dir.join("seed002-t4.11.csv")).unwrap();
     assert!(csv.starts_with("instance,best known,ours on CPU: best,"), "{csv}");
-    let _ = std::fs::remove_dir_all(out_dir.parent().unwrap());
+    let _ = std::fs::remove_dir_all(&out_dir);
 }

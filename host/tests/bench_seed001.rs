@@ -4,38 +4,24 @@ mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use support::{assert_one_line_error, text};
+use support::{assert_one_line_error, column, fresh_dir, read_csv, run_bench};
 
-/// Runs `qapgpu bench ARGS --engine cpu --out DIR` into a fresh folder and returns it with
-/// stdout; the run must succeed.
+/// Runs `qapgpu bench ARGS --engine cpu` into a fresh folder and returns it with stdout;
+/// the run must succeed.
 fn bench(name: &str, args: &[&str]) -> (PathBuf, String) {
-    let dir = std::env::temp_dir().join(format!("qapgpu-seed001-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let out = Command::new(env!("CARGO_BIN_EXE_qapgpu"))
-        .arg("bench")
-        .args(args)
-        .args(["--engine", "cpu", "--out"])
-        .arg(&dir)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "bench {}: {}", args.join(" "), text(&out.stderr));
-    (dir, text(&out.stdout))
+    let dir = fresh_dir(&format!("seed001-{name}"));
+    let stdout = run_bench(&[args, &["--engine", "cpu"]].concat(), &dir);
+    (dir, stdout)
 }
 
 /// The rows of a CSV the bench wrote (header first), each with the header's cell count.
 fn csv(dir: &Path, file: &str) -> Vec<Vec<String>> {
-    let body = std::fs::read_to_string(dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
-    let rows: Vec<Vec<String>> = body.lines().map(|l| l.split(',').map(String::from).collect()).collect();
-    for r in &rows {
-        assert_eq!(r.len(), rows[0].len(), "{file}: {r:?}");
-    }
-    rows
+    read_csv(&dir.join(file))
 }
 
 /// The cell of `row` under the column `name` of `rows`' header.
 fn cell<'a>(rows: &'a [Vec<String>], row: &'a [String], name: &str) -> &'a str {
-    let k = rows[0].iter().position(|h| h == name).unwrap_or_else(|| panic!("no column {name}"));
-    &row[k]
+    column(&rows[0], row, name)
 }
 
 #[test]

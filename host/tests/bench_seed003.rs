@@ -5,27 +5,13 @@ mod support;
 
 use std::path::PathBuf;
 use std::process::Command;
-use support::{assert_one_line_error, text};
-
-fn out_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("qapgpu-bench003-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
+use support::{assert_one_line_error, column as cell, fresh_dir, read_csv, run_bench};
 
 /// Runs `qapgpu bench ARGS --out DIR` on the CPU engine on one thread; returns stdout and
 /// the folder.
 fn bench(args: &[&str], name: &str) -> (String, PathBuf) {
-    let dir = out_dir(name);
-    let out = Command::new(env!("CARGO_BIN_EXE_qapgpu"))
-        .arg("bench")
-        .args(args)
-        .args(["--engine", "cpu", "--threads", "1", "--out"])
-        .arg(&dir)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "bench {args:?}: {}", text(&out.stderr));
-    let stdout = text(&out.stdout);
+    let dir = fresh_dir(&format!("bench003-{name}"));
+    let stdout = run_bench(&[args, &["--engine", "cpu", "--threads", "1"]].concat(), &dir);
     let lower = stdout.to_lowercase();
     assert!(!lower.contains("nan") && !lower.contains("inf"), "bench {args:?} printed NaN or inf:\n{stdout}");
     // A CPU run labels its engine so; the paper's columns name the paper's machines.
@@ -35,22 +21,11 @@ fn bench(args: &[&str], name: &str) -> (String, PathBuf) {
 
 /// The CSV's header and the row of `instance`, as cells.
 fn csv_row(path: &std::path::Path, instance: &str) -> (Vec<String>, Vec<String>) {
-    let csv = std::fs::read_to_string(path).unwrap();
-    let mut lines = csv.lines();
-    let header: Vec<String> = lines.next().unwrap().split(',').map(String::from).collect();
-    let row: Vec<String> = lines
-        .find(|l| l.starts_with(&format!("{instance},")))
-        .unwrap_or_else(|| panic!("no {instance} row in {csv}"))
-        .split(',')
-        .map(String::from)
-        .collect();
-    assert_eq!(header.len(), row.len(), "{csv}");
-    (header, row)
-}
-
-fn cell<'a>(header: &[String], row: &'a [String], column: &str) -> &'a str {
-    let i = header.iter().position(|h| h == column).unwrap_or_else(|| panic!("no column {column}: {header:?}"));
-    &row[i]
+    let mut rows = read_csv(path);
+    let at =
+        rows.iter().skip(1).position(|r| r[0] == instance).unwrap_or_else(|| panic!("no {instance} row in {rows:?}"));
+    let row = rows.swap_remove(at + 1);
+    (rows.swap_remove(0), row)
 }
 
 #[test]
