@@ -234,9 +234,15 @@ impl GaConfig {
             Crossover::Ox => "OX",
         };
         let meeting = match self.mode {
-            Mode::Islands => {
-                format!("{} % exchanged every {} generations", self.migration_fraction * 100.0, self.migration_interval)
+            Mode::Islands if self.migration_fraction >= 1.0 => {
+                format!("all shuffled every {} generations", self.migration_interval)
             }
+            // `migration` moves at least 2, whatever the share.
+            Mode::Islands => format!(
+                "{:.2} % exchanged (at least 2) every {} generations",
+                self.migration_fraction * 100.0,
+                self.migration_interval
+            ),
             Mode::Independent => "independent".to_string(),
         };
         let restarts = self.b_rate.map_or(String::new(), |r| format!(", restarts at B_rate {r}"));
