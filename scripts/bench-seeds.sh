@@ -13,9 +13,15 @@
 #   scripts/bench-seeds.sh cpu       the CPU columns, one thread a run, a run a core:
 #                                    000 GA-1/GA-2 and 001 Table III
 #   scripts/bench-seeds.sh reference the papers' GA by an independent C implementation
+#   scripts/bench-seeds.sh aco-plain 003 Table 5's non-MATA column (RUNS, 10; INSTANCES)
+#   scripts/bench-seeds.sh aco-t6    003 Table 6 at 10 runs: non-MATA, 2-opt (INSTANCES)
+#   scripts/bench-seeds.sh cpu003    003 Table 5's one-thread CPU column: a process a run,
+#                                    RUNS (10) seeds an instance, on all cores but one
+#   scripts/bench-seeds.sh reference-aco  seed 003's cAS + tabu search by an independent C
+#                                    implementation (INSTANCES, RUNS)
 # Results go to $OUT (default bench-results)/<part>/, the log of each protocol beside it.
 set -u
-part=${1:?part: ga, cga, aco, gpu001, cpu or reference}
+part=${1:?part: ga, ga-k, cga, aco, aco-plain, aco-t6, gpu001, cpu, cpu003, reference or reference-aco}
 bin_dir=${BIN_DIR:-dist/quick}
 bin=$bin_dir/qapgpu
 export QAPLIB_DIR=${QAPLIB_DIR:-$bin_dir/qaplib}
@@ -70,6 +76,38 @@ cpu)
   ;;
 reference)
   timeout 300 scripts/reference-ga.sh 30 8
+  ;;
+aco-plain)
+  # An instance a protocol, so that a call cut off keeps the instances done.
+  for inst in ${INSTANCES:-tai40a tai50a tai60a tai50b tai60b tai80b tai100b}; do
+    run "t5-plain-$inst" "${CAP:-300}" 003-fixed --engine gpu --layouts plain --runs "${RUNS:-10}" --time-limit 120 --instances "$inst"
+  done
+  ;;
+aco-t6)
+  for inst in ${INSTANCES:-tai40a tai50a tai60a tai80a tai100a tai50b tai60b tai80b tai100b}; do
+    run "t6-plain-$inst" 210 003-target --engine gpu --layouts plain --runs 10 --time-limit 20 --instances "$inst"
+  done
+  for inst in ${INSTANCES:-tai40a tai50a tai60a tai80a tai100a tai50b tai60b tai80b tai100b tai150b}; do
+    run "t6-2opt-$inst" 210 003-target --engine gpu --layouts mata --ls 2opt --runs 10 --time-limit 20 --instances "$inst"
+  done
+  ;;
+cpu003)
+  # One process a run (--runs 1, seeds 1..RUNS), longest first, one core left to the GPU
+  # protocol that may run beside it; a run past LIMIT (400 s) is reported cut off.
+  jobs=${JOBS:-$(($(nproc) - 1))}
+  insts=${INSTANCES:-tai100b tai80b tai60a tai50a tai40a tai60b tai50b}
+  for inst in $insts; do for s in $(seq 1 "${RUNS:-10}"); do echo "$inst $s"; done; done |
+    xargs -P "$jobs" -L1 bash -c 'timeout '"$((${LIMIT:-400} + 30))"' '"$bin"' bench 003-fixed --engine cpu --threads 1 --instances $0 --runs 1 --seed $1 --time-limit '"${LIMIT:-400}"' --out '"$out"'/t5cpu-$0-$1 > /dev/null 2>&1'
+  echo "instance, runs, at the optimum, cut off, T_avg (s), avg error % (one CPU thread a run)"
+  for inst in $insts; do
+    awk -F, -v i="$inst" '
+      $1 == i { k++; h += $6; c += $7; t += ($8 ~ /^>/ ? substr($8, 3) : $8); e += $10 }
+      END { if (k) printf "%s, %d, %d, %d, %.2f, %.3f\n", i, k, h, c, t / k, e / k }' "$out/t5cpu-$inst"-*/seed003-table5.csv 2>/dev/null
+  done
+  ;;
+reference-aco)
+  # The reference is a static binary beside the others where the machine has no compiler.
+  JOBS=${JOBS:-$(nproc)} timeout "${CAP:-560}" scripts/reference-aco.sh "${RUNS:-10}" ${INSTANCES:-tai50a tai60a tai80a}
   ;;
 *) echo "unknown part: $part"; exit 2 ;;
 esac

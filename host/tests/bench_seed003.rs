@@ -77,6 +77,9 @@ fn no_run_at_the_target_gives_a_dash_and_a_cut_off_run_no_ratio() {
     let (header, row) = csv_row(&dir.join("seed003-table5.csv"), "tai12b");
     assert_eq!(cell(&header, &row, "#cut off"), "0", "{stdout}");
     assert!(cell(&header, &row, "T_avg (s)").parse::<f64>().is_ok(), "{row:?}");
+    // Its cAS iterations are counted; the paper has no row to imply them from.
+    assert!(cell(&header, &row, "cAS iterations (mean)").parse::<f64>().is_ok_and(|x| x >= 0.0), "{row:?}");
+    assert_eq!(cell(&header, &row, "paper cAS iterations (implied by its CPU times)"), "–");
 }
 
 #[test]

@@ -25,23 +25,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "rng.h"
+
 #define SUB 128
 #define MAXN 64
 
 static int n;
 static long A[MAXN * MAXN], B[MAXN * MAXN];
-static unsigned long long st[2];
-
-static unsigned long long rnd(void) {
-    unsigned long long s1 = st[0];
-    const unsigned long long s0 = st[1];
-    st[0] = s0;
-    s1 ^= s1 << 23;
-    st[1] = s1 ^ s0 ^ (s1 >> 17) ^ (s0 >> 26);
-    return st[1] + s0;
-}
-static int below(int m) { return (int)((rnd() >> 33) % (unsigned long long)m); }
-static double unif(void) { return (rnd() >> 11) * (1.0 / 9007199254740992.0); }
 
 static long cost(const unsigned char *p) {
     long c = 0;

@@ -78,6 +78,19 @@ pub const PAPER_T5: &[PaperT5] = &[
     PaperT5 { instance: "tai150b", t_avg: [367.7, 1715.9, 5088.874], error: [0.12, 0.21], speedup: [13.8, 2.97] },
 ];
 
+/// The cAS iterations the paper's one-thread CPU runs of class (iv) instance `name` made on
+/// average, implied by Table 5: a class (iv) run costs the same per tabu iteration as the
+/// class (i) run of the same n, which spends all of IT_TOTAL = 50000n, so it made
+/// T_b / T_a · 50000n tabu iterations, m · IT_TS = 16n² a cAS iteration (Table 4). tai50b:
+/// 6.318 / 144.1 · 3125 / 50 = 2.7. None where Table 5 has no class (i) row of that n.
+pub fn paper_implied_iterations(name: &str) -> Option<f64> {
+    let b = PAPER_T5.iter().find(|r| r.instance == name && name.ends_with('b'))?;
+    let twin = format!("{}a", name.strip_suffix('b')?);
+    let a = PAPER_T5.iter().find(|r| r.instance == twin)?;
+    let n: f64 = name.trim_start_matches("tai").trim_end_matches('b').parse().ok()?;
+    Some(b.t_avg[2] / a.t_avg[2] * 3125.0 / n)
+}
+
 /// One row pair of Table 6.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PaperT6 {
@@ -316,6 +329,8 @@ pub struct Cell {
     pub error: f64,
     /// Move evaluations a second in the local searches.
     pub evals_per_s: f64,
+    /// The mean of the runs' cAS iterations (to the target, IT_TOTAL or the cut-off).
+    pub iterations: f64,
 }
 
 impl Cell {
@@ -341,6 +356,7 @@ impl Cell {
             complete_times: all.then_some(times),
             error: mean_sd(&errors).0,
             evals_per_s: if secs > 0.0 { evals as f64 / secs } else { f64::NAN },
+            iterations: mean_sd(&recs.iter().map(|r| r.iterations as f64).collect::<Vec<_>>()).0,
         }
     }
 }
@@ -460,6 +476,7 @@ pub fn protocol(backends: &[Backend], cpu: Option<&Backend>, base: &Options, pla
         "σ",
         "avg error %",
         "move evals/s",
+        "cAS iterations (mean)",
         "gain vs 1 device",
         "M(devices) (s)",
         &paper_t,
@@ -467,6 +484,7 @@ pub fn protocol(backends: &[Backend], cpu: Option<&Backend>, base: &Options, pla
     ];
     if fixed {
         header.push(&paper_error);
+        header.push("paper cAS iterations (implied by its CPU times)");
     }
     header.push(paper_speedup);
     if both {
@@ -511,6 +529,7 @@ pub fn protocol(backends: &[Backend], cpu: Option<&Backend>, base: &Options, pla
                         if cell.sd.is_finite() { fmt_secs(cell.sd) } else { "–".into() },
                         format!("{:.3}", cell.error),
                         if cell.evals_per_s.is_finite() { format!("{:.3e}", cell.evals_per_s) } else { "–".into() },
+                        format!("{:.1}", cell.iterations),
                         match (one_device.value(), cell.mean.value()) {
                             (Some(one), Some(m)) => finite(one / m),
                             _ => "–".into(),
@@ -523,6 +542,8 @@ pub fn protocol(backends: &[Backend], cpu: Option<&Backend>, base: &Options, pla
                     ];
                     if fixed {
                         row.push(paper_err.map_or("–".into(), as_printed));
+                        let implied = paper_implied_iterations(name).filter(|_| d.count == 1 && ls == LsKind::Tabu);
+                        row.push(implied.map_or("–".into(), |x| format!("{x:.1}")));
                     }
                     row.push(paper_up.map_or("–".into(), |x| format!("{}×", as_printed(x))));
                     if both {
@@ -772,6 +793,27 @@ mod tests {
         assert_eq!(c.complete_times.as_deref(), Some(&[2.0, 1.0][..]));
         // Table 6 counts a run that spent a budget and missed the target as cut off.
         assert_eq!(Cell::of(&recs[..2], 100, false).cut_off, 1);
+    }
+
+    #[test]
+    fn implied_iterations_come_from_the_same_n_class_i_row() {
+        // 6.318 / 144.1 · 3125 / 50 and 373.03 / 1246.6 · 3125 / 100.
+        let x = paper_implied_iterations("tai50b").unwrap();
+        assert!((x - 2.740).abs() < 1e-3, "{x}");
+        let x = paper_implied_iterations("tai100b").unwrap();
+        assert!((x - 9.351).abs() < 1e-3, "{x}");
+        // No class (i) row of n = 150; class (i) rows themselves run the whole budget.
+        assert_eq!(paper_implied_iterations("tai150b"), None);
+        assert_eq!(paper_implied_iterations("tai50a"), None);
+        assert_eq!(paper_implied_iterations("nug30"), None);
+    }
+
+    #[test]
+    fn cell_iterations_are_the_runs_mean() {
+        let mut recs = [record(Some(1.0), 1.0, Stopped::Target), record(None, 2.0, Stopped::Budget)];
+        recs[0].iterations = 3;
+        recs[1].iterations = 39;
+        assert_eq!(Cell::of(&recs, 100, true).iterations, 21.0);
     }
 
     #[test]
