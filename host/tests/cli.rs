@@ -220,3 +220,36 @@ fn trace_writes_the_convergence_as_csv_ending_at_the_reported_cost() {
     let err = String::from_utf8_lossy(&bad.stderr);
     assert!(err.trim_end().lines().count() == 1 && err.contains("--trace") && err.contains("no-such-dir"), "{err}");
 }
+
+/// A setting of the GAs or the cellular GA given to another family would be ignored: the
+/// run is refused in one line naming the option and the family that would have run
+/// (`auto`'s choice included); the families that read it take it.
+#[test]
+fn another_familys_settings_are_refused_in_one_line() {
+    let refused = [
+        (&["--algo", "ts", "--crossover", "ox"][..], "--crossover", "ts"),
+        (&["--crossover", "ox"], "--crossover", "ts"),
+        (&["--algo", "aco-ts", "--grid", "4x4"], "--grid", "aco-ts"),
+        (&["--algo", "memetic", "--migration-fraction", "0.05"], "--migration-fraction", "memetic"),
+        (&["--algo", "cga", "--subpop", "64"], "--subpop", "cga"),
+        (&["--algo", "ga-islands", "--ls", "record"], "--ls", "ga-islands"),
+        (&["--algo", "ts", "--pm", "0.2"], "--pm", "ts"),
+    ];
+    for (args, option, family) in refused {
+        let out = host().args(["solve", "--engine", "cpu", "--time-limit", "0.2", "-q"]).args(args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(option) && err.contains(family), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}: no search, no report");
+    }
+    let taken = [
+        &["--algo", "ga-islands", "--crossover", "ox", "--migration-fraction", "0.05"][..],
+        &["--algo", "cga", "--pm", "0.05", "--grid", "4x4"],
+        &["--algo", "ts", "--crossover", "pmx"],
+    ];
+    for args in taken {
+        let out = host().args(["solve", "--engine", "cpu", "--time-limit", "0.2", "-q"]).args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+}

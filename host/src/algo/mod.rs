@@ -103,6 +103,16 @@ pub fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<d
     Ok(start::started(solver, inst))
 }
 
+/// The GA and cellular-GA settings changed from their defaults where `family` would not
+/// read them: the one-line error names the option (`GaOptions::check_family`,
+/// `CgaOptions::check_family`). The command line calls it for the family it runs; `build`
+/// does not, because a protocol that runs several families (`bench compare`) sets them for
+/// those that read them.
+pub fn check_settings_for(opts: &Options, family: &str) -> Result<()> {
+    opts.ga.check_family(family)?;
+    opts.cga.check_family(family)
+}
+
 /// Whether the GPU kernels take `inst`'s entries (`ElemWidth::on_gpu`: u16 and i32) where
 /// the run is on a GPU (`gpu`).
 fn gpu_takes(inst: &Instance, gpu: bool) -> Result<()> {

@@ -80,6 +80,10 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     }
     let quiet = a.quiet || a.json;
     let backends = open(&opts, quiet)?;
+    // A value out of range is named first; then a setting the family would not read.
+    opts.validate()?;
+    let gpu = backends.iter().any(crate::algo::Backend::is_gpu);
+    crate::algo::check_settings_for(&opts, crate::algo::resolve(&inst, &opts, gpu)?.name)?;
     let (mut line, mut silent) = (ProgressLine::new(), Silent);
     let shown: &mut dyn Observer = if quiet { &mut silent } else { &mut line };
     let mut obs = Traced { inner: shown, trace: outputs.trace.as_ref().map(|_| Trace::default()) };

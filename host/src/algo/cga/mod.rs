@@ -96,6 +96,29 @@ impl Default for CgaOptions {
 pub const MAX_POPULATION: u32 = 1 << 16;
 
 impl CgaOptions {
+    /// Where `family` is not the cellular GA, a setting changed from its default would be
+    /// silently ignored: the one-line error names its option (`GaOptions::check_family`).
+    pub fn check_family(&self, family: &str) -> Result<()> {
+        if family == CGA.name {
+            return Ok(());
+        }
+        let d = CgaOptions::default();
+        let changed = [
+            ("--ls", self.pass != d.pass),
+            ("--topology", self.topology != d.topology),
+            ("--grid", self.grid != d.grid),
+            ("--pc", self.pc != d.pc),
+            ("--pt", self.pt != d.pt),
+            ("--ls-mapping", self.mapping != d.mapping),
+            ("--ls-passes", self.passes != d.passes),
+            ("--max-generations", self.max_generations.is_some()),
+        ];
+        match changed.iter().find(|c| c.1) {
+            Some((option, _)) => bail!("{option}: only --algo cga reads it, not {family}"),
+            None => Ok(()),
+        }
+    }
+
     /// Checks every value; the error names the command-line option.
     pub fn validate(&self) -> Result<()> {
         let (w, h) = self.grid;

@@ -119,6 +119,35 @@ impl Default for GaOptions {
 pub const MAX_BLOCKS: u32 = 1 << 16;
 
 impl GaOptions {
+    /// Where `family` is no GA, a setting changed from its default would be silently
+    /// ignored: the one-line error names its option, as `TsOptions::check_family` does for
+    /// `ts`'s own (`--pm` also sets the cellular GA's mutation).
+    pub fn check_family(&self, family: &str) -> Result<()> {
+        if family == INDEPENDENT.name || family == ISLANDS.name {
+            return Ok(());
+        }
+        let d = GaOptions::default();
+        let changed = [
+            ("--subpop", self.subpop != d.subpop),
+            ("--blocks", self.blocks != d.blocks),
+            ("--pm", self.pm != d.pm && family != crate::algo::cga::CGA.name),
+            ("--b-rate", self.b_rate != d.b_rate),
+            ("--restart", self.restarts == Some(true)),
+            ("--no-restart", self.restarts == Some(false)),
+            ("--restart-interval", self.restart_interval != d.restart_interval),
+            ("--migration-interval", self.migration_interval != d.migration_interval),
+            ("--count", self.count != d.count),
+            ("--crossover", self.crossover != d.crossover),
+            ("--migration-fraction", self.migration_fraction != d.migration_fraction),
+        ];
+        match changed.iter().find(|c| c.1) {
+            Some((option, _)) => {
+                bail!("{option}: only --algo ga-independent and ga-islands read it, not {family}")
+            }
+            None => Ok(()),
+        }
+    }
+
     /// Checks every value; the error names the command-line option.
     pub fn validate(&self) -> Result<()> {
         // Seed 001 tunes its CPU population up to 2048; a GPU block holds at most 1024.
