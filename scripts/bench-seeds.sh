@@ -9,7 +9,8 @@
 #   scripts/bench-seeds.sh cga       002 and 004 (10 runs a cell, 2-opt as the text and as
 #                                    Algorithm 16, greedy 2-opt)
 #   scripts/bench-seeds.sh aco       003 Table 5 (MATA, 10 runs), Table 2's profile (GPU)
-#   scripts/bench-seeds.sh gpu001    001 Table II at p = 30 and 60 and the Fig. 6 fits
+#   scripts/bench-seeds.sh gpu001    001 Table II at p = 30 and 60 and the Fig. 6 fits (INSTANCES,
+#                                    RUNS, BLOCKS, SINGLE_RUNS, LIMIT)
 #   scripts/bench-seeds.sh cpu       the CPU columns, one thread a run, a run a core:
 #                                    000 GA-1/GA-2 and 001 Table III
 #   scripts/bench-seeds.sh reference the papers' GA by an independent C implementation
@@ -57,9 +58,13 @@ aco)
   run t2-profile 200 003-profile --engine gpu --layouts mata --runs 3 --time-limit 60
   ;;
 gpu001)
-  # ${INSTANCES:-…}: the nine in two calls fit the device's 10 minutes.
-  run t2-blocks 560 001 --engine gpu --instances "${INSTANCES:-tai25b,kra30a,kra30b,tai30b,kra32}" --blocks 30,60 \
-    --runs "${RUNS:-30}" --single-runs 100 --time-limit 15
+  # An instance a protocol, so that a call cut off keeps the instances done (each row is also
+  # on the protocol's log as it ends). 30 runs of 15 s at p = 30 and 60 cost about 4 min for
+  # tai35b, 2.5 for ste36b, 9 for tai40b and 13.5 for tai50b (10-run hit rates and times).
+  for inst in $(echo "${INSTANCES:-tai25b,kra30a,kra30b,tai30b,kra32}" | tr , ' '); do
+    run "t2-blocks-$inst" "${CAP:-560}" 001 --engine gpu --instances "$inst" --blocks "${BLOCKS:-30,60}" \
+      --runs "${RUNS:-30}" --single-runs "${SINGLE_RUNS:-100}" --time-limit "${LIMIT:-15}"
+  done
   ;;
 cpu)
   # One thread a run, as the papers' CPU columns; as many runs at once as there are cores.

@@ -7,52 +7,78 @@
 #   LS=2opt LIMIT=S scripts/reference-aco.sh ...      Table 6's 2-opt rows: to the acceptable
 #                                                     cost (1 % for tai*a, the optimum for tai*b,
 #                                                     0.2 % for tai150b), S CPU seconds a run
-# One thread a run, as many runs at once as there are cores (JOBS overrides). QAPLIB files
-# from $QAPLIB_DIR, else ../shared/qaplib, else data/qaplib. Table 4's settings: class (i)
-# (tai*a) m = n, gamma 0.4, IT_TS = 16n; class (iv) (tai*b) m = 4n, gamma 0.5, IT_TS = 4n;
-# rho 0.5 and T_list = n for both. Prints one line per instance:
-#   instance, runs at the target, mean CPU seconds of all runs and of those at the target,
-#   mean colony iterations (of the runs at the target), average error % (to the best known).
+# RUNS is the first argument (a whole number from 1). One thread a run, as many runs at once
+# as there are cores (JOBS overrides). QAPLIB files from $QAPLIB_DIR where it is set, else
+# ../shared/qaplib, else data/qaplib. The instances are Table 5's: Table 4's settings by
+# class, (i) for tai*a (m = n, gamma 0.4, IT_TS = 16n), (iv) for tai*b (m = 4n, gamma 0.5,
+# IT_TS = 4n); rho 0.5 and T_list = n for both. Prints one line per instance:
+#   instance, runs at the target / runs, mean CPU seconds of all runs and of those at the
+#   target, mean cAS iterations of the runs at the target (the random ants' first round
+#   counted, as the paper's IT_ACO does), average error % (to the best known).
 set -u
+fail() { echo "reference-aco.sh: $*" >&2; exit 2; }
 runs=${1:-10}
+[[ $runs =~ ^[1-9][0-9]*$ ]] || fail "RUNS = '$runs': the first argument is the number of runs, a whole number from 1"
 shift || true
 instances=${*:-tai40a tai50a tai60a tai80a tai100a tai50b tai60b tai80b tai100b tai150b}
-dir=${QAPLIB_DIR:-../shared/qaplib}
-[ -d "$dir" ] || dir=data/qaplib
+case ${LS:-ts} in
+  ts | 2opt) ;;
+  *) fail "LS = '$LS': ts or 2opt" ;;
+esac
+if [ -n "${QAPLIB_DIR:-}" ]; then
+  dir=$QAPLIB_DIR
+  [ -d "$dir" ] || fail "QAPLIB_DIR = '$dir': no such folder"
+else
+  dir=../shared/qaplib
+  [ -d "$dir" ] || dir=data/qaplib
+fi
+for inst in $instances; do
+  case $inst in
+    tai*a | tai*b) ;;
+    *) fail "$inst: Table 4 sets tai*a (class i) and tai*b (class iv) only" ;;
+  esac
+  [ -f "$dir/$inst.dat" ] || fail "$inst: no $dir/$inst.dat (set QAPLIB_DIR to the folder of the whole QAPLIB)"
+done
 # REF_ACO_BIN: a binary built elsewhere (gcc -O3 -static), for a machine without a compiler.
 bin=${REF_ACO_BIN:-}
 if [ -z "$bin" ]; then
-  bin=$(mktemp -d)/tsutsui_aco
+  build=$(mktemp -d)
+  trap 'rm -rf "$build"' EXIT
+  bin=$build/tsutsui_aco
   gcc -O3 -o "$bin" scripts/reference/tsutsui_aco.c || exit 1
 fi
 jobs=${JOBS:-$(nproc)}
 best() { awk -F, -v i="$1" '$1 == i { print $3 }' "$dir/bks.csv" data/qaplib/bks.csv 2>/dev/null | head -1; }
-# Every (instance, seed) run in one pool of JOBS, in the order given (longest first pays).
+# One line of arguments a run (no trailing blank: xargs -L would join the next line).
 runs_of() {
-  local inst=$1 file=$dir/$1.dat n target args
-  [ -f "$file" ] || { echo "$inst: no file" >&2; return; }
+  local inst=$1 file=$dir/$1.dat n target args budget mode=""
   n=$(awk 'NR == 1 { print $1; exit }' "$file")
   target=$(best "$inst")
-  local budget=$((50000 * n)) tail=""
+  [ -n "$target" ] || fail "$inst: no best-known value in $dir/bks.csv or data/qaplib/bks.csv"
+  budget=$((50000 * n))
   if [ "${LS:-ts}" = 2opt ]; then
     case $inst in
       tai150b) target=$(awk -v b="$target" 'BEGIN { printf "%d", b * 1.002 }') ;;
       *a) target=$(awk -v b="$target" 'BEGIN { printf "%d", b * 1.01 }') ;;
     esac
-    budget=999999999999 tail="2opt ${LIMIT:-60}"
+    budget=999999999999 mode=" 2opt ${LIMIT:-60}"
   fi
   case $inst in
     *a) args="$n 0.5 0.4 $((16 * n)) $n" ;;
     *) args="$((4 * n)) 0.5 0.5 $((4 * n)) $n" ;;
   esac
-  for s in $(seq 1 "$runs"); do echo "$inst $file $target $s $budget $args $tail"; done
+  for s in $(seq 1 "$runs"); do echo "$inst $file $target $s $budget $args$mode"; done
 }
-results=$(for inst in $instances; do runs_of "$inst"; done |
-  xargs -P "$jobs" -L1 bash -c 'echo "$0 $("'"$bin"'" "$@")"')
-printf "%-8s %-8s %-10s %-14s %-18s %s\n" instance target "T_avg (s)" "T_avg hits (s)" "colony iterations" "avg error %"
+lines=$(for inst in $instances; do runs_of "$inst" || exit 2; done) || exit 2
+# Every (instance, seed) run in one pool of JOBS, in the order given (longest first pays).
+results=$(echo "$lines" | xargs -P "$jobs" -L1 bash -c 'echo "$0 $("'"$bin"'" "$@")"')
+printf "%-8s %-8s %-10s %-14s %-18s %s\n" instance "at target" "T_avg (s)" "T_avg hits (s)" "cAS iterations" "avg error %"
+status=0
 for inst in $instances; do
-  echo "$results" | awk -v i="$inst" -v t="$(best "$inst")" '
-    $1 == i { k++; s += $5; e += ($6 - t) * 100 / t }
+  row=$(echo "$results" | awk -v i="$inst" -v t="$(best "$inst")" '
+    $1 == i && NF == 6 { k++; s += $5; e += ($6 - t) * 100 / t }
     $1 == i && $2 == "hit" { h++; c += $3; sh += $5 }
-    END { if (k) printf "%-8s %2d/%-5d %-10.2f %-14s %-18s %.3f\n", i, h, k, s / k, h ? sprintf("%.2f", sh / h) : "-", h ? sprintf("%.1f", c / h) : "-", e / k }'
+    END { if (k) printf "%-8s %2d/%-5d %-10.2f %-14s %-18s %.3f\n", i, h, k, s / k, h ? sprintf("%.2f", sh / h) : "-", h ? sprintf("%.1f", c / h) : "-", e / k }')
+  if [ -n "$row" ]; then echo "$row"; else echo "$inst: no run finished" >&2; status=1; fi
 done
+exit $status

@@ -228,12 +228,15 @@ fn trace_writes_the_convergence_as_csv_ending_at_the_reported_cost() {
 fn another_familys_settings_are_refused_in_one_line() {
     let refused = [
         (&["--algo", "ts", "--crossover", "ox"][..], "--crossover", "ts"),
-        (&["--crossover", "ox"], "--crossover", "ts"),
+        (&["--crossover", "ox"], "--crossover", "not ts (auto's choice for planted24)"),
         (&["--algo", "aco-ts", "--grid", "4x4"], "--grid", "aco-ts"),
         (&["--algo", "memetic", "--migration-fraction", "0.05"], "--migration-fraction", "memetic"),
         (&["--algo", "cga", "--subpop", "64"], "--subpop", "cga"),
         (&["--algo", "ga-islands", "--ls", "record"], "--ls", "ga-islands"),
-        (&["--algo", "ts", "--pm", "0.2"], "--pm", "ts"),
+        (&["--algo", "ts", "--pm", "0.2"], "--pm", "and cga read it, not ts"),
+        (&["--algo", "ga-independent", "--migration-fraction", "0.5"], "--migration-fraction", "ga-independent"),
+        (&["--algo", "aco-ts", "--regroup-keep", "0.5"], "--regroup-keep", "aco-ts"),
+        (&["--problem", "queens", "--k", "8", "--grid", "4x4"], "--grid", "not auto"),
     ];
     for (args, option, family) in refused {
         let out = host().args(["solve", "--engine", "cpu", "--time-limit", "0.2", "-q"]).args(args).output().unwrap();
@@ -247,6 +250,8 @@ fn another_familys_settings_are_refused_in_one_line() {
         &["--algo", "ga-islands", "--crossover", "ox", "--migration-fraction", "0.05"][..],
         &["--algo", "cga", "--pm", "0.05", "--grid", "4x4"],
         &["--algo", "ts", "--crossover", "pmx"],
+        &["--algo", "ga-independent", "--restart-interval", "100"],
+        &["--problem", "queens", "--k", "8", "--algo", "cga", "--grid", "4x4"],
     ];
     for args in taken {
         let out = host().args(["solve", "--engine", "cpu", "--time-limit", "0.2", "-q"]).args(args).output().unwrap();

@@ -329,7 +329,8 @@ pub struct Cell {
     pub error: f64,
     /// Move evaluations a second in the local searches.
     pub evals_per_s: f64,
-    /// The mean of the runs' cAS iterations (to the target, IT_TOTAL or the cut-off).
+    /// The mean of the runs' cAS iterations (to the target, IT_TOTAL or the cut-off), the
+    /// random ants' round counted as the first (the paper's IT_ACO).
     pub iterations: f64,
 }
 
@@ -529,7 +530,12 @@ pub fn protocol(backends: &[Backend], cpu: Option<&Backend>, base: &Options, pla
                         if cell.sd.is_finite() { fmt_secs(cell.sd) } else { "–".into() },
                         format!("{:.3}", cell.error),
                         if cell.evals_per_s.is_finite() { format!("{:.3e}", cell.evals_per_s) } else { "–".into() },
-                        format!("{:.1}", cell.iterations),
+                        // A run cut off would have made more: a lower bound, as T_avg's.
+                        if cell.cut_off > 0 {
+                            format!("> {:.1}", cell.iterations)
+                        } else {
+                            format!("{:.1}", cell.iterations)
+                        },
                         match (one_device.value(), cell.mean.value()) {
                             (Some(one), Some(m)) => finite(one / m),
                             _ => "–".into(),

@@ -148,11 +148,12 @@ pub fn solve(a: SolveArgs, kind: Kind) -> Result<()> {
     // Without a target, stop at the known value, as `solve` does.
     let target = measure(a.target, "--target")?.or(known);
     let seed = super::solve::seed_of(&a);
-    // `auto` picks per posed QAP inside the search; an explicit family is checked here.
-    if let Some(family) = a.algo.as_deref().filter(|&f| f != crate::algo::AUTO) {
+    // `auto` picks per posed QAP inside the search, never a GA or the cellular GA (but the
+    // GA below n = 3): its settings are checked against `auto` itself.
+    {
         let opts = a.options(seed, None, None);
         opts.validate()?;
-        crate::algo::check_settings_for(&opts, family)?;
+        crate::algo::check_settings_for(&opts, a.algo.as_deref().unwrap_or(crate::algo::AUTO))?;
     }
     let quiet = a.quiet || a.json;
     let backends = super::solve::open(&a.options(seed, None, None), quiet)?;

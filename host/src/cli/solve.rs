@@ -83,7 +83,11 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     // A value out of range is named first; then a setting the family would not read.
     opts.validate()?;
     let gpu = backends.iter().any(crate::algo::Backend::is_gpu);
-    crate::algo::check_settings_for(&opts, crate::algo::resolve(&inst, &opts, gpu)?.name)?;
+    let family = crate::algo::resolve(&inst, &opts, gpu)?.name;
+    crate::algo::check_settings_for(&opts, family).map_err(|e| match opts.algorithm.as_deref() {
+        None | Some(crate::algo::AUTO) => anyhow::anyhow!("{e} (auto's choice for {})", inst.name),
+        Some(_) => e,
+    })?;
     let (mut line, mut silent) = (ProgressLine::new(), Silent);
     let shown: &mut dyn Observer = if quiet { &mut silent } else { &mut line };
     let mut obs = Traced { inner: shown, trace: outputs.trace.as_ref().map(|_| Trace::default()) };

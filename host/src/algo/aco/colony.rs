@@ -157,7 +157,8 @@ impl Solver for Colony {
     }
 
     fn init(&mut self) -> Result<()> {
-        (self.iterations, self.budget_used, self.best) = (0, self.per_iteration(), (i64::MAX, Vec::new()));
+        // The random ants' round is the first cAS iteration (`AcoSolver::init`).
+        (self.iterations, self.budget_used, self.best) = (1, self.per_iteration(), (i64::MAX, Vec::new()));
         self.iterate(true)
     }
 

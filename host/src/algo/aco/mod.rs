@@ -672,7 +672,9 @@ impl Solver for AcoSolver {
     }
 
     fn init(&mut self) -> Result<()> {
-        (self.iterations, self.budget_used) = (0, self.per_iteration());
+        // The random ants' round counts as the first cAS iteration, as in the paper's
+        // IT_TOTAL = m · IT_ACO · IT_TS.
+        (self.iterations, self.budget_used) = (1, self.per_iteration());
         if let Some(p) = self.phases.as_mut() {
             *p = PhaseTimes::default();
         }

@@ -119,26 +119,37 @@ impl Default for GaOptions {
 pub const MAX_BLOCKS: u32 = 1 << 16;
 
 impl GaOptions {
-    /// Where `family` is no GA, a setting changed from its default would be silently
-    /// ignored: the one-line error names its option, as `TsOptions::check_family` does for
-    /// `ts`'s own (`--pm` also sets the cellular GA's mutation).
+    /// Where `family` would not read a GA setting changed from its default (any family but
+    /// the GAs; the migration settings but ga-islands), the one-line error names the option,
+    /// as `TsOptions::check_family` does for `ts`'s own (`--pm` also sets the cellular GA's
+    /// mutation).
     pub fn check_family(&self, family: &str) -> Result<()> {
-        if family == INDEPENDENT.name || family == ISLANDS.name {
+        let d = GaOptions::default();
+        let islands_only = [
+            ("--migration-interval", self.migration_interval != d.migration_interval),
+            ("--migration-fraction", self.migration_fraction != d.migration_fraction),
+        ];
+        if family == ISLANDS.name {
             return Ok(());
         }
-        let d = GaOptions::default();
+        if let Some((option, _)) = islands_only.iter().find(|c| c.1) {
+            bail!("{option}: only --algo ga-islands migrates, not {family}");
+        }
+        if family == INDEPENDENT.name {
+            return Ok(());
+        }
+        if self.pm != d.pm && family != crate::algo::cga::CGA.name {
+            bail!("--pm: only --algo ga-independent, ga-islands and cga read it, not {family}");
+        }
         let changed = [
             ("--subpop", self.subpop != d.subpop),
             ("--blocks", self.blocks != d.blocks),
-            ("--pm", self.pm != d.pm && family != crate::algo::cga::CGA.name),
             ("--b-rate", self.b_rate != d.b_rate),
             ("--restart", self.restarts == Some(true)),
             ("--no-restart", self.restarts == Some(false)),
             ("--restart-interval", self.restart_interval != d.restart_interval),
-            ("--migration-interval", self.migration_interval != d.migration_interval),
             ("--count", self.count != d.count),
             ("--crossover", self.crossover != d.crossover),
-            ("--migration-fraction", self.migration_fraction != d.migration_fraction),
         ];
         match changed.iter().find(|c| c.1) {
             Some((option, _)) => {

@@ -124,6 +124,12 @@ impl TsOptions {
         if self.regroup_distance.is_some_and(|d| d > 0.0) {
             bail!("--regroup-distance: only --algo ts regroups its walks, not {family}");
         }
+        if self.regroup_keep.is_some() {
+            bail!("--regroup-keep: only --algo ts regroups its walks, not {family}");
+        }
+        if self.regroup_rounds.is_some_and(|r| r > 0) {
+            bail!("--regroup-rounds: only --algo ts regroups its walks, not {family}");
+        }
         if self.restart_after.is_some_and(|e| e > 0) {
             bail!("--restart-after: only --algo ts restarts its walks, not {family}");
         }
