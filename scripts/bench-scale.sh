@@ -6,7 +6,8 @@
 #   * Taillard's robust tabu search (Ro-TS, didoudiaz/QAP-codes src/rots-qap.c, carried in
 #     dist/rots and built here with gcc -O3), 16 runs at once (seeds 1..16) stopped by SIGINT
 #     after the same time (SIGKILL 5 s later: a run still building its first Δ table then
-#     answers nothing);
+#     answers nothing); `-m 2000000000` lifts the code's own stop after 10,000 iterations,
+#     which ended runs of n ≤ 300 before the time did (until 2026-11-26);
 #   * with EXTRA=path.dat more instances (tai256c: ALGO=auto on the GPU, n ≤ 256).
 # BIN names another binary; NO_CPU=1 skips the CPU engine.
 # Prints one row an instance: costs, the GPU's moves a second, and its plan's memory.
@@ -32,7 +33,7 @@ for f in "${insts[@]}"; do
   [ -n "${NO_CPU:-}" ] || "${BIN:-./qapgpu}" --engine cpu --algo "${ALGO:-ts}" --stop time --time-limit "$T" --seed 1 --json "$f" > "$out/cpu-$name.json" 2> "$out/cpu-$name.log"
   if [ -x rots/rots-qap ]; then
     for s in $(seq 1 16); do
-      timeout -s INT -k 5 "$T" stdbuf -oL ./rots/rots-qap -s "$s" "$f" > "$out/rots-$name-$s.txt" 2>&1 &
+      timeout -s INT -k 5 "$T" stdbuf -oL ./rots/rots-qap -s "$s" -m 2000000000 "$f" > "$out/rots-$name-$s.txt" 2>&1 &
     done
     wait
   fi
