@@ -236,6 +236,7 @@ fn another_familys_settings_are_refused_in_one_line() {
         (&["--algo", "ts", "--pm", "0.2"], "--pm", "and cga read it, not ts"),
         (&["--algo", "ga-independent", "--migration-fraction", "0.5"], "--migration-fraction", "ga-independent"),
         (&["--algo", "aco-ts", "--regroup-keep", "0.5"], "--regroup-keep", "aco-ts"),
+        (&["--algo", "aco-ts", "--ls", "2opt"], "--ls", "--algo aco-2opt"),
         (&["--problem", "queens", "--k", "8", "--grid", "4x4"], "--grid", "not auto"),
     ];
     for (args, option, family) in refused {

@@ -114,6 +114,10 @@ impl CgaOptions {
             ("--max-generations", self.max_generations.is_some()),
         ];
         match changed.iter().find(|c| c.1) {
+            // The colony's local search is chosen by its family's name.
+            Some(("--ls", _)) if family.starts_with("aco") => {
+                bail!("--ls: only --algo cga reads it, not {family} (the colony with 2-opt is --algo aco-2opt)")
+            }
             Some((option, _)) => bail!("{option}: only --algo cga reads it, not {family}"),
             None => Ok(()),
         }
