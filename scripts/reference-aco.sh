@@ -16,22 +16,18 @@
 #   target, mean cAS iterations of the runs at the target (the random ants' first round
 #   counted, as the paper's IT_ACO does), average error % (to the best known).
 set -u
-fail() { echo "reference-aco.sh: $*" >&2; exit 2; }
+. scripts/reference/lib.sh
 runs=${1:-10}
-[[ $runs =~ ^[1-9][0-9]*$ ]] || fail "RUNS = '$runs': the first argument is the number of runs, a whole number from 1"
+whole "RUNS (the first argument)" "$runs"
 shift || true
 instances=${*:-tai40a tai50a tai60a tai80a tai100a tai50b tai60b tai80b tai100b tai150b}
 case ${LS:-ts} in
-  ts | 2opt) ;;
+  ts) ;;
+  2opt) positive LIMIT "${LIMIT:-60}" ;;
   *) fail "LS = '$LS': ts or 2opt" ;;
 esac
-if [ -n "${QAPLIB_DIR:-}" ]; then
-  dir=$QAPLIB_DIR
-  [ -d "$dir" ] || fail "QAPLIB_DIR = '$dir': no such folder"
-else
-  dir=../shared/qaplib
-  [ -d "$dir" ] || dir=data/qaplib
-fi
+qaplib_dir
+jobs_of
 for inst in $instances; do
   case $inst in
     tai*a | tai*b) ;;
@@ -40,14 +36,12 @@ for inst in $instances; do
   [ -f "$dir/$inst.dat" ] || fail "$inst: no $dir/$inst.dat (set QAPLIB_DIR to the folder of the whole QAPLIB)"
 done
 # REF_ACO_BIN: a binary built elsewhere (gcc -O3 -static), for a machine without a compiler.
-bin=${REF_ACO_BIN:-}
-if [ -z "$bin" ]; then
-  build=$(mktemp -d)
-  trap 'rm -rf "$build"' EXIT
-  bin=$build/tsutsui_aco
-  gcc -O3 -o "$bin" scripts/reference/tsutsui_aco.c || exit 1
+if [ -n "${REF_ACO_BIN:-}" ]; then
+  bin=$REF_ACO_BIN
+  [ -x "$bin" ] || fail "REF_ACO_BIN = '$bin': not an executable file"
+else
+  build tsutsui_aco
 fi
-jobs=${JOBS:-$(nproc)}
 best() { awk -F, -v i="$1" '$1 == i { print $3 }' "$dir/bks.csv" data/qaplib/bks.csv 2>/dev/null | head -1; }
 # One line of arguments a run (no trailing blank: xargs -L would join the next line).
 runs_of() {

@@ -4,24 +4,18 @@
 # ours the algorithm's or our implementation's? From the repository root:
 #   scripts/reference-ga.sh [RUNS] [LIMIT_S]       (defaults: 30 runs, 10 s a run)
 # GA000 and GA001 (space-separated instances) narrow the two parts.
-# Runs as many at once as there are cores (one thread each). QAPLIB files from $QAPLIB_DIR
+# Runs as many at once as there are cores (one thread each; JOBS overrides). QAPLIB files from $QAPLIB_DIR
 # where it is set, else ../shared/qaplib, else data/qaplib. Prints one line per configuration:
 #   instance, configuration, hits/runs, mean seconds of the hits, median generations of the hits.
 set -u
+. scripts/reference/lib.sh
 runs=${1:-30}
 limit=${2:-10}
-if [ -n "${QAPLIB_DIR:-}" ]; then
-  dir=$QAPLIB_DIR
-  [ -d "$dir" ] || { echo "reference-ga.sh: QAPLIB_DIR = '$dir': no such folder" >&2; exit 2; }
-else
-  dir=../shared/qaplib
-  [ -d "$dir" ] || dir=data/qaplib
-fi
-build=$(mktemp -d)
-trap 'rm -rf "$build"' EXIT
-bin=$build/tsutsui_ga
-gcc -O3 -o "$bin" scripts/reference/tsutsui_ga.c || exit 1
-jobs=$(nproc)
+whole RUNS "$runs"
+positive LIMIT_S "$limit"
+qaplib_dir
+build tsutsui_ga
+jobs_of
 best() { awk -F, -v i="$1" '$1 == i { print $3 }' "$dir/bks.csv" data/qaplib/bks.csv | head -1; }
 one() { # instance label args...
   local inst=$1 label=$2; shift 2

@@ -155,6 +155,10 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: tsutsui_aco FILE TARGET SEED IT_TOTAL M RHO GAMMA IT_TS T_LIST [ts|2opt LIMIT]\n");
         return 2;
     }
+    if (argc == 12 && strcmp(argv[10], "ts") != 0 && strcmp(argv[10], "2opt") != 0) {
+        fprintf(stderr, "tsutsui_aco: the local search is ts or 2opt, not %s\n", argv[10]);
+        return 2;
+    }
     int use2opt = argc == 12 && strcmp(argv[10], "2opt") == 0;
     double limit = argc == 12 ? atof(argv[11]) : 0;
     FILE *f = fopen(argv[1], "r");
@@ -172,6 +176,11 @@ int main(int argc, char **argv) {
     long long it_total = atoll(argv[4]);
     int m = atoi(argv[5]), its = atoi(argv[8]), tlist = atoi(argv[9]);
     double rho = atof(argv[6]), gamma = atof(argv[7]);
+    if (it_total < 1 || m < 1 || its < 1 || tlist < 0 || !(rho >= 0 && rho < 1) || !(gamma >= 0 && gamma <= 1) ||
+        (use2opt && !(limit > 0))) {
+        fprintf(stderr, "tsutsui_aco: IT_TOTAL, M and IT_TS from 1, T_LIST from 0, RHO in [0, 1), GAMMA in [0, 1], LIMIT above 0\n");
+        return 2;
+    }
     dtab = malloc(sizeof(i64) * n * n);
     tabu = malloc(sizeof(long) * n * n);
     int *ants = malloc(sizeof(int) * m * n), *cant = malloc(sizeof(int) * n);

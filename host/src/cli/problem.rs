@@ -148,15 +148,13 @@ pub fn solve(a: SolveArgs, kind: Kind) -> Result<()> {
     // Without a target, stop at the known value, as `solve` does.
     let target = measure(a.target, "--target")?.or(known);
     let seed = super::solve::seed_of(&a);
-    // `auto` picks per posed QAP inside the search, never a GA or the cellular GA (but the
-    // GA below n = 3): its settings are checked against `auto` itself.
-    {
-        let opts = a.options(seed, None, None);
-        opts.validate()?;
-        crate::algo::check_settings_for(&opts, a.algo.as_deref().unwrap_or(crate::algo::AUTO))?;
-    }
     let quiet = a.quiet || a.json;
-    let backends = super::solve::open(&a.options(seed, None, None), quiet)?;
+    let base = a.options(seed, None, None);
+    let backends = super::solve::open(&base, quiet)?;
+    // `auto` picks per posed QAP inside the search, never a GA or the cellular GA (but the
+    // GA below n = 3): its settings are checked against `auto` itself (`open` has validated
+    // the values).
+    crate::algo::check_settings_for(&base, a.algo.as_deref().unwrap_or(crate::algo::AUTO))?;
     let (mut line, mut silent) = (ProgressLine::new(), Silent);
     let shown: &mut dyn Observer = if quiet { &mut silent } else { &mut line };
     let mut obs = Traced { inner: shown, trace: outputs.trace.as_ref().map(|_| Trace::default()) };

@@ -72,6 +72,7 @@ pub fn solve(a: SolveArgs) -> Result<()> {
         }
         let cluster = crate::cluster::Cluster::init()?;
         let backends = open(&opts, a.quiet || a.json || cluster.rank() != 0)?;
+        settings_read(&inst, &opts, &backends)?;
         let sol = crate::solution::Solution {
             best_known_source: known_source,
             ..cluster.solve(backends, &inst, &opts, &INTERRUPT)?
@@ -80,14 +81,7 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     }
     let quiet = a.quiet || a.json;
     let backends = open(&opts, quiet)?;
-    // A value out of range is named first; then a setting the family would not read.
-    opts.validate()?;
-    let gpu = backends.iter().any(crate::algo::Backend::is_gpu);
-    let family = crate::algo::resolve(&inst, &opts, gpu)?.name;
-    crate::algo::check_settings_for(&opts, family).map_err(|e| match opts.algorithm.as_deref() {
-        None | Some(crate::algo::AUTO) => anyhow::anyhow!("{e} (auto's choice for {})", inst.name),
-        Some(_) => e,
-    })?;
+    settings_read(&inst, &opts, &backends)?;
     let (mut line, mut silent) = (ProgressLine::new(), Silent);
     let shown: &mut dyn Observer = if quiet { &mut silent } else { &mut line };
     let mut obs = Traced { inner: shown, trace: outputs.trace.as_ref().map(|_| Trace::default()) };
@@ -100,6 +94,18 @@ pub fn solve(a: SolveArgs) -> Result<()> {
         line.finish();
     }
     outputs.finish(Some(&sol), csv.as_deref(), &report(&a, &sol)?)
+}
+
+/// Refuses a GA or cellular-GA setting that the family run on `backends` would not read
+/// (`algo::check_settings_for`), naming `auto`'s choice where it chose. `opts` were
+/// validated by `open`, so a value out of range is named first.
+fn settings_read(inst: &Instance, opts: &Options, backends: &[Backend]) -> Result<()> {
+    let gpu = backends.iter().any(Backend::is_gpu);
+    let family = crate::algo::resolve(inst, opts, gpu)?.name;
+    crate::algo::check_settings_for(opts, family).map_err(|e| match opts.algorithm.as_deref() {
+        None | Some(crate::algo::AUTO) => anyhow::anyhow!("{e} (auto's choice for {})", inst.name),
+        Some(_) => e,
+    })
 }
 
 /// The solution as text or JSON.

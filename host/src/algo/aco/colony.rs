@@ -55,7 +55,6 @@ pub fn build(backends: &[Backend], inst: &Instance, opts: &Options) -> Result<Bo
         target: opts.target,
         max_ls_iterations: opts.aco.max_ls_iterations,
         iterations: 0,
-        budget_used: 0,
         best: (i64::MAX, Vec::new()),
     }))
 }
@@ -72,8 +71,9 @@ pub struct Colony {
     word: Arc<StopWord>,
     target: Option<i64>,
     max_ls_iterations: Option<u64>,
+    /// cAS iterations so far, the random ants' round the first: each spends
+    /// `per_iteration` of IT_TOTAL.
     iterations: u64,
-    budget_used: u64,
     best: (i64, Vec<u8>),
 }
 
@@ -158,17 +158,16 @@ impl Solver for Colony {
 
     fn init(&mut self) -> Result<()> {
         // The random ants' round is the first cAS iteration (`AcoSolver::init`).
-        (self.iterations, self.budget_used, self.best) = (1, self.per_iteration(), (i64::MAX, Vec::new()));
+        (self.iterations, self.best) = (1, (i64::MAX, Vec::new()));
         self.iterate(true)
     }
 
     fn advance(&mut self) -> Result<Advance> {
-        if self.max_ls_iterations.is_some_and(|m| self.budget_used >= m) {
+        if self.max_ls_iterations.is_some_and(|m| self.iterations * self.per_iteration() >= m) {
             return Ok(Advance::Exhausted);
         }
         self.iterate(false)?;
         self.iterations += 1;
-        self.budget_used += self.per_iteration();
         Ok(Advance::Continue)
     }
 

@@ -601,8 +601,9 @@ pub struct AcoSolver {
     n: usize,
     target: Option<i64>,
     max_ls_iterations: Option<u64>,
+    /// cAS iterations so far, the random ants' round the first: each spends
+    /// `per_iteration` of IT_TOTAL.
     iterations: u64,
-    budget_used: u64,
     /// The steps' seconds so far, where profiling was asked for (`profiled`).
     phases: Option<PhaseTimes>,
 }
@@ -611,7 +612,7 @@ impl AcoSolver {
     /// The driver of `engine` on an instance of size `n`, until `target` or
     /// `max_ls_iterations` local-search iterations (IT_TOTAL).
     pub fn new(engine: Box<dyn AcoEngine>, n: usize, target: Option<i64>, max_ls_iterations: Option<u64>) -> AcoSolver {
-        AcoSolver { engine, n, target, max_ls_iterations, iterations: 0, budget_used: 0, phases: None }
+        AcoSolver { engine, n, target, max_ls_iterations, iterations: 0, phases: None }
     }
 
     /// The same driver timing each step of Fig. 2 (`PhaseTimes`, seed 003's Table 2): after
@@ -674,7 +675,7 @@ impl Solver for AcoSolver {
     fn init(&mut self) -> Result<()> {
         // The random ants' round counts as the first cAS iteration, as in the paper's
         // IT_TOTAL = m · IT_ACO · IT_TS.
-        (self.iterations, self.budget_used) = (1, self.per_iteration());
+        self.iterations = 1;
         if let Some(p) = self.phases.as_mut() {
             *p = PhaseTimes::default();
         }
@@ -682,12 +683,11 @@ impl Solver for AcoSolver {
     }
 
     fn advance(&mut self) -> Result<Advance> {
-        if self.max_ls_iterations.is_some_and(|m| self.budget_used >= m) {
+        if self.max_ls_iterations.is_some_and(|m| self.iterations * self.per_iteration() >= m) {
             return Ok(Advance::Exhausted);
         }
         iterate_timed(self.engine.as_mut(), self.n, self.phases.as_mut())?;
         self.iterations += 1;
-        self.budget_used += self.per_iteration();
         Ok(Advance::Continue)
     }
 
