@@ -302,6 +302,8 @@ fn zero_counts_of_bench_are_refused() {
         (&["001", "--blocks", "100000"], "--blocks"),
         (&["001", "--single-runs", "100000"], "--single-runs"),
         (&["004", "--generations", "0"], "--generations"),
+        (&["001-cpu", "--jobs", "0"], "--jobs"),
+        (&["000", "--jobs", "4"], "only 001-cpu"),
     ];
     for (args, needle) in cases {
         let mut all = vec!["bench"];

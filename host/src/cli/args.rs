@@ -757,6 +757,10 @@ pub struct BenchArgs {
     /// engine refuses is skipped with a note.
     #[arg(long, value_delimiter = ',', default_value = "64,128,256,512,1024,2048")]
     pub populations: Vec<u32>,
+    /// 001-cpu: runs at once, each on a single thread of its own as in the paper (at most
+    /// 4096; the machine's cores are the useful most).
+    #[arg(long, default_value_t = 1)]
+    pub jobs: usize,
     /// Seed 000: B in 128 × B × k (30 = one block per GTX 285 multiprocessor).
     #[arg(long, default_value_t = 30)]
     pub base_blocks: u32,

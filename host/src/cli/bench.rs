@@ -254,9 +254,12 @@ fn seed001_protocols(
             )?
         }
         Protocol::Cpu001 => {
-            let tables = seed001::cpu::protocol(base, names, &a.populations, runs, limit)?;
+            let tables = seed001::cpu::protocol(base, names, &a.populations, runs, limit, a.jobs)?;
             let title = "seed 001, Table III: one population on one CPU thread (Model I: tuned size; Model II: 128)";
-            let context = format!("{context}; the engine: the CPU engine on one thread, whatever --engine says");
+            let context = format!(
+                "{context}; the engine: the CPU engine on one thread a run, whatever --engine says; {} run(s) at once",
+                a.jobs
+            );
             Table::write_all(out, "seed001-cpu", title, &context, &tables)?
         }
         _ => return Ok(None),
@@ -284,7 +287,14 @@ fn check_counts(a: &BenchArgs, runs: usize) -> Result<()> {
     for &p in &a.blocks {
         crate::algo::check_range("--blocks", p as f64, 0.0, most as f64)?;
     }
-    crate::algo::check_range("--single-runs", a.single_runs as f64, 0.0, most as f64)
+    crate::algo::check_range("--single-runs", a.single_runs as f64, 0.0, most as f64)?;
+    crate::algo::check_range("--jobs", a.jobs as f64, 1.0, 4096.0)?;
+    anyhow::ensure!(
+        a.jobs == 1 || a.protocol == Protocol::Cpu001,
+        "--jobs = {}: only 001-cpu runs several runs at once (the other protocols time one run at a time)",
+        a.jobs
+    );
+    Ok(())
 }
 
 /// `--algos`, or the protocol's default.

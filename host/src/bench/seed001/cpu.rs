@@ -35,26 +35,58 @@ pub const TABLE_III: &[(&str, u32, f64, [f64; 4])] = &[
 type Sweep = std::result::Result<Vec<Option<f64>>, String>;
 
 /// The protocol over `names`: `n_runs` runs of one population of each of `sizes` (and of
-/// 128, Model II, where missing) on one CPU thread, each capped at `limit`. Returns two
-/// tables: every size, then Model I and Model II against Table III.
+/// 128, Model II, where missing) on one CPU thread, each capped at `limit`, `jobs` runs at
+/// once (each still on its own single thread, as the paper's). Returns two tables: every
+/// size, then Model I and Model II against Table III.
 pub fn protocol(
     base: &Options,
     names: &[String],
     sizes: &[u32],
     n_runs: usize,
     limit: Duration,
+    jobs: usize,
 ) -> Result<Vec<(String, String, Table)>> {
     let mut sizes = sizes.to_vec();
     sizes.push(MODEL_II);
     sizes.sort_unstable();
     sizes.dedup();
-    let (mut every, mut models) = (sizes_table(), models_table());
+    // Every (instance, size) the engine takes, then its runs as independent tasks.
+    let mut cases = Vec::with_capacity(names.len());
     for name in names {
         let (inst, opts) = super::case(name, base)?;
-        let mut sweeps = Vec::with_capacity(sizes.len());
-        for &size in &sizes {
-            sweeps.push((size, sweep(&inst, &opts, size, n_runs, limit)?));
-        }
+        let sized: Vec<(u32, std::result::Result<Options, String>)> =
+            sizes.iter().map(|&size| (size, sized(&inst, &opts, size))).collect();
+        cases.push((name, inst, sized));
+    }
+    let tasks: Vec<(usize, usize, usize)> = cases
+        .iter()
+        .enumerate()
+        .flat_map(|(c, case)| {
+            case.2
+                .iter()
+                .enumerate()
+                .filter(|s| s.1.1.is_ok())
+                .flat_map(move |(s, _)| (0..n_runs).map(move |r| (c, s, r)))
+        })
+        .collect();
+    let times = run_tasks(&tasks, jobs, |&(c, s, r)| {
+        let (_, inst, sized) = &cases[c];
+        let o = sized[s].1.as_ref().expect("only sizes the engine takes are tasks");
+        let o = Options { seed: o.seed.wrapping_add(r as u64), ..o.clone() };
+        Ok(runs(&Backend::Cpu { threads: 1 }, inst, &o, 1, limit)?[0].reached)
+    })?;
+    let (mut every, mut models) = (sizes_table(), models_table());
+    for (c, (name, _, sized)) in cases.iter().enumerate() {
+        let sweeps: Vec<(u32, Sweep)> = sized
+            .iter()
+            .enumerate()
+            .map(|(s, (size, o))| {
+                let sweep = o
+                    .as_ref()
+                    .map(|_| tasks.iter().zip(&times).filter(|(t, _)| t.0 == c && t.1 == s).map(|(_, &t)| t).collect());
+                (*size, sweep.map_err(Clone::clone))
+            })
+            .collect();
         let model_i = fastest(&sweeps);
         for (size, s) in &sweeps {
             every.push(size_row(name, *size, s, model_i.map(|m| m.0)));
@@ -67,16 +99,49 @@ pub fn protocol(
     ])
 }
 
-/// `n_runs` runs of one population of `size` on one thread, or the engine's refusal.
-fn sweep(inst: &Instance, opts: &Options, size: u32, n_runs: usize, limit: Duration) -> Result<Sweep> {
+/// The options of one population of `size`, or the engine's refusal (its reason on stderr).
+fn sized(inst: &Instance, opts: &Options, size: u32) -> std::result::Result<Options, String> {
     let mut o = opts.clone();
     (o.ga.blocks, o.ga.subpop) = (1, size);
-    if let Err(e) = o.validate() {
+    o.validate().map(|_| o).map_err(|e| {
         eprintln!("note: {}: population {size} skipped: {e:#}", inst.name);
-        return Ok(Err(format!("{e:#}")));
+        format!("{e:#}")
+    })
+}
+
+/// `task` over `tasks`, `jobs` at a time on threads of their own, the results in the
+/// tasks' order; the first error stops the tasks not yet begun.
+fn run_tasks<T: Sync, R: Send + Copy + Default>(
+    tasks: &[T],
+    jobs: usize,
+    task: impl Fn(&T) -> Result<R> + Sync,
+) -> Result<Vec<R>> {
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let (next, failed) = (AtomicUsize::new(0), AtomicBool::new(false));
+    let results = Mutex::new(vec![R::default(); tasks.len()]);
+    let error = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.clamp(1, tasks.len().max(1)) {
+            scope.spawn(|| {
+                while !failed.load(Ordering::Relaxed) {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(t) = tasks.get(i) else { break };
+                    match task(t) {
+                        Ok(r) => results.lock().unwrap_or_else(|p| p.into_inner())[i] = r,
+                        Err(e) => {
+                            failed.store(true, Ordering::Relaxed);
+                            error.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert(e);
+                        }
+                    }
+                }
+            });
+        }
+    });
+    match error.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        Some(e) => Err(e),
+        None => Ok(results.into_inner().unwrap_or_else(|p| p.into_inner())),
     }
-    let recs = runs(&Backend::Cpu { threads: 1 }, inst, &o, n_runs, limit)?;
-    Ok(Ok(recs.iter().map(|r| r.reached).collect()))
 }
 
 /// Model I: the size, and its mean, with the shortest mean time among those whose runs all
@@ -204,6 +269,21 @@ mod tests {
             }
             assert_eq!(size == MODEL_II, p.6 == model_ii, "{name}: Model I is Model II at 128");
         }
+    }
+
+    #[test]
+    fn tasks_run_at_once_keep_their_order_and_stop_at_an_error() {
+        let tasks: Vec<u32> = (0..50).collect();
+        let done = run_tasks(&tasks, 4, |&t| Ok(t * 2)).unwrap();
+        assert_eq!(done, tasks.iter().map(|t| t * 2).collect::<Vec<_>>());
+        let begun = std::sync::atomic::AtomicUsize::new(0);
+        // One thread: which tasks begin is then deterministic.
+        let failed = run_tasks(&tasks, 1, |&t| {
+            begun.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            if t == 5 { anyhow::bail!("task 5") } else { Ok(t) }
+        });
+        assert_eq!(failed.unwrap_err().to_string(), "task 5");
+        assert_eq!(begun.into_inner(), 6, "tasks after the error still began");
     }
 
     #[test]

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Issue 42's longest runs in one lease of a four-GPU host, over several device calls (each
+# at most 10 minutes): `start` launches them in the background in a process session of
+# their own, so that they outlive the call; `collect SECONDS` waits up to SECONDS (or until
+# all are done), prints progress and packs what is done into $OUT/rest.tar.xz. From the
+# repository root, with the binary in $BIN_DIR (default dist/quick) and QAPLIB in
+# $QAPLIB_DIR (default $BIN_DIR/qaplib, with kra32).
+#
+# GPU queues (CUDA_VISIBLE_DEVICES; with fewer GPUs, queue q runs on GPU q mod count):
+#   0: 001 Table II, 30 runs at p = 30 and 60 and 100 single blocks, 15 s a run: tai50b,
+#      tai35b, ste36b (`bench-seeds.sh gpu001`)
+#   1: the same for tai40b; 003 Table 6's non-MATA tai80b and tai100b (10 runs)
+#   2, 3: 003 Table 5's non-MATA tai150b (seeds 1-5 and 6-10), then Table 6's (the same)
+# CPU jobs, one thread a run, beside them on all cores but one a GPU queue:
+#   003 Table 5's one-thread column for tai80a, tai100a, tai100b (10 runs) and tai150b
+#   (3 runs, cut at LIMIT: a run needs about half an hour); Table 6's for tai80b, tai100b and
+#   tai150b (10 runs, cut at LIMIT); 001 Table III at 30 runs a size, 20 s a run,
+#   TABLE3_JOBS at once.
+set -u
+bin_dir=${BIN_DIR:-dist/quick}
+bin=$(realpath "$bin_dir")/qapgpu
+export QAPLIB_DIR=${QAPLIB_DIR:-$(realpath "$bin_dir")/qaplib}
+bg=${BG:-/tmp/seeds-rest}
+limit=${LIMIT:-1150}
+case ${1:-} in
+start)
+  mkdir -p "$bg"
+  gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+  [ "$gpus" -ge 1 ] || { echo "bench-seeds-rest.sh: no GPU"; exit 2; }
+  { nproc; lscpu | grep -E '^(Model name|Thread|Core|Socket)'; nvidia-smi -L; } > "$bg/machine.txt"
+  queue() { # Q COMMANDS: a GPU queue in the background, its log under $bg/qQ
+    local q=$1; shift
+    mkdir -p "$bg/q$q"
+    CUDA_VISIBLE_DEVICES=$((q % gpus)) setsid bash -c "$*; touch '$bg/q$q/done'" > "$bg/q$q/log" 2>&1 < /dev/null &
+  }
+  seeds="BIN_DIR=$bin_dir OUT=$bg/q"
+  plain() { # NAME PROTOCOL INSTANCE SEED RUNS LIMIT: non-MATA runs of seed 003
+    echo "timeout $(($6 * $5 + 120)) $bin bench $2 --engine gpu --layouts plain --instances $3 --seed $4 --runs $5 --time-limit $6 --out $bg/gpu/$1 > $bg/gpu/$1.md 2> $bg/gpu/$1.log"
+  }
+  mkdir -p "$bg/gpu"
+  queue 0 "CAP=1100 $seeds""0 INSTANCES=tai50b,tai35b,ste36b scripts/bench-seeds.sh gpu001"
+  queue 1 "CAP=1100 $seeds""1 INSTANCES=tai40b scripts/bench-seeds.sh gpu001; $(plain t6-plain-tai80b 003-target tai80b 1 10 60); $(plain t6-plain-tai100b 003-target tai100b 1 10 60)"
+  queue 2 "$(plain t5-plain-tai150b-1 003-fixed tai150b 1 5 300); $(plain t6-plain-tai150b-1 003-target tai150b 1 5 120)"
+  queue 3 "$(plain t5-plain-tai150b-6 003-fixed tai150b 6 5 300); $(plain t6-plain-tai150b-6 003-target tai150b 6 5 120)"
+  # The CPU: a process a run of seed 003, longest first; Table III in one process.
+  t3=${TABLE3_JOBS:-24}
+  jobs=$(($(nproc) - gpus - t3))
+  [ "$jobs" -ge 1 ] || { echo "bench-seeds-rest.sh: $(nproc) cores are too few"; exit 2; }
+  mkdir -p "$bg/cpu"
+  {
+    for s in 1 2 3; do echo "003-fixed tai150b $s"; done
+    for i in tai150b tai100b; do for s in $(seq 1 10); do echo "003-target $i $s"; done; done
+    for i in tai100a tai100b; do for s in $(seq 1 10); do echo "003-fixed $i $s"; done; done
+    for s in $(seq 1 10); do echo "003-target tai80b $s"; done
+    for s in $(seq 1 10); do echo "003-fixed tai80a $s"; done
+  } > "$bg/cpu/jobs"
+  setsid bash -c "xargs -P $jobs -L1 bash -c 'timeout $((limit + 60)) $bin bench \$0 --engine cpu --threads 1 --instances \$1 --runs 1 --seed \$2 --time-limit $limit --out $bg/cpu/\$0-\$1-\$2 > /dev/null 2> $bg/cpu/\$0-\$1-\$2.log' < $bg/cpu/jobs; touch $bg/cpu/done" > "$bg/cpu/log" 2>&1 < /dev/null &
+  mkdir -p "$bg/t3"
+  setsid bash -c "timeout 1300 $bin bench 001-cpu --engine cpu --threads 1 --runs 30 --time-limit 20 --jobs $t3 --out $bg/t3 > $bg/t3/table.md 2> $bg/t3/log; touch $bg/t3/done" < /dev/null > /dev/null 2>&1 &
+  echo "started: $gpus GPU(s), $jobs CPU jobs at once, Table III $t3 at once; results under $bg"
+  ;;
+collect)
+  end=$((SECONDS + ${2:-540}))
+  while [ $SECONDS -lt $end ]; do
+    left=0
+    for d in "$bg"/q0 "$bg"/q1 "$bg"/q2 "$bg"/q3 "$bg"/cpu "$bg"/t3; do [ -e "$d/done" ] || left=$((left + 1)); done
+    [ $left -eq 0 ] && break
+    sleep 10
+  done
+  for d in "$bg"/q0 "$bg"/q1 "$bg"/q2 "$bg"/q3 "$bg"/cpu "$bg"/t3; do
+    echo "$d: $([ -e "$d/done" ] && echo done || echo running)"
+  done
+  echo "CPU runs done: $(find "$bg/cpu" -name 'seed003-table*.csv' | wc -l) of $(wc -l < "$bg/cpu/jobs")"
+  grep -h "^==" "$bg"/q*/log 2>/dev/null
+  mkdir -p "${OUT:-bench-results}"
+  tar cf - -C "$(dirname "$bg")" "$(basename "$bg")" | xz -T0 -6 > "${OUT:-bench-results}/rest.tar.xz"
+  ;;
+*) echo "usage: scripts/bench-seeds-rest.sh start | collect [SECONDS]"; exit 2 ;;
+esac
