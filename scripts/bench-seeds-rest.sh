@@ -1,21 +1,26 @@
 #!/usr/bin/env bash
 # Issue 42's longest runs in one lease of a four-GPU host, over several device calls (each
-# at most 10 minutes): `start` launches them in the background in a process session of
-# their own, so that they outlive the call; `collect SECONDS` waits up to SECONDS (or until
-# all are done), prints progress and packs what is done into $OUT/rest.tar.xz. From the
-# repository root, with the binary in $BIN_DIR (default dist/quick) and QAPLIB in
-# $QAPLIB_DIR (default $BIN_DIR/qaplib, with kra32).
+# at most 10 minutes): `start` (or `start-allcores`) launches them in the background in a
+# process session of their own, so that they outlive the call; `collect SECONDS` waits up
+# to SECONDS (or until all are done), prints progress and packs what is done into
+# $OUT/rest.tar.xz. From the repository root, with the binary in $BIN_DIR (default
+# dist/quick) and QAPLIB in $QAPLIB_DIR (default $BIN_DIR/qaplib, with kra32).
 #
-# GPU queues (CUDA_VISIBLE_DEVICES; with fewer GPUs, queue q runs on GPU q mod count):
+# `start`, GPU queues (CUDA_VISIBLE_DEVICES; with fewer GPUs, queue q runs on GPU q mod count):
 #   0: 001 Table II, 30 runs at p = 30 and 60 and 100 single blocks, 15 s a run: tai50b,
 #      tai35b, ste36b (`bench-seeds.sh gpu001`)
 #   1: the same for tai40b; 003 Table 6's non-MATA tai80b and tai100b (10 runs)
 #   2, 3: 003 Table 5's non-MATA tai150b (seeds 1-5 and 6-10), then Table 6's (the same)
-# CPU jobs, one thread a run, beside them on all cores but one a GPU queue:
+# `start`, CPU jobs, one thread a run, beside them on all cores but one a GPU queue:
 #   003 Table 5's one-thread column for tai80a, tai100a, tai100b (10 runs) and tai150b
 #   (3 runs, cut at LIMIT: a run needs about half an hour); Table 6's for tai80b, tai100b and
 #   tai150b (10 runs, cut at LIMIT); 001 Table III at 30 runs a size, 20 s a run,
 #   TABLE3_JOBS at once.
+# `start-allcores`: the papers' CPU columns on all cores of a CPU instead of one thread, no
+#   GPU: SLOTS (4) groups of SLOT_CORES (16) cores (taskset), each a queue of jobs taken
+#   longest first: 003 Tables 5 and 6 (10 runs; tai150b 3, whose runs take 5-8 minutes on
+#   16 cores), 000 GA-1/GA-2 (10 runs), 001's independent runs at p = 60 (30 runs, 10 s)
+#   and 004 (10 runs a cell), each with --threads 0 (the slot's cores).
 set -u
 bin_dir=${BIN_DIR:-dist/quick}
 bin=$(realpath "$bin_dir")/qapgpu
@@ -30,7 +35,7 @@ start)
   { nproc; lscpu | grep -E '^(Model name|Thread|Core|Socket)'; nvidia-smi -L; } > "$bg/machine.txt"
   queue() { # Q COMMANDS: a GPU queue in the background, its log under $bg/qQ
     local q=$1; shift
-    mkdir -p "$bg/q$q"
+    mkdir -p "$bg/q$q" && touch "$bg/q$q/started"
     CUDA_VISIBLE_DEVICES=$((q % gpus)) setsid bash -c "$*; touch '$bg/q$q/done'" > "$bg/q$q/log" 2>&1 < /dev/null &
   }
   seeds="BIN_DIR=$bin_dir OUT=$bg/q"
@@ -46,7 +51,7 @@ start)
   t3=${TABLE3_JOBS:-24}
   jobs=$(($(nproc) - gpus - t3))
   [ "$jobs" -ge 1 ] || { echo "bench-seeds-rest.sh: $(nproc) cores are too few"; exit 2; }
-  mkdir -p "$bg/cpu"
+  mkdir -p "$bg/cpu" && touch "$bg/cpu/started"
   {
     for s in 1 2 3; do echo "003-fixed tai150b $s"; done
     for i in tai150b tai100b; do for s in $(seq 1 10); do echo "003-target $i $s"; done; done
@@ -55,25 +60,57 @@ start)
     for s in $(seq 1 10); do echo "003-fixed tai80a $s"; done
   } > "$bg/cpu/jobs"
   setsid bash -c "xargs -P $jobs -L1 bash -c 'timeout $((limit + 60)) $bin bench \$0 --engine cpu --threads 1 --instances \$1 --runs 1 --seed \$2 --time-limit $limit --out $bg/cpu/\$0-\$1-\$2 > /dev/null 2> $bg/cpu/\$0-\$1-\$2.log' < $bg/cpu/jobs; touch $bg/cpu/done" > "$bg/cpu/log" 2>&1 < /dev/null &
-  mkdir -p "$bg/t3"
+  mkdir -p "$bg/t3" && touch "$bg/t3/started"
   setsid bash -c "timeout 1300 $bin bench 001-cpu --engine cpu --threads 1 --runs 30 --time-limit 20 --jobs $t3 --out $bg/t3 > $bg/t3/table.md 2> $bg/t3/log; touch $bg/t3/done" < /dev/null > /dev/null 2>&1 &
   echo "started: $gpus GPU(s), $jobs CPU jobs at once, Table III $t3 at once; results under $bg"
+  ;;
+start-allcores)
+  slots=${SLOTS:-4} cores=${SLOT_CORES:-16}
+  [ $((slots * cores)) -le "$(nproc)" ] || { echo "bench-seeds-rest.sh: $slots slots of $cores cores need more than $(nproc) cores"; exit 2; }
+  mkdir -p "$bg"
+  { nproc; lscpu | grep -E '^(Model name|Thread|Core|Socket)'; } > "$bg/machine.txt"
+  # WEIGHT NAME ARGS: estimated minutes on 16 cores, then the bench arguments.
+  cat > "$bg/allcores.jobs" <<JOBS
+14 t6-tai150b-1 003-target --instances tai150b --seed 1 --runs 3 --time-limit 900
+8 t5-tai150b-1 003-fixed --instances tai150b --seed 1 --runs 3 --time-limit 900
+8 t5-tai100a 003-fixed --instances tai100a --runs 10 --time-limit 600
+7 t001 001 --blocks 60 --runs 30 --single-runs 0 --time-limit 10
+6 t5-tai100b 003-fixed --instances tai100b --runs 10 --time-limit 600
+6 t6-tai100b 003-target --instances tai100b --runs 10 --time-limit 600
+5 t004 004 --runs 10
+4 t5-tai80a 003-fixed --instances tai80a --runs 10 --time-limit 600
+4 t5-tai80b 003-fixed --instances tai80b --runs 10 --time-limit 600
+4 t6-tai80b 003-target --instances tai80b --runs 10 --time-limit 600
+4 t000 000 --instances tai20b,tai25b,tai40b --variants ga1,ga2 --paper-k --runs 10 --time-limit 15
+3 t5-small 003-fixed --instances tai40a,tai50a,tai60a,tai50b,tai60b --runs 10 --time-limit 600
+1 t6-small 003-target --instances tai40a,tai50a,tai60a,tai80a,tai100a,tai50b,tai60b --runs 10 --time-limit 600
+JOBS
+  # Longest first, each job to the slot with the least work so far.
+  sort -rn "$bg/allcores.jobs" | awk -v s="$slots" '{ k = 0; for (i = 1; i < s; i++) if (w[i] < w[k]) k = i; w[k] += $1; print k, $0 }' > "$bg/allcores.plan"
+  for k in $(seq 0 $((slots - 1))); do
+    d=$bg/slot$k
+    mkdir -p "$d" && touch "$d/started"
+    awk -v k="$k" -v bin="$bin" -v d="$d" '$1 == k { name = $3; $1 = $2 = $3 = ""; printf "%s bench%s --engine cpu --threads 0 --out %s/%s > %s/%s.md 2> %s/%s.log\n", bin, $0, d, name, d, name, d, name }' "$bg/allcores.plan" > "$d/jobs"
+    setsid taskset -c "$((k * cores))-$((k * cores + cores - 1))" bash -c "bash '$d/jobs'; touch '$d/done'" > "$d/log" 2>&1 < /dev/null &
+  done
+  echo "started: $slots slots of $cores cores; plan in $bg/allcores.plan; results under $bg"
   ;;
 collect)
   end=$((SECONDS + ${2:-540}))
   while [ $SECONDS -lt $end ]; do
     left=0
-    for d in "$bg"/q0 "$bg"/q1 "$bg"/q2 "$bg"/q3 "$bg"/cpu "$bg"/t3; do [ -e "$d/done" ] || left=$((left + 1)); done
+    for s in "$bg"/*/started; do [ -e "${s%started}done" ] || left=$((left + 1)); done
     [ $left -eq 0 ] && break
     sleep 10
   done
-  for d in "$bg"/q0 "$bg"/q1 "$bg"/q2 "$bg"/q3 "$bg"/cpu "$bg"/t3; do
+  for s in "$bg"/*/started; do
+    d=${s%/started}
     echo "$d: $([ -e "$d/done" ] && echo done || echo running)"
   done
-  echo "CPU runs done: $(find "$bg/cpu" -name 'seed003-table*.csv' | wc -l) of $(wc -l < "$bg/cpu/jobs")"
+  [ -e "$bg/cpu/jobs" ] && echo "CPU runs done: $(find "$bg/cpu" -name 'seed003-table*.csv' | wc -l) of $(wc -l < "$bg/cpu/jobs")"
   grep -h "^==" "$bg"/q*/log 2>/dev/null
   mkdir -p "${OUT:-bench-results}"
   tar cf - -C "$(dirname "$bg")" "$(basename "$bg")" | xz -T0 -6 > "${OUT:-bench-results}/rest.tar.xz"
   ;;
-*) echo "usage: scripts/bench-seeds-rest.sh start | collect [SECONDS]"; exit 2 ;;
+*) echo "usage: scripts/bench-seeds-rest.sh start | start-allcores | collect [SECONDS]"; exit 2 ;;
 esac
