@@ -25,21 +25,27 @@ fail() { echo "bench-cpu-rots.sh: $*" >&2; exit 2; }
 [ -x "$bin" ] || fail "no qapgpu binary at $bin (cargo build --release -p host, or set BIN)"
 [ -d "$qaplib" ] || fail "no QAPLIB folder at $qaplib (set QAPLIB_DIR)"
 [[ $cores =~ ^[1-9][0-9]*$ && $seeds =~ ^[1-9][0-9]*$ ]] || fail "CORES and SEEDS must be whole numbers from 1"
-[[ $limit =~ ^[0-9]*\.?[0-9]+$ ]] || fail "LIMIT must be a number of seconds"
+[[ $limit =~ ^[0-9]*\.?[0-9]+$ && ! $limit =~ ^0*\.?0*$ ]] || fail "LIMIT must be a number of seconds above 0"
 if [ ! -x "$rots_dir/rots-qap" ]; then
+  [ -f "$rots_dir/rots-qap.c" ] || fail "no Ro-TS source in $rots_dir (didoudiaz/QAP-codes src/: main.c, rots-qap.c, qap-utils.c, tools.c and their headers; set ROTS_DIR)"
   (cd "$rots_dir" && gcc -O3 -w -o rots-qap rots-qap.c main.c qap-utils.c tools.c -lm) || fail "Ro-TS did not build in $rots_dir"
 fi
 mkdir -p "$out"
 if [ -n "${INSTANCES:-}" ]; then
   names=$INSTANCES
 else
+  [ -f "$qaplib/bks.csv" ] || fail "no bks.csv in $qaplib (name the instances with INSTANCES)"
   names=$(cut -d, -f1 "$qaplib/bks.csv" | tail -n +2 | while read -r i; do [ -f "$qaplib/$i.dat" ] && echo "$i"; done)
 fi
+[ -n "$names" ] || fail "no instance with a best-known value in $qaplib"
+for name in $names; do
+  [ -f "$qaplib/$name.dat" ] || fail "no $qaplib/$name.dat"
+done
 for name in $names; do
   f=$qaplib/$name.dat
-  [ -f "$f" ] || fail "no $f"
   for s in $(seq 1 "$seeds"); do
-    "$bin" solve "$f" --engine cpu --threads "$cores" --time-limit "$limit" --stop time --seed "$s" --json -q > "$out/ours-$name-$s.json" 2> "$out/ours-$name-$s.log"
+    "$bin" solve "$f" --engine cpu --threads "$cores" --time-limit "$limit" --stop time --seed "$s" --json -q > "$out/ours-$name-$s.json" 2> "$out/ours-$name-$s.log" ||
+      fail "qapgpu failed on $name (seed $s): $(head -c 300 "$out/ours-$name-$s.log")"
     for r in $(seq $(((s - 1) * cores + 1)) $((s * cores))); do
       timeout -s INT -k 5 "$limit" stdbuf -oL "$rots_dir/rots-qap" -s "$r" -m 2000000000 "$f" > "$out/rots-$name-$s-$r.txt" 2>&1 &
     done

@@ -13,20 +13,22 @@
 #   2, 3: 003 Table 5's non-MATA tai150b (seeds 1-5 and 6-10), then Table 6's (the same)
 # `start`, CPU jobs, one thread a run, beside them on all cores but one a GPU queue:
 #   003 Table 5's one-thread column for tai80a, tai100a, tai100b (10 runs) and tai150b
-#   (3 runs, cut at LIMIT: a run needs about half an hour); Table 6's for tai80b, tai100b and
-#   tai150b (10 runs, cut at LIMIT); 001 Table III at 30 runs a size, 20 s a run,
-#   TABLE3_JOBS at once.
+#   (3 runs, cut at CPU_LIMIT, 1150 s: a run needs 27 minutes on an idle core, about 55 on a
+#   busy host); Table 6's for tai80b, tai100b and tai150b (10 runs, cut at CPU_LIMIT); 001
+#   Table III at 30 runs a size, 20 s a run, TABLE3_JOBS (24) at once.
 # `start-allcores`: the papers' CPU columns on all cores of a CPU instead of one thread, no
 #   GPU: SLOTS (4) groups of SLOT_CORES (16) cores (taskset), each a queue of jobs taken
-#   longest first: 003 Tables 5 and 6 (10 runs; tai150b 3, whose runs take 5-8 minutes on
-#   16 cores), 000 GA-1/GA-2 (10 runs), 001's independent runs at p = 60 (30 runs, 10 s)
-#   and 004 (10 runs a cell), each with --threads 0 (the slot's cores).
+#   longest first: 003 Tables 5 and 6 (10 runs; tai150b 3, whose runs take about 3 and 5
+#   minutes on 16 cores), 000 GA-1/GA-2 (10 runs), 001's independent runs at p = 60 (30
+#   runs, 10 s) and 004 (10 runs a cell), each with --threads 0 (the slot's cores), each cut
+#   at JOB_CAP (1700) s.
 set -u
 bin_dir=${BIN_DIR:-dist/quick}
 bin=$(realpath "$bin_dir")/qapgpu
 export QAPLIB_DIR=${QAPLIB_DIR:-$(realpath "$bin_dir")/qaplib}
 bg=${BG:-/tmp/seeds-rest}
-limit=${LIMIT:-1150}
+limit=${CPU_LIMIT:-1150}
+[ -x "$bin" ] || { echo "bench-seeds-rest.sh: no qapgpu binary at $bin (set BIN_DIR)"; exit 2; }
 case ${1:-} in
 start)
   mkdir -p "$bg"
@@ -43,8 +45,8 @@ start)
     echo "timeout $(($6 * $5 + 120)) $bin bench $2 --engine gpu --layouts plain --instances $3 --seed $4 --runs $5 --time-limit $6 --out $bg/gpu/$1 > $bg/gpu/$1.md 2> $bg/gpu/$1.log"
   }
   mkdir -p "$bg/gpu"
-  queue 0 "CAP=1100 $seeds""0 INSTANCES=tai50b,tai35b,ste36b scripts/bench-seeds.sh gpu001"
-  queue 1 "CAP=1100 $seeds""1 INSTANCES=tai40b scripts/bench-seeds.sh gpu001; $(plain t6-plain-tai80b 003-target tai80b 1 10 60); $(plain t6-plain-tai100b 003-target tai100b 1 10 60)"
+  queue 0 "CAP=1100 LIMIT=15 $seeds""0 INSTANCES=tai50b,tai35b,ste36b scripts/bench-seeds.sh gpu001"
+  queue 1 "CAP=1100 LIMIT=15 $seeds""1 INSTANCES=tai40b scripts/bench-seeds.sh gpu001; $(plain t6-plain-tai80b 003-target tai80b 1 10 60); $(plain t6-plain-tai100b 003-target tai100b 1 10 60)"
   queue 2 "$(plain t5-plain-tai150b-1 003-fixed tai150b 1 5 300); $(plain t6-plain-tai150b-1 003-target tai150b 1 5 120)"
   queue 3 "$(plain t5-plain-tai150b-6 003-fixed tai150b 6 5 300); $(plain t6-plain-tai150b-6 003-target tai150b 6 5 120)"
   # The CPU: a process a run of seed 003, longest first; Table III in one process.
@@ -90,12 +92,13 @@ JOBS
   for k in $(seq 0 $((slots - 1))); do
     d=$bg/slot$k
     mkdir -p "$d" && touch "$d/started"
-    awk -v k="$k" -v bin="$bin" -v d="$d" '$1 == k { name = $3; $1 = $2 = $3 = ""; printf "%s bench%s --engine cpu --threads 0 --out %s/%s > %s/%s.md 2> %s/%s.log\n", bin, $0, d, name, d, name, d, name }' "$bg/allcores.plan" > "$d/jobs"
+    awk -v k="$k" -v cap="${JOB_CAP:-1700}" -v bin="$bin" -v d="$d" '$1 == k { name = $3; $1 = $2 = $3 = ""; printf "timeout %s %s bench%s --engine cpu --threads 0 --out %s/%s > %s/%s.md 2> %s/%s.log\n", cap, bin, $0, d, name, d, name, d, name }' "$bg/allcores.plan" > "$d/jobs"
     setsid taskset -c "$((k * cores))-$((k * cores + cores - 1))" bash -c "bash '$d/jobs'; touch '$d/done'" > "$d/log" 2>&1 < /dev/null &
   done
   echo "started: $slots slots of $cores cores; plan in $bg/allcores.plan; results under $bg"
   ;;
 collect)
+  compgen -G "$bg/*/started" > /dev/null || { echo "bench-seeds-rest.sh: nothing was started under $bg"; exit 2; }
   end=$((SECONDS + ${2:-540}))
   while [ $SECONDS -lt $end ]; do
     left=0

@@ -50,40 +50,30 @@ pub fn protocol(
     sizes.push(MODEL_II);
     sizes.sort_unstable();
     sizes.dedup();
-    // Every (instance, size) the engine takes, then its runs as independent tasks.
-    let mut cases = Vec::with_capacity(names.len());
+    // An instance at a time, so that its rows are out (and on stderr) before the next
+    // begins; within it, every run of every size the engine takes is a task of its own.
+    let (mut every, mut models) = (sizes_table(), models_table());
     for name in names {
         let (inst, opts) = super::case(name, base)?;
         let sized: Vec<(u32, std::result::Result<Options, String>)> =
             sizes.iter().map(|&size| (size, sized(&inst, &opts, size))).collect();
-        cases.push((name, inst, sized));
-    }
-    let tasks: Vec<(usize, usize, usize)> = cases
-        .iter()
-        .enumerate()
-        .flat_map(|(c, case)| {
-            case.2
-                .iter()
-                .enumerate()
-                .filter(|s| s.1.1.is_ok())
-                .flat_map(move |(s, _)| (0..n_runs).map(move |r| (c, s, r)))
-        })
-        .collect();
-    let times = run_tasks(&tasks, jobs, |&(c, s, r)| {
-        let (_, inst, sized) = &cases[c];
-        let o = sized[s].1.as_ref().expect("only sizes the engine takes are tasks");
-        let o = Options { seed: o.seed.wrapping_add(r as u64), ..o.clone() };
-        Ok(runs(&Backend::Cpu { threads: 1 }, inst, &o, 1, limit)?[0].reached)
-    })?;
-    let (mut every, mut models) = (sizes_table(), models_table());
-    for (c, (name, _, sized)) in cases.iter().enumerate() {
+        let tasks: Vec<(usize, usize)> = sized
+            .iter()
+            .enumerate()
+            .filter(|s| s.1.1.is_ok())
+            .flat_map(|(s, _)| (0..n_runs).map(move |r| (s, r)))
+            .collect();
+        let times = run_tasks(&tasks, jobs, |&(s, r)| {
+            let o = sized[s].1.as_ref().expect("only sizes the engine takes are tasks");
+            let o = Options { seed: o.seed.wrapping_add(r as u64), ..o.clone() };
+            Ok(runs(&Backend::Cpu { threads: 1 }, &inst, &o, 1, limit)?[0].reached)
+        })?;
         let sweeps: Vec<(u32, Sweep)> = sized
             .iter()
             .enumerate()
             .map(|(s, (size, o))| {
-                let sweep = o
-                    .as_ref()
-                    .map(|_| tasks.iter().zip(&times).filter(|(t, _)| t.0 == c && t.1 == s).map(|(_, &t)| t).collect());
+                let sweep =
+                    o.as_ref().map(|_| tasks.iter().zip(&times).filter(|(t, _)| t.0 == s).map(|(_, &t)| t).collect());
                 (*size, sweep.map_err(Clone::clone))
             })
             .collect();
