@@ -2,7 +2,8 @@
 # Issue 43's CPU criterion: qapgpu's CPU engine on CORES cores against CORES runs of
 # Taillard's robust tabu search (Ro-TS, didoudiaz/QAP-codes src/rots-qap.c) at once on the
 # same cores, both for LIMIT (1) s, over SEEDS (8) seeds, every instance of $QAPLIB_DIR with
-# a best-known value (or INSTANCES="a b …"). From the repository root:
+# a best-known value (or INSTANCES="a b …"; QAPLIB_DIR, else ../shared/qaplib, else
+# data/qaplib). From the repository root:
 #   CORES=16 scripts/bench-cpu-rots.sh          # the criterion, on the GPU host's 16 cores
 #   CORES=2 SEEDS=4 scripts/bench-cpu-rots.sh   # a proxy on a small machine
 # Ours: `qapgpu solve FILE --engine cpu --threads CORES --time-limit LIMIT --stop time --seed S`
@@ -14,18 +15,19 @@
 # how many seeds each ended lower) and the means; the raw results go to $OUT (default
 # bench-results/cpu-rots).
 set -u
+source scripts/reference/lib.sh
 bin=${BIN:-target/release/qapgpu}
 rots_dir=${ROTS_DIR:-dist/rots}
-qaplib=${QAPLIB_DIR:-../shared/qaplib}
+qaplib_dir
+qaplib=$dir
 cores=${CORES:-$(nproc)}
 seeds=${SEEDS:-8}
 limit=${LIMIT:-1}
 out=${OUT:-bench-results}/cpu-rots
-fail() { echo "bench-cpu-rots.sh: $*" >&2; exit 2; }
 [ -x "$bin" ] || fail "no qapgpu binary at $bin (cargo build --release -p host, or set BIN)"
-[ -d "$qaplib" ] || fail "no QAPLIB folder at $qaplib (set QAPLIB_DIR)"
-[[ $cores =~ ^[1-9][0-9]*$ && $seeds =~ ^[1-9][0-9]*$ ]] || fail "CORES and SEEDS must be whole numbers from 1"
-[[ $limit =~ ^[0-9]*\.?[0-9]+$ && ! $limit =~ ^0*\.?0*$ ]] || fail "LIMIT must be a number of seconds above 0"
+whole CORES "$cores"
+whole SEEDS "$seeds"
+positive LIMIT "$limit"
 if [ ! -x "$rots_dir/rots-qap" ]; then
   [ -f "$rots_dir/rots-qap.c" ] || fail "no Ro-TS source in $rots_dir (didoudiaz/QAP-codes src/: main.c, rots-qap.c, qap-utils.c, tools.c and their headers; set ROTS_DIR)"
   (cd "$rots_dir" && gcc -O3 -w -o rots-qap rots-qap.c main.c qap-utils.c tools.c -lm) || fail "Ro-TS did not build in $rots_dir"

@@ -68,8 +68,13 @@ macro_rules! with_mats {
 
 /// A pool of `threads` workers (0: one per core).
 pub fn pool(threads: usize) -> Result<rayon::ThreadPool> {
+    pool_for("--threads", threads)
+}
+
+/// A pool of `threads` workers (0: one per core) set by `option`, which an error names.
+pub fn pool_for(option: &str, threads: usize) -> Result<rayon::ThreadPool> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .with_context(|| format!("--threads {threads}: cannot start the threads"))
+        .with_context(|| format!("{option} {threads}: cannot start the threads"))
 }

@@ -1,5 +1,5 @@
-# What scripts/reference-ga.sh and scripts/reference-aco.sh share; sourced by them, from the
-# repository root.
+# What scripts/reference-ga.sh, scripts/reference-aco.sh and scripts/bench-cpu-rots.sh share;
+# sourced by them, from the repository root.
 
 # One line on stderr, named by the calling script, and exit 2.
 fail() {

@@ -7,6 +7,7 @@ use crate::algo::{Backend, Options};
 use crate::bench::{Table, fmt, fmt_secs, mean_sd, ratio, runs};
 use crate::io::Instance;
 use anyhow::Result;
+use rayon::prelude::*;
 use std::time::Duration;
 
 /// The paper's population sizes.
@@ -52,6 +53,7 @@ pub fn protocol(
     sizes.dedup();
     // An instance at a time, so that its rows are out (and on stderr) before the next
     // begins; within it, every run of every size the engine takes is a task of its own.
+    let pool = crate::cpu::pool_for("--jobs", jobs)?;
     let (mut every, mut models) = (sizes_table(), models_table());
     for name in names {
         let (inst, opts) = super::case(name, base)?;
@@ -63,17 +65,22 @@ pub fn protocol(
             .filter(|s| s.1.1.is_ok())
             .flat_map(|(s, _)| (0..n_runs).map(move |r| (s, r)))
             .collect();
-        let times = run_tasks(&tasks, jobs, |&(s, r)| {
-            let o = sized[s].1.as_ref().expect("only sizes the engine takes are tasks");
-            let o = Options { seed: o.seed.wrapping_add(r as u64), ..o.clone() };
-            Ok(runs(&Backend::Cpu { threads: 1 }, &inst, &o, 1, limit)?[0].reached)
+        let times: Vec<Option<f64>> = pool.install(|| {
+            tasks
+                .par_iter()
+                .map(|&(s, r)| {
+                    let o = sized[s].1.as_ref().expect("only sizes the engine takes are tasks");
+                    let o = Options { seed: o.seed.wrapping_add(r as u64), ..o.clone() };
+                    Ok(runs(&Backend::Cpu { threads: 1 }, &inst, &o, 1, limit)?[0].reached)
+                })
+                .collect::<Result<_>>()
         })?;
+        // The tasks hold each size's runs in turn.
+        let mut by_size = times.chunks(n_runs);
         let sweeps: Vec<(u32, Sweep)> = sized
             .iter()
-            .enumerate()
-            .map(|(s, (size, o))| {
-                let sweep =
-                    o.as_ref().map(|_| tasks.iter().zip(&times).filter(|(t, _)| t.0 == s).map(|(_, &t)| t).collect());
+            .map(|(size, o)| {
+                let sweep = o.as_ref().map(|_| by_size.next().expect("a chunk a size taken").to_vec());
                 (*size, sweep.map_err(Clone::clone))
             })
             .collect();
@@ -97,41 +104,6 @@ fn sized(inst: &Instance, opts: &Options, size: u32) -> std::result::Result<Opti
         eprintln!("note: {}: population {size} skipped: {e:#}", inst.name);
         format!("{e:#}")
     })
-}
-
-/// `task` over `tasks`, `jobs` at a time on threads of their own, the results in the
-/// tasks' order; the first error stops the tasks not yet begun.
-fn run_tasks<T: Sync, R: Send + Copy + Default>(
-    tasks: &[T],
-    jobs: usize,
-    task: impl Fn(&T) -> Result<R> + Sync,
-) -> Result<Vec<R>> {
-    use std::sync::Mutex;
-    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-    let (next, failed) = (AtomicUsize::new(0), AtomicBool::new(false));
-    let results = Mutex::new(vec![R::default(); tasks.len()]);
-    let error = Mutex::new(None);
-    std::thread::scope(|scope| {
-        for _ in 0..jobs.clamp(1, tasks.len().max(1)) {
-            scope.spawn(|| {
-                while !failed.load(Ordering::Relaxed) {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(t) = tasks.get(i) else { break };
-                    match task(t) {
-                        Ok(r) => results.lock().unwrap_or_else(|p| p.into_inner())[i] = r,
-                        Err(e) => {
-                            failed.store(true, Ordering::Relaxed);
-                            error.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert(e);
-                        }
-                    }
-                }
-            });
-        }
-    });
-    match error.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        Some(e) => Err(e),
-        None => Ok(results.into_inner().unwrap_or_else(|p| p.into_inner())),
-    }
 }
 
 /// Model I: the size, and its mean, with the shortest mean time among those whose runs all
@@ -259,21 +231,6 @@ mod tests {
             }
             assert_eq!(size == MODEL_II, p.6 == model_ii, "{name}: Model I is Model II at 128");
         }
-    }
-
-    #[test]
-    fn tasks_run_at_once_keep_their_order_and_stop_at_an_error() {
-        let tasks: Vec<u32> = (0..50).collect();
-        let done = run_tasks(&tasks, 4, |&t| Ok(t * 2)).unwrap();
-        assert_eq!(done, tasks.iter().map(|t| t * 2).collect::<Vec<_>>());
-        let begun = std::sync::atomic::AtomicUsize::new(0);
-        // One thread: which tasks begin is then deterministic.
-        let failed = run_tasks(&tasks, 1, |&t| {
-            begun.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            if t == 5 { anyhow::bail!("task 5") } else { Ok(t) }
-        });
-        assert_eq!(failed.unwrap_err().to_string(), "task 5");
-        assert_eq!(begun.into_inner(), 6, "tasks after the error still began");
     }
 
     #[test]
