@@ -109,8 +109,43 @@ pub const fn from_narrow(key: u64) -> Candidate {
 }
 
 /// Tabu entries are the iteration until which a (facility, location) assignment is taboo;
-/// a never-used entry holds this.
+/// a never-used entry holds this (`TabuStart::Flat`).
 pub const TABU_FREE: i32 = -1;
+
+/// What a walk's fresh tabu matrix holds (`TabuStart::fill`). Every start puts every entry
+/// below the first iteration, so every move is authorised; they differ only in when, under
+/// the long-term aspiration A, the entries never used come due.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TabuStart {
+    /// Every entry `TABU_FREE`: all the unused assignments come due at iteration A at once,
+    /// and a burst of aspired moves follows. The GPU's walks start so (their kernels know
+    /// no other start); measured against `Staggered` there, it did as well or better
+    /// (docs/benchmarks-record.md, "Taillard's staggered tabu start on the GPU").
+    #[default]
+    Flat,
+    /// Taillard's start (Ro-TS sets entry (i, j) to −(n·i + j)), here −1 − entry: the
+    /// entries come due one by one over the n² iterations before A. The CPU's walks start
+    /// so (`policy::CPU_TABU_START`).
+    Staggered,
+}
+
+impl TabuStart {
+    /// The fresh value of `entry` (facility · n + location).
+    #[inline(always)]
+    pub const fn entry(self, entry: usize) -> i32 {
+        match self {
+            TabuStart::Flat => TABU_FREE,
+            TabuStart::Staggered => -1 - entry as i32,
+        }
+    }
+
+    /// Fills `tabu` (n² entries, facility-major) with a fresh matrix.
+    pub fn fill(self, tabu: &mut [i32]) {
+        for (entry, t) in tabu.iter_mut().enumerate() {
+            *t = self.entry(entry);
+        }
+    }
+}
 
 /// Uniform f32 in [0, 1) from 24 random bits (exact, identical on host and GPU).
 #[inline(always)]

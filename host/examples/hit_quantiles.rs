@@ -4,12 +4,13 @@
 //! from below (docs/benchmarks-record.md, "The sums layout").
 //!
 //! `cargo run --release -p host --example hit_quantiles -- INSTANCE TARGET WALKS MAX_ITERATIONS
-//! [TENURE_FACTOR [LAW [ASPIRATION_FACTOR]]]` (the `ts` defaults: T = 8n with LAW `mixed`,
-//! T·r³ in even walks and uniform around T/4 in odd ones; `cubic` and `uniform` for all the
-//! walks; one draw per entry; aspiration after 5n² iterations). Also prints how many walks
-//! hit within 100, 200 and 400 iterations.
+//! [TENURE_FACTOR [LAW [ASPIRATION_FACTOR [START]]]]` (the `ts` defaults: T = 8n with LAW
+//! `mixed`, T·r³ in even walks and uniform around T/4 in odd ones; `cubic` and `uniform` for
+//! all the walks; one draw per entry; aspiration after 5n² iterations; START `flat`, the
+//! GPU's fresh tabu matrix, or `staggered`, Taillard's and the CPU's, `ls::TabuStart`).
+//! Also prints how many walks hit within 100, 200 and 400 iterations.
 use qapgpu::io::qaplib;
-use qapgpu_common::ls::{Scratch, TABU_FREE, Tenure, TenureLaw, WalkState, tabu_walk};
+use qapgpu_common::ls::{Scratch, TabuStart, Tenure, TenureLaw, WalkState, tabu_walk};
 use qapgpu_common::matrix::Dense;
 use qapgpu_common::ops::random_permutation;
 use qapgpu_common::rng::Xoshiro128;
@@ -18,8 +19,8 @@ use rayon::prelude::*;
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     anyhow::ensure!(
-        (4..=7).contains(&args.len()),
-        "usage: hit_quantiles INSTANCE TARGET WALKS MAX_ITERATIONS [TENURE_FACTOR [LAW [ASPIRATION_FACTOR]]]"
+        (4..=8).contains(&args.len()),
+        "usage: hit_quantiles INSTANCE TARGET WALKS MAX_ITERATIONS [TENURE_FACTOR [LAW [ASPIRATION_FACTOR [START]]]]"
     );
     let inst = qaplib::read_dat(&qaplib::resolve(&args[0]))?;
     let target: i64 = args[1].parse()?;
@@ -37,6 +38,11 @@ fn main() -> anyhow::Result<()> {
         other => anyhow::bail!("LAW {other}: expected cubic, uniform or mixed"),
     };
     let aspiration: i32 = args.get(6).map_or(Ok(5), |a| a.parse())?;
+    let start = match args.get(7).map_or("flat", String::as_str) {
+        "flat" => TabuStart::Flat,
+        "staggered" => TabuStart::Staggered,
+        other => anyhow::bail!("START {other}: expected flat or staggered"),
+    };
     let tenure = Tenure { list_size: (factor * n as f64).round() as u32, per_move: false, law };
     let mut hits: Vec<u32> = (0..walks)
         .into_par_iter()
@@ -46,7 +52,8 @@ fn main() -> anyhow::Result<()> {
             random_permutation(&mut rng, &mut p);
             let cost = inst.cost(&p);
             let mut best = p.clone();
-            let (mut delta, mut tabu) = (vec![0i64; n * n], vec![TABU_FREE; n * n]);
+            let (mut delta, mut tabu) = (vec![0i64; n * n], vec![0; n * n]);
+            start.fill(&mut tabu);
             let walk = WalkState { p: &mut p, cost, done: 0, best: &mut best, best_cost: cost };
             let scratch = Scratch { delta: &mut delta, tabu: &mut tabu };
             let (_, r) = tabu_walk(

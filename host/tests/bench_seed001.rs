@@ -88,6 +88,16 @@ fn seed_001_fits_the_single_block_times() {
 }
 
 #[test]
+fn no_single_block_runs_print_no_fits() {
+    let args =
+        ["001", "--instances", "tai12b", "--runs", "1", "--blocks", "2", "--single-runs", "0", "--time-limit", "1"];
+    let (dir, md) = bench("no-fits", &args);
+    assert!(dir.join("seed001.csv").is_file() && md.contains("seed 001 protocol"), "{md}");
+    assert!(!md.contains("Fig. 6") && !dir.join("seed001-fits.csv").exists(), "{md}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn zero_runs_and_no_sizes_are_refused() {
     let dir = std::env::temp_dir().join(format!("qapgpu-seed001-refused-{}", std::process::id()));
     for (args, needle) in

@@ -82,13 +82,41 @@ fn multi_start_tabu_search_reaches_the_optimum() {
 
 /// `walks` tabu walks of 30 moves a launch on tai25b, on the CPU engine, from random starts.
 fn tai25b_walks(walks: u32) -> (qapgpu::Instance, i64, qapgpu::algo::aco::cpu::AcoCpu) {
+    tai25b_walks_with(walks, |_| {})
+}
+
+/// `tai25b_walks` with `tweak` applied to the walks' settings.
+fn tai25b_walks_with(
+    walks: u32,
+    tweak: impl FnOnce(&mut qapgpu::algo::aco::AcoConfig),
+) -> (qapgpu::Instance, i64, qapgpu::algo::aco::cpu::AcoCpu) {
     use qapgpu::algo::aco::{AcoConfig, AcoEngine, Class};
     let (inst, known) = bench::load("tai25b").unwrap();
     let mut cfg = AcoConfig::paper(qapgpu_common::ls::LsKind::Tabu, inst.n as u32, Class::Random);
     (cfg.walk, cfg.ants, cfg.ls_iterations, cfg.aspiration) = (true, walks, 30, 5 * 25 * 25);
+    tweak(&mut cfg);
     let mut e = qapgpu::algo::aco::cpu::AcoCpu::new(&inst, &cfg, 2).unwrap();
     e.random_ants().unwrap();
     (inst, known, e)
+}
+
+/// `ts`'s walks on the CPU start their tabu matrices staggered (`policy::CPU_TABU_START`),
+/// the engine honours the start it is given, and the two starts part where the long-term
+/// aspiration first differs (from move 4n² on): walks of 3,200 moves on tai25b (5n² = 3,125).
+#[test]
+fn cpu_walks_start_their_tabu_matrices_staggered() {
+    use qapgpu::algo::aco::AcoEngine;
+    use qapgpu_common::ls::TabuStart;
+    let (inst, known) = bench::load("tai25b").unwrap();
+    let cfg = qapgpu::algo::ts::walk_config(&qapgpu::Backend::Cpu { threads: 2 }, &inst, &ts_on_cpu(known)).unwrap();
+    assert_eq!(cfg.tabu_start, TabuStart::Staggered);
+    let walked = |start: TabuStart| {
+        let (_, _, mut e) = tai25b_walks_with(4, |cfg| (cfg.tabu_start, cfg.ls_iterations) = (start, 3_200));
+        e.local_search().unwrap();
+        e.snapshot().unwrap().cants
+    };
+    assert_eq!(walked(TabuStart::Staggered), walked(TabuStart::Staggered));
+    assert_ne!(walked(TabuStart::Staggered), walked(TabuStart::Flat));
 }
 
 /// `ts --regroup-every` on the CPU engine: the walks outside the elite take the elite's

@@ -355,6 +355,29 @@ fn move_classes_with_and_without_aspiration() {
     assert_eq!(move_class(150, 200, 100, true, 50), ASPIRED);
 }
 
+/// Both fresh tabu matrices (`TabuStart`) authorise every move at the first iteration;
+/// under the long-term aspiration A the flat one's entries all come due at iteration A,
+/// the staggered one's one at a time over the n² iterations before it: k of them at
+/// iteration A − n² + k.
+#[test]
+fn fresh_tabu_matrices_come_due_at_once_or_one_entry_at_a_time() {
+    use qapgpu_common::ls::{ASPIRED, AUTHORIZED, TabuStart, class_of_earlier};
+    let n = 7usize;
+    let aspiration = 5 * (n * n) as i32;
+    let due = |start: TabuStart, now: i32| {
+        let mut tabu = vec![0; n * n];
+        start.fill(&mut tabu);
+        assert!(tabu.iter().all(|&t| class_of_earlier(t, 0, false, 0) == ASPIRED));
+        assert!(tabu.iter().all(|&t| class_of_earlier(t, 0, false, aspiration) == AUTHORIZED));
+        tabu.iter().filter(|&&t| class_of_earlier(t, now, false, aspiration) == ASPIRED).count()
+    };
+    for k in 0..=(n * n) {
+        let now = aspiration - (n * n) as i32 + k as i32;
+        assert_eq!(due(TabuStart::Staggered, now), k, "staggered, at iteration {now}");
+        assert_eq!(due(TabuStart::Flat, now), if now > aspiration - 1 { n * n } else { 0 }, "flat, at iteration {now}");
+    }
+}
+
 /// `move_class` classes a move from the earlier of its two entries (`class_of_earlier`);
 /// that is the rule as Taillard states it for each entry, over every order of the entries,
 /// iterations near the ends of i32 (where `now − aspiration` wraps) and aspirations of 0 to

@@ -13,7 +13,7 @@
 //! code; every family that needs a row reads it from here.
 use super::aco::{Class, Layout, MAX_ANTS};
 use crate::io::Instance;
-use qapgpu_common::ls::TenureLaw;
+use qapgpu_common::ls::{TabuStart, TenureLaw};
 
 // ---------------------------------------------------------------------------------------
 // The data's class: uniform random or structured.
@@ -144,6 +144,16 @@ pub const TENURE_FACTOR: u32 = 8;
 /// iterations is aspired. Shorter aspirations (16n to 64n moves) did worse but on tai100a
 /// (the record, "Launch costs, and five more ways at tai80a").
 pub const ASPIRATION_FACTOR: u32 = 5;
+
+/// What a CPU walk's fresh tabu matrix holds: Taillard's staggered start, so that under the
+/// long-term aspiration the unused assignments come due one by one, not all at iteration
+/// 5n² at once. A few CPU walks each run far past 5n² moves, and there it paid: `ts` on two
+/// cores for 1 s (seeds 201–212), tai50b 0.650 % against 0.337 % and tai60b 3.263 % against
+/// 0.821 %, n ≤ 40 within the spread; single walks reached tai25b's optimum in a median
+/// 7,390 moves against 13,668 (`hit_quantiles`). The GPU's walks start flat: their first hits
+/// come before 5n², where the walks regroup (tai*a) they start afresh before it, and only
+/// tai50a changed, for the worse (the record, "Taillard's staggered tabu start on the GPU").
+pub const CPU_TABU_START: TabuStart = TabuStart::Staggered;
 
 /// The walks draw a tenure per tabu entry, as Taillard's code does (not `aco-ts`'s one per
 /// move, which brought the colony to seed 003's errors: the record, "Table 5: IT_TOTAL =

@@ -239,9 +239,13 @@ fn seed001_protocols(
                 "{context}; the empirical distribution of {} single-block runs, the i-th fastest at (i − ½)/R with R counting the runs censored at the time limit, fitted by a gamma and by a normal distribution function (least squares)",
                 a.single_runs
             );
-            table.write(out, "seed001", title, context)?
-                + "\n"
-                + &fits.write(out, "seed001-fits", fig6, &fit_context)?
+            let table = table.write(out, "seed001", title, context)?;
+            // No single-block runs (--single-runs 0): nothing to fit, no empty table.
+            if a.single_runs == 0 {
+                table
+            } else {
+                table + "\n" + &fits.write(out, "seed001-fits", fig6, &fit_context)?
+            }
         }
         Protocol::Restart001 => {
             let table = seed001::restart::protocol(&backends[0], base, names, runs, limit)?;

@@ -14,7 +14,7 @@ use qapgpu_common::MAX_N;
 use qapgpu_common::aco::{BEST_THREADS, Bounds, INIT_THREADS};
 use qapgpu_common::elem::ElemWidth;
 use qapgpu_common::layout::{LS_SCRATCH_PER_WARP, LsLayout, Placement, blocks_per_sm};
-use qapgpu_common::ls::{LsKind, TenureLaw};
+use qapgpu_common::ls::{LsKind, TabuStart, TenureLaw};
 use qapgpu_common::mata::Mapping;
 use qapgpu_common::params::{
     AcoBest, AcoParams, LS_SUMS_BETA, LS_SUMS_SIDE_B, LS_TENURE_MIXED, LS_TENURE_PER_MOVE, LS_TENURE_UNIFORM, LS_WALK,
@@ -157,6 +157,7 @@ impl AcoGpu {
         anyhow::ensure!(cfg.ants >= 1, "the colony needs at least one ant");
         let w = inst.width;
         anyhow::ensure!(!cfg.walk || cfg.ls == LsKind::Tabu, "walks are tabu searches");
+        anyhow::ensure!(cfg.tabu_start == TabuStart::Flat, "the GPU's walks start their tabu matrices flat only");
         let plan = search::plan_or_explain(&gpu, inst, &search::request(inst, &cfg))?;
         let layout = plan.layout;
         let shape = layout.shape;

@@ -14,7 +14,7 @@ use crate::site::Site;
 use anyhow::{Result, bail};
 use qapgpu_common::aco::Bounds;
 use qapgpu_common::ga::probability_threshold;
-use qapgpu_common::ls::{LsKind, NO_TARGET, Tenure, TenureLaw, uniform_tenure_range};
+use qapgpu_common::ls::{LsKind, NO_TARGET, TabuStart, Tenure, TenureLaw, uniform_tenure_range};
 use qapgpu_common::mata::{Mapping, default_ns};
 use std::sync::Arc;
 use std::time::Instant;
@@ -231,6 +231,8 @@ pub struct AcoConfig {
     pub walk: bool,
     /// Walks: Taillard's long-term aspiration, in iterations (0: none).
     pub aspiration: u32,
+    /// Walks: what a fresh tabu matrix holds (the GPU engine runs `TabuStart::Flat` only).
+    pub tabu_start: TabuStart,
     /// GPU: move costs in i64 even where the instance allows i32 (`Instance::delta_width`).
     pub wide_delta: bool,
 }
@@ -264,6 +266,7 @@ impl AcoConfig {
             target: NO_TARGET,
             walk: false,
             aspiration: 0,
+            tabu_start: TabuStart::Flat,
             wide_delta: false,
         }
     }

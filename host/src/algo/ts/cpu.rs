@@ -7,7 +7,7 @@ use crate::run::stop::StopWord;
 use crate::with_mats;
 use anyhow::Result;
 use qapgpu_common::elem::Elem;
-use qapgpu_common::ls::{Scratch, TABU_FREE, WalkState, donor_rank, rank_key, tabu_walk};
+use qapgpu_common::ls::{Scratch, WalkState, donor_rank, rank_key, tabu_walk};
 use qapgpu_common::matrix::Dense;
 use qapgpu_common::moves::move_count;
 use qapgpu_common::rng::Xoshiro128;
@@ -94,7 +94,7 @@ fn walk_one<E: Elem>(a: &Dense<E>, b: &Dense<E>, cfg: &AcoConfig, stop: &StopWor
         return;
     }
     if *w.done == 0 {
-        w.tabu.fill(TABU_FREE);
+        cfg.tabu_start.fill(w.tabu);
     }
     // The walk's best so far is its unit's best ant, unless the walk stands lower.
     let from_ant = *w.ant_cost <= *w.cost;

@@ -47,7 +47,7 @@ pub mod wide;
 
 use super::aco::{self, AcoConfig, AcoEngine, LayoutRule};
 use super::policy::{
-    self, ASPIRATION_FACTOR, CONVERGED_RAMP_MOVES, CONVERGED_SETTLE_PER_N, DEFAULT_REGROUP_EVERY,
+    self, ASPIRATION_FACTOR, CONVERGED_RAMP_MOVES, CONVERGED_SETTLE_PER_N, CPU_TABU_START, DEFAULT_REGROUP_EVERY,
     DEFAULT_REGROUP_MAX_N, DEFAULT_REGROUP_MIN_N, DEFAULT_REGROUP_ROUNDS, DEFAULT_RESTART_CYCLE, LAUNCH_ITERATIONS,
     LOW_DOMINANCE, MAX_CYCLE_RESTARTS, MAX_SEGMENTS, REGROUP_KEEP, REGROUP_ROUNDS, STRUCTURED_REGROUP_ROUNDS,
     STRUCTURED_WALK_MAX_N, STRUCTURED_WALK_THREADS, TENURE_FACTOR, TENURE_LAW, TENURE_PER_MOVE, TS_LAYOUT,
@@ -315,8 +315,12 @@ pub fn walk_config(backend: &Backend, inst: &Instance, opts: &Options) -> Result
                 (cfg.ants, cfg.one_wave) = (aco::MAX_ANTS, true);
             }
         }
-        // One walk per CPU thread: the multi-start tabu search on all cores.
-        Backend::Cpu { threads } => cfg.ants = opts.aco.ants.unwrap_or(super::cpu_threads(*threads) as u32),
+        // One walk per CPU thread: the multi-start tabu search on all cores, each walk
+        // starting its tabu matrix as Taillard's does.
+        Backend::Cpu { threads } => {
+            cfg.ants = opts.aco.ants.unwrap_or(super::cpu_threads(*threads) as u32);
+            cfg.tabu_start = CPU_TABU_START;
+        }
     }
     Ok(cfg)
 }
