@@ -119,11 +119,11 @@ pub const TABU_FREE: i32 = -1;
 pub enum TabuStart {
     /// Every entry `TABU_FREE`: all the unused assignments come due at iteration A at once,
     /// and a burst of aspired moves follows. The GPU's walks start so (their kernels know
-    /// no other start); measured against `Staggered` there, it did as well or better
+    /// no other start); `Staggered` measured there gained nothing overall
     /// (docs/benchmarks-record.md, "Taillard's staggered tabu start on the GPU").
     #[default]
     Flat,
-    /// Taillard's start (Ro-TS sets entry (i, j) to −(n·i + j)), here −1 − entry: the
+    /// The Ro-TS code's start (it sets entry (i, j) to −(n·i + j)), here −1 − entry: the
     /// entries come due one by one over the n² iterations before A. The CPU's walks start
     /// so (`policy::CPU_TABU_START`).
     Staggered,

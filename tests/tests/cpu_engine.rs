@@ -100,16 +100,22 @@ fn tai25b_walks_with(
     (inst, known, e)
 }
 
-/// `ts`'s walks on the CPU start their tabu matrices staggered (`policy::CPU_TABU_START`),
-/// the engine honours the start it is given, and the two starts part where the long-term
-/// aspiration first differs (from move 4n² on): walks of 3,200 moves on tai25b (5n² = 3,125).
+/// `ts`'s walks on the CPU run as Taillard's code does (`policy::CPU_TABU_START`,
+/// `CPU_TENURE_LAW`, `CPU_TENURE_PER_MOVE`) unless the user sets the tenures; the engine
+/// honours the start it is given, and the two starts part where the long-term aspiration
+/// first differs (from move 4n² on): walks of 3,200 moves on tai25b (5n² = 3,125).
 #[test]
 fn cpu_walks_start_their_tabu_matrices_staggered() {
     use qapgpu::algo::aco::AcoEngine;
-    use qapgpu_common::ls::TabuStart;
+    use qapgpu_common::ls::{TabuStart, TenureLaw};
     let (inst, known) = bench::load("tai25b").unwrap();
-    let cfg = qapgpu::algo::ts::walk_config(&qapgpu::Backend::Cpu { threads: 2 }, &inst, &ts_on_cpu(known)).unwrap();
-    assert_eq!(cfg.tabu_start, TabuStart::Staggered);
+    let cpu = qapgpu::Backend::Cpu { threads: 2 };
+    let cfg = qapgpu::algo::ts::walk_config(&cpu, &inst, &ts_on_cpu(known)).unwrap();
+    assert_eq!((cfg.tabu_start, cfg.tenure_law, cfg.tenure_per_move), (TabuStart::Staggered, TenureLaw::Cubic, true));
+    let mut mine = ts_on_cpu(known);
+    (mine.aco.tenure_law, mine.aco.tenure_per_move) = (Some(TenureLaw::Mixed), Some(false));
+    let cfg = qapgpu::algo::ts::walk_config(&cpu, &inst, &mine).unwrap();
+    assert_eq!((cfg.tenure_law, cfg.tenure_per_move), (TenureLaw::Mixed, false), "the user's tenures are kept");
     let walked = |start: TabuStart| {
         let (_, _, mut e) = tai25b_walks_with(4, |cfg| (cfg.tabu_start, cfg.ls_iterations) = (start, 3_200));
         e.local_search().unwrap();
@@ -407,11 +413,19 @@ fn auto_tunes_the_colony_on_structured_data() {
     let (a40, _) = bench::load("tai40a").unwrap();
     assert_eq!(auto::choose(&a40, true).0, "ts");
     assert_eq!(auto::tune(&a40, &opts, true).aco.ls_iterations, None);
-    // On the CPU the colony keeps uniform data above n = 40, tuned as above n = 100.
+    // On the CPU the colony keeps uniform data above n = 40, tuned as above n = 100, and
+    // structured data above n = 60; `ts` takes structured data up to n = 60.
     assert_eq!(
         (auto::choose(&a50, false).0, auto::choose(&a80, false).0, auto::choose(&a40, false).0),
         ("aco-ts", "aco-ts", "ts")
     );
+    let (b50, _) = bench::load("tai50b").unwrap();
+    let (b60, _) = bench::load("tai60b").unwrap();
+    assert_eq!(
+        (auto::choose(&b50, false).0, auto::choose(&b60, false).0, auto::choose(&b80, false).0),
+        ("ts", "ts", "aco-ts")
+    );
+    assert_eq!((auto::choose(&b50, true).0, auto::choose(&b60, true).0), ("aco-ts", "aco-ts"));
     assert_eq!(auto::tune(&a80, &opts, false).aco.ls_iterations, Some(32 * 80));
     let mut mine = qapgpu::Options::default();
     mine.aco.ls_iterations = Some(77);

@@ -145,15 +145,42 @@ pub const TENURE_FACTOR: u32 = 8;
 /// (the record, "Launch costs, and five more ways at tai80a").
 pub const ASPIRATION_FACTOR: u32 = 5;
 
-/// What a CPU walk's fresh tabu matrix holds: Taillard's staggered start, so that under the
-/// long-term aspiration the unused assignments come due one by one, not all at iteration
-/// 5n² at once. A few CPU walks each run far past 5n² moves, and there it paid: `ts` on two
-/// cores for 1 s (seeds 201–212), tai50b 0.650 % against 0.337 % and tai60b 3.263 % against
-/// 0.821 %, n ≤ 40 within the spread; single walks reached tai25b's optimum in a median
-/// 7,390 moves against 13,668 (`hit_quantiles`). The GPU's walks start flat: their first hits
-/// come before 5n², where the walks regroup (tai*a) they start afresh before it, and only
-/// tai50a changed, for the worse (the record, "Taillard's staggered tabu start on the GPU").
+/// What a CPU walk's fresh tabu matrix holds: the staggered start of the Ro-TS code we
+/// measure against, so that under the long-term aspiration the unused assignments come due
+/// one by one, not all at iteration 5n² at once. A few CPU walks each run far past 5n²
+/// moves, and there it paid: `ts` on two cores for 1 s (seeds 201–212), tai60b 3.263 %
+/// against 0.821 % (Welch t = 3.45) and tai50b 0.650 % against 0.337 %, n ≤ 40 within the
+/// spread; single walks reached tai25b's optimum in a median 7,390 moves against 13,668
+/// (`hit_quantiles`). The GPU's walks start flat: there the staggered start changed nothing
+/// from tai60a up nor on the structured targets, and of tai40a and tai50a made the first a
+/// little lower and the second higher (the record, "Taillard's staggered tabu start on the
+/// GPU").
 pub const CPU_TABU_START: TabuStart = TabuStart::Staggered;
+
+/// The CPU walks' tenures: T·r³ with T = 8n, one draw a move for both entries, as the Ro-TS
+/// code we measure against draws them (didoudiaz/QAP-codes `rots-qap.c`), where the GPU's
+/// walks take `TENURE_LAW` and `TENURE_PER_MOVE`. On two cores for 1 s (seeds 201–212,
+/// staggered start) it ended lower than the GPU's mixed law on all seven instances up to
+/// n = 60 measured, none by more than the spread of 12 seeds: tai35b 0.009 % against
+/// 0.057 %, tai40b 0.004 against 0.012 %, tho40 0.038 against 0.045 %, tai40a 0.679 against
+/// 0.733 %, tai50b 0.241 against 0.337 %, tai60b 0.694 against 0.821 %; on tai50a to tai80a
+/// within 6 % of it, where `auto` runs a colony on the CPU (the record, "The CPU's walks as
+/// the Ro-TS code runs them"). Above n = 256 the wide path's walks keep the GPU's law on
+/// both engines (not measured); `memetic`'s CPU walks take these (not measured either).
+pub const CPU_TENURE_LAW: TenureLaw = TenureLaw::Cubic;
+
+/// See `CPU_TENURE_LAW`: one tenure draw a move on the CPU.
+pub const CPU_TENURE_PER_MOVE: bool = true;
+
+/// Largest n of structured data (a dominance of at least `LOW_DOMINANCE`) for which `auto`
+/// runs `ts` on the CPU: its walks (`CPU_TENURE_LAW`, `CPU_TABU_START`) ended lower on
+/// average than the colony within 1 s on two cores on tai50b (0.241 % against 0.342 %,
+/// seeds 201–212; 0.141 against 0.587 %, seeds 1–6) and tai60b (0.694 against 1.007 %;
+/// 0.493 against 0.698 %), though the colony's median run was lower on tai50b (0.025
+/// against 0.251 %); the mean gap is what issue 43 measures. On tai80b and tai100b they
+/// ended four times higher (3.96 and 3.79 % against 0.93 and 0.96 %; the record, "The
+/// CPU's walks as the Ro-TS code runs them").
+pub const CPU_STRUCTURED_TS_MAX_N: usize = 60;
 
 /// The walks draw a tenure per tabu entry, as Taillard's code does (not `aco-ts`'s one per
 /// move, which brought the colony to seed 003's errors: the record, "Table 5: IT_TOTAL =

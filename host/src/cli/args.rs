@@ -210,8 +210,9 @@ pub struct AcoArgs {
     // T_list-size (`help::tabu_list`).
     #[arg(long, help = help::tabu_list())]
     tabu_list: Option<u32>,
-    /// Tabu tenures: one draw per move for both entries (seed 003's reading, the default of
-    /// aco-ts) or one per tabu entry (Taillard's code, the default of ts and memetic).
+    /// Tabu tenures: one draw per move for both entries (seed 003's reading and the Ro-TS
+    /// code's, the default of aco-ts, and of ts and memetic on the CPU) or one per tabu
+    /// entry (the default of ts and memetic on the GPU).
     #[arg(long, value_enum)]
     tenure: Option<TenureDraw>,
     // The tenure's distribution (`help::tenure_law`).
@@ -331,7 +332,7 @@ mod help {
     /// `--tenure-law`.
     pub fn tenure_law() -> String {
         format!(
-            "The tenure's distribution: T·r³ (seed 003; the default of the colonies), uniform in [0.9·T, 1.1·T] (Taillard's Ro-TS code, with T = n there), or mixed: T·r³ in even walks and uniform around T/4 in odd ones (the default of ts and memetic, with T = {TENURE_FACTOR}n)"
+            "The tenure's distribution: T·r³ (seed 003; the default of the colonies), uniform in [0.9·T, 1.1·T] (Taillard's Ro-TS code, with T = n there), or mixed: T·r³ in even walks and uniform around T/4 in odd ones (the default of ts and memetic on the GPU, with T = {TENURE_FACTOR}n; on the CPU they draw T·r³)"
         )
     }
 
@@ -400,7 +401,7 @@ pub enum TenureLawArg {
     Cubic,
     /// Uniform integer in [0.9·T, 1.1·T].
     Uniform,
-    /// T·r³ in even walks (ants), uniform around T/4 in odd ones (the default of ts and memetic).
+    /// T·r³ in even walks (ants), uniform around T/4 in odd ones (the default of ts and memetic on the GPU).
     Mixed,
 }
 

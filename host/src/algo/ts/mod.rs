@@ -47,11 +47,11 @@ pub mod wide;
 
 use super::aco::{self, AcoConfig, AcoEngine, LayoutRule};
 use super::policy::{
-    self, ASPIRATION_FACTOR, CONVERGED_RAMP_MOVES, CONVERGED_SETTLE_PER_N, CPU_TABU_START, DEFAULT_REGROUP_EVERY,
-    DEFAULT_REGROUP_MAX_N, DEFAULT_REGROUP_MIN_N, DEFAULT_REGROUP_ROUNDS, DEFAULT_RESTART_CYCLE, LAUNCH_ITERATIONS,
-    LOW_DOMINANCE, MAX_CYCLE_RESTARTS, MAX_SEGMENTS, REGROUP_KEEP, REGROUP_ROUNDS, STRUCTURED_REGROUP_ROUNDS,
-    STRUCTURED_WALK_MAX_N, STRUCTURED_WALK_THREADS, TENURE_FACTOR, TENURE_LAW, TENURE_PER_MOVE, TS_LAYOUT,
-    UNIFORM_REGROUP_DISTANCE, UNIFORM_REGROUP_MAX_N, UNIFORM_REGROUP_SMALL_N,
+    self, ASPIRATION_FACTOR, CONVERGED_RAMP_MOVES, CONVERGED_SETTLE_PER_N, CPU_TABU_START, CPU_TENURE_LAW,
+    CPU_TENURE_PER_MOVE, DEFAULT_REGROUP_EVERY, DEFAULT_REGROUP_MAX_N, DEFAULT_REGROUP_MIN_N, DEFAULT_REGROUP_ROUNDS,
+    DEFAULT_RESTART_CYCLE, LAUNCH_ITERATIONS, LOW_DOMINANCE, MAX_CYCLE_RESTARTS, MAX_SEGMENTS, REGROUP_KEEP,
+    REGROUP_ROUNDS, STRUCTURED_REGROUP_ROUNDS, STRUCTURED_WALK_MAX_N, STRUCTURED_WALK_THREADS, TENURE_FACTOR,
+    TENURE_LAW, TENURE_PER_MOVE, TS_LAYOUT, UNIFORM_REGROUP_DISTANCE, UNIFORM_REGROUP_MAX_N, UNIFORM_REGROUP_SMALL_N,
 };
 use super::{Backend, Family, Options, check_range};
 use crate::io::Instance;
@@ -316,10 +316,12 @@ pub fn walk_config(backend: &Backend, inst: &Instance, opts: &Options) -> Result
             }
         }
         // One walk per CPU thread: the multi-start tabu search on all cores, each walk
-        // starting its tabu matrix as Taillard's does.
+        // starting its tabu matrix and drawing its tenures as the Ro-TS code does.
         Backend::Cpu { threads } => {
             cfg.ants = opts.aco.ants.unwrap_or(super::cpu_threads(*threads) as u32);
             cfg.tabu_start = CPU_TABU_START;
+            cfg.tenure_law = opts.aco.tenure_law.unwrap_or(CPU_TENURE_LAW);
+            cfg.tenure_per_move = opts.aco.tenure_per_move.unwrap_or(CPU_TENURE_PER_MOVE);
         }
     }
     Ok(cfg)
