@@ -18,10 +18,12 @@
 #   Table III at 30 runs a size, 20 s a run, TABLE3_JOBS (24) at once.
 # `start-allcores`: the papers' CPU columns on all cores of a CPU instead of one thread, no
 #   GPU: SLOTS (4) groups of SLOT_CORES (16) cores (taskset), each a queue of jobs taken
-#   longest first: 003 Tables 5 and 6 (10 runs; tai150b 3, whose runs take about 3 and 5
-#   minutes on 16 cores), 000 GA-1/GA-2 (10 runs), 001's independent runs at p = 60 (30
+#   longest first: 003 Tables 5 and 6 (10 runs; tai150b 3, whose runs took 3.6 and 5.7
+#   minutes on 15 cores), 000 GA-1/GA-2 (10 runs), 001's independent runs at p = 60 (30
 #   runs, 10 s) and 004 (10 runs a cell), each with --threads 0 (the slot's cores), each cut
-#   at JOB_CAP (1700) s.
+#   at JOB_CAP (1700) s. ONLY (space-separated job names, e.g. "t5-tai80b t6-tai100b
+#   t6-small") runs those jobs alone. The weights are minutes on 15 cores of a busy 64-core
+#   Xeon, as measured on 2026-11-26 (estimates for the three jobs that did not run then).
 set -u
 bin_dir=${BIN_DIR:-dist/quick}
 bin=$(realpath "$bin_dir")/qapgpu
@@ -71,22 +73,28 @@ start-allcores)
   [ $((slots * cores)) -le "$(nproc)" ] || { echo "bench-seeds-rest.sh: $slots slots of $cores cores need more than $(nproc) cores"; exit 2; }
   mkdir -p "$bg"
   { nproc; lscpu | grep -E '^(Model name|Thread|Core|Socket)'; } > "$bg/machine.txt"
-  # WEIGHT NAME ARGS: estimated minutes on 16 cores, then the bench arguments.
-  cat > "$bg/allcores.jobs" <<JOBS
-14 t6-tai150b-1 003-target --instances tai150b --seed 1 --runs 3 --time-limit 900
-8 t5-tai150b-1 003-fixed --instances tai150b --seed 1 --runs 3 --time-limit 900
-8 t5-tai100a 003-fixed --instances tai100a --runs 10 --time-limit 600
-7 t001 001 --blocks 60 --runs 30 --single-runs 0 --time-limit 10
-6 t5-tai100b 003-fixed --instances tai100b --runs 10 --time-limit 600
-6 t6-tai100b 003-target --instances tai100b --runs 10 --time-limit 600
-5 t004 004 --runs 10
-4 t5-tai80a 003-fixed --instances tai80a --runs 10 --time-limit 600
-4 t5-tai80b 003-fixed --instances tai80b --runs 10 --time-limit 600
-4 t6-tai80b 003-target --instances tai80b --runs 10 --time-limit 600
-4 t000 000 --instances tai20b,tai25b,tai40b --variants ga1,ga2 --paper-k --runs 10 --time-limit 15
-3 t5-small 003-fixed --instances tai40a,tai50a,tai60a,tai50b,tai60b --runs 10 --time-limit 600
-1 t6-small 003-target --instances tai40a,tai50a,tai60a,tai80a,tai100a,tai50b,tai60b --runs 10 --time-limit 600
+  # WEIGHT NAME ARGS: minutes on 15 cores (see the header), then the bench arguments.
+  cat > "$bg/allcores.all" <<JOBS
+27 t001 001 --blocks 60 --runs 30 --single-runs 0 --time-limit 10
+17 t6-tai150b-1 003-target --instances tai150b --seed 1 --runs 3 --time-limit 900
+12 t5-tai100a 003-fixed --instances tai100a --runs 10 --time-limit 600
+11 t5-tai150b-1 003-fixed --instances tai150b --seed 1 --runs 3 --time-limit 900
+10 t6-tai100b 003-target --instances tai100b --runs 10 --time-limit 600
+8 t5-tai100b 003-fixed --instances tai100b --runs 10 --time-limit 600
+6 t004 004 --runs 10
+6 t5-tai80a 003-fixed --instances tai80a --runs 10 --time-limit 600
+6 t5-tai80b 003-fixed --instances tai80b --runs 10 --time-limit 600
+6 t6-tai80b 003-target --instances tai80b --runs 10 --time-limit 600
+5 t000 000 --instances tai20b,tai25b,tai40b --variants ga1,ga2 --paper-k --runs 10 --time-limit 15
+5 t5-small 003-fixed --instances tai40a,tai50a,tai60a,tai50b,tai60b --runs 10 --time-limit 600
+5 t6-small 003-target --instances tai40a,tai50a,tai60a,tai80a,tai100a,tai50b,tai60b --runs 10 --time-limit 600
 JOBS
+  if [ -n "${ONLY:-}" ]; then
+    for j in $ONLY; do awk -v j="$j" '$2 == j { f = 1 } END { exit !f }' "$bg/allcores.all" || { echo "bench-seeds-rest.sh: ONLY: no job $j"; exit 2; }; done
+    awk -v only=" $ONLY " 'index(only, " " $2 " ")' "$bg/allcores.all" > "$bg/allcores.jobs"
+  else
+    cp "$bg/allcores.all" "$bg/allcores.jobs"
+  fi
   # Longest first, each job to the slot with the least work so far.
   sort -rn "$bg/allcores.jobs" | awk -v s="$slots" '{ k = 0; for (i = 1; i < s; i++) if (w[i] < w[k]) k = i; w[k] += $1; print k, $0 }' > "$bg/allcores.plan"
   for k in $(seq 0 $((slots - 1))); do
