@@ -22,9 +22,13 @@ mkdir -p "$dest"
 awk '{ print $2 }' "$sums" | while read -r f; do
   [ -s "$dest/$f" ] && continue
   if [ -n "${SOURCE:-}" ]; then
-    cp "$SOURCE/QAPLIB/$f" "$dest/$f.part"
+    cp "$SOURCE/QAPLIB/$f" "$dest/$f.part" || { echo "fetch-qaplib.sh: $SOURCE/QAPLIB lacks $f" >&2; exit 1; }
   else
-    curl -fsSL "$raw/$f" -o "$dest/$f.part"
+    curl -fsSL "$raw/$f" -o "$dest/$f.part" 2>/dev/null || {
+      rm -f "$dest/$f.part"
+      echo "fetch-qaplib.sh: cannot download $f from $raw (no network? SOURCE=<a clone of didoudiaz/QAP-instances> copies from one)" >&2
+      exit 1
+    }
   fi
   mv "$dest/$f.part" "$dest/$f"
 done
