@@ -100,7 +100,7 @@ fn tai25b_walks_with(
     (inst, known, e)
 }
 
-/// `ts`'s walks on the CPU run as Taillard's code does (`policy::CPU_TABU_START`,
+/// `ts`'s walks on the CPU run as the Ro-TS code we measure against does (`policy::CPU_TABU_START`,
 /// `CPU_TENURE_LAW`, `CPU_TENURE_PER_MOVE`) unless the user sets the tenures; the engine
 /// honours the start it is given, and the two starts part where the long-term aspiration
 /// first differs (from move 4n² on): walks of 3,200 moves on tai25b (5n² = 3,125).
