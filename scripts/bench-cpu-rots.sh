@@ -7,7 +7,7 @@
 #   CORES=16 scripts/bench-cpu-rots.sh          # the criterion, on the GPU host's 16 cores
 #   CORES=2 SEEDS=4 scripts/bench-cpu-rots.sh   # a proxy on a small machine
 # Ours: `qapgpu solve FILE --engine cpu --threads CORES --time-limit LIMIT --stop time --seed S`
-# (`auto`). Ro-TS: seeds (S-1)·CORES+1 … S·CORES, `-m 2000000000` (the code otherwise stops
+# (`auto`; EXTRA adds options, e.g. EXTRA="--algo ts"). Ro-TS: seeds (S-1)·CORES+1 … S·CORES, `-m 2000000000` (the code otherwise stops
 # after 10,000 iterations), SIGINT after LIMIT s, the best of the CORES runs. The Ro-TS source
 # is in $ROTS_DIR (default dist/rots: main.c, rots-qap.c, qap-utils.c, tools.c and headers),
 # built here with gcc -O3 if no binary is there. The binary is $BIN (default
@@ -46,7 +46,7 @@ done
 for name in $names; do
   f=$qaplib/$name.dat
   for s in $(seq 1 "$seeds"); do
-    "$bin" solve "$f" --engine cpu --threads "$cores" --time-limit "$limit" --stop time --seed "$s" --json -q > "$out/ours-$name-$s.json" 2> "$out/ours-$name-$s.log" ||
+    "$bin" solve "$f" --engine cpu --threads "$cores" --time-limit "$limit" --stop time --seed "$s" ${EXTRA:-} --json -q > "$out/ours-$name-$s.json" 2> "$out/ours-$name-$s.log" ||
       fail "qapgpu failed on $name (seed $s): $(head -c 300 "$out/ours-$name-$s.log")"
     for r in $(seq $(((s - 1) * cores + 1)) $((s * cores))); do
       timeout -s INT -k 5 "$limit" stdbuf -oL "$rots_dir/rots-qap" -s "$r" -m 2000000000 "$f" > "$out/rots-$name-$s-$r.txt" 2>&1 &
