@@ -414,7 +414,8 @@ fn auto_tunes_the_colony_on_structured_data() {
     assert_eq!(auto::choose(&a40, true).0, "ts");
     assert_eq!(auto::tune(&a40, &opts, true).aco.ls_iterations, None);
     // On the CPU the colony keeps uniform data above n = 40, tuned as above n = 100, and
-    // structured data above n = 60; `ts` takes structured data up to n = 60.
+    // structured data above n = 40 (on 16 cores the colony ended lower than `ts` on tai50b
+    // and tai60b, `algo::policy`).
     assert_eq!(
         (auto::choose(&a50, false).0, auto::choose(&a80, false).0, auto::choose(&a40, false).0),
         ("aco-ts", "aco-ts", "ts")
@@ -423,7 +424,7 @@ fn auto_tunes_the_colony_on_structured_data() {
     let (b60, _) = bench::load("tai60b").unwrap();
     assert_eq!(
         (auto::choose(&b50, false).0, auto::choose(&b60, false).0, auto::choose(&b80, false).0),
-        ("ts", "ts", "aco-ts")
+        ("aco-ts", "aco-ts", "aco-ts")
     );
     assert_eq!((auto::choose(&b50, true).0, auto::choose(&b60, true).0), ("aco-ts", "aco-ts"));
     assert_eq!(auto::tune(&a80, &opts, false).aco.ls_iterations, Some(32 * 80));

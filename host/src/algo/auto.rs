@@ -27,11 +27,8 @@
 //!   "Whole waves for the colony on uniform data"; `policy::UNIFORM_COLONY`). This was the
 //!   rule on tai50a to tai100a before the one above (tai100a: 1 % above the optimum in
 //!   0.092 s, Table 4's colony 0.139 s).
-//! * Structured data on the CPU up to n = `policy::CPU_STRUCTURED_TS_MAX_N`: `ts`, whose
-//!   CPU walks run as the Ro-TS code does (`policy::CPU_TENURE_LAW`); within 1 s on two
-//!   cores they ended lower on average than the colony below on tai50b and tai60b.
 //! * Larger, structured data (a dominance of at least `policy::LOW_DOMINANCE`, the tai*b
-//!   class): `aco-ts` with class (iv)'s γ, one wave of ants, searches of n moves and a tenure
+//!   class), on the GPU and on the CPU: `aco-ts` with class (iv)'s γ, one wave of ants, searches of n moves and a tenure
 //!   drawn per tabu entry (`policy::STRUCTURED_COLONY`). tai80b's optimum in 0.27 s (Table
 //!   4's colony 0.67 s), tai100b's in 0.34 s (0.96 s), 0.2 % above tai150b's in 1.6 s (8.7 s).
 //!
@@ -47,8 +44,8 @@
 //! of the policy table (`algo::policy`), with the measurement behind it.
 use super::aco::{self, LayoutRule};
 use super::policy::{
-    CPU_STRUCTURED_TS_MAX_N, Colony, LOW_DOMINANCE, STRUCTURED_COLONY, STRUCTURED_SPLIT_N, TS_ANY_N, UNIFORM_COLONY,
-    UNIFORM_REGROUP_MAX_N, is_uniform, max_dominance,
+    Colony, LOW_DOMINANCE, STRUCTURED_COLONY, STRUCTURED_SPLIT_N, TS_ANY_N, UNIFORM_COLONY, UNIFORM_REGROUP_MAX_N,
+    is_uniform, max_dominance,
 };
 use super::{Backend, Family, Options};
 use crate::io::Instance;
@@ -75,12 +72,6 @@ pub fn choose(inst: &Instance, gpu: bool) -> (&'static str, String) {
             return ("ts", format!("n = {n}, max dominance {d:.0} %: uniform data, n ≤ {UNIFORM_REGROUP_MAX_N}"));
         }
         return ("aco-ts", format!("n = {n}, max dominance {d:.0} %: uniform data, on the CPU"));
-    }
-    if !gpu && n <= CPU_STRUCTURED_TS_MAX_N {
-        return (
-            "ts",
-            format!("n = {n}, max dominance {d:.0} %: structured data, n ≤ {CPU_STRUCTURED_TS_MAX_N} on the CPU"),
-        );
     }
     ("aco-ts", format!("n = {n}, max dominance {d:.0} %: {data} data"))
 }

@@ -172,15 +172,14 @@ pub const CPU_TENURE_LAW: TenureLaw = TenureLaw::Cubic;
 /// See `CPU_TENURE_LAW`: one tenure draw a move on the CPU.
 pub const CPU_TENURE_PER_MOVE: bool = true;
 
-/// Largest n of structured data (a dominance of at least `LOW_DOMINANCE`) for which `auto`
-/// runs `ts` on the CPU: its walks (`CPU_TENURE_LAW`, `CPU_TABU_START`) ended lower on
-/// average than the colony within 1 s on two cores on tai50b (0.241 % against 0.342 %,
-/// seeds 201–212; 0.141 against 0.587 %, seeds 1–6) and tai60b (0.694 against 1.007 %;
-/// 0.493 against 0.698 %), though the colony's median run was lower on tai50b (0.025
-/// against 0.251 %); the mean gap is what issue 43 measures. On tai80b and tai100b they
-/// ended four times higher (3.96 and 3.79 % against 0.93 and 0.96 %; the record, "The
-/// CPU's walks as the Ro-TS code runs them").
-pub const CPU_STRUCTURED_TS_MAX_N: usize = 60;
+// (No `ts` for structured data above n = 40 on the CPU. On two cores its walks had ended
+// lower on average than the colony within 1 s on tai50b and tai60b, so the sixth session of
+// 2026-11-26 gave them n ≤ 60. On 16 cores of the four-H100 host's Xeon, 8 seeds against 16
+// Ro-TS runs on the same cores (`CORES=16 SEEDS=8 scripts/bench-cpu-rots.sh`), the colony
+// ended lower than Ro-TS on both (tai50b 0.000 against 0.020 %, tai60b 0.050 against
+// 0.103 %), the walks higher (0.079 against 0.039 %, 1.467 against 0.417 %). Each walk makes
+// about 12 000 moves a second there, a third of a core of the development machine. The
+// record, "Issue 43 at 10 s, and the CPU criterion on 16 cores".)
 
 /// The walks draw a tenure per tabu entry, as Taillard's code does (not `aco-ts`'s one per
 /// move, which brought the colony to seed 003's errors: the record, "Table 5: IT_TOTAL =
@@ -319,6 +318,39 @@ pub fn uniform_regroup_every(n: usize) -> u32 {
 /// and 0.65 no better than none, 0.8 worse; on tai50a (0.256 % against 0.109 %) and tai60a
 /// (0.326 against 0.306 %) it did not pay (the record, "A diverse elite").
 pub const UNIFORM_REGROUP_DISTANCE: f64 = 0.5;
+
+/// Seconds of a time limit from which `--effort auto` takes the long budget's settings
+/// (`ts::Effort`): they were measured at 10 s (`LONG_RESTART_AFTER`).
+pub const LONG_EFFORT_MIN_SECONDS: f64 = 10.0;
+
+/// At the long effort, where the walks regroup all along on uniform data (n = 41–100 on the
+/// GPU), every walk restarts from a random solution after this many moves without a new best
+/// of the walks' own bests (`--restart-after`; the run's best is kept). Within 10 s on one
+/// H100, seeds 1–8 (`scripts/bench-taia.sh`, study `tune10`; the record, "Issue 43 at 10 s"),
+/// mean gap % on tai60a / tai80a / tai100a:
+///
+/// | setting | tai60a | tai80a | tai100a | mean |
+/// |---|---|---|---|---|
+/// | as at 1 s (no restarts; distance 0.5 above n = 64) | 0.255 | 0.341 | 0.244 | 0.280 |
+/// | `--restart-after 131072` | **0.149** | 0.307 | 0.225 | **0.227** |
+/// | `--restart-after 262144` | 0.178 | 0.309 | 0.233 | 0.240 |
+/// | `--restart-cycle 131072` | 0.170 | 0.317 | **0.203** | 0.230 |
+/// | `--regroup-distance 0.7` | 0.158 | **0.296** | 0.242 | 0.232 |
+/// | `--regroup-every 2048` | 0.287 | 0.663 | 0.652 | 0.534 |
+/// | 4 islands of 66 walks on the one GPU | 0.153 | 0.368 | 0.228 | 0.250 |
+///
+/// At 1 s the walks make about 125 000 moves each at n = 80, so these restarts seldom fire
+/// there; at 10 s they stall for seconds after the first 0.1–0.8 s, and a restart is a new
+/// draw of the region the population settles in.
+pub const LONG_RESTART_AFTER: u32 = 131_072;
+
+/// At the long effort, the elite's least distance as a share of n where the walks regroup
+/// all along on uniform data up to n = `UNIFORM_REGROUP_SMALL_N` (n = 41–64 on the GPU, where
+/// 1-s runs keep none; above, `UNIFORM_REGROUP_DISTANCE` at either effort): in the table of
+/// `LONG_RESTART_AFTER` it took tai60a from 0.255 to 0.158 %, and with the restarts tai60a
+/// to its best-known value in 5 of 10 runs of 60 s (none without either). With the restarts
+/// above n = 64 it ended higher than the restarts alone (the record, "Issue 43 at 10 s").
+pub const LONG_REGROUP_DISTANCE: f64 = 0.7;
 
 /// Most launches (and regroupings) queued by one `advance`: the host sees that a walk reached
 /// the target only when it reads the best after them, and every launch queued behind the hit

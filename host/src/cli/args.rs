@@ -8,11 +8,12 @@ use crate::algo::ga::{CountMethod, CrossoverArg, GaOptions};
 use crate::algo::policy::{
     CONVERGED_FACTOR, CONVERGED_FLOOR_S, CONVERGED_MIN_STEPS, CONVERGED_PLATEAU_MIN_N, DEFAULT_REGROUP_EVERY,
     DEFAULT_REGROUP_MAX_N, DEFAULT_REGROUP_MIN_N, DEFAULT_REGROUP_ROUNDS, DEFAULT_RESTART_CYCLE, EXACT_MAX_N,
-    MAX_CYCLE_RESTARTS, REGROUP_KEEP, REGROUP_ROUNDS, STRUCTURED_REGROUP_ROUNDS, STRUCTURED_WALK_MAX_N,
-    STRUCTURED_WALK_THREADS, TENURE_FACTOR, TS_ANY_N, UNIFORM_REGROUP_DISTANCE, UNIFORM_REGROUP_EVERY,
-    UNIFORM_REGROUP_EVERY_SMALL, UNIFORM_REGROUP_MAX_N, UNIFORM_REGROUP_SMALL_N,
+    LONG_EFFORT_MIN_SECONDS, LONG_REGROUP_DISTANCE, LONG_RESTART_AFTER, MAX_CYCLE_RESTARTS, REGROUP_KEEP,
+    REGROUP_ROUNDS, STRUCTURED_REGROUP_ROUNDS, STRUCTURED_WALK_MAX_N, STRUCTURED_WALK_THREADS, TENURE_FACTOR, TS_ANY_N,
+    UNIFORM_REGROUP_DISTANCE, UNIFORM_REGROUP_EVERY, UNIFORM_REGROUP_EVERY_SMALL, UNIFORM_REGROUP_MAX_N,
+    UNIFORM_REGROUP_SMALL_N,
 };
-use crate::algo::ts::TsOptions;
+use crate::algo::ts::{Effort, TsOptions};
 use crate::algo::{AUTO, EngineChoice, FAMILIES, Options};
 use crate::problems::Kind;
 use crate::problems::clique::Direction;
@@ -289,6 +290,9 @@ pub struct TsArgs {
     // `help::regroup_distance`.
     #[arg(long, help = help::regroup_distance())]
     regroup_distance: Option<f64>,
+    // `help::effort`.
+    #[arg(long, value_enum, default_value = "auto", help = help::effort())]
+    effort: Effort,
 }
 
 impl TsArgs {
@@ -300,6 +304,7 @@ impl TsArgs {
             restart_after: self.restart_after,
             restart_cycle: self.restart_cycle,
             regroup_distance: self.regroup_distance,
+            effort: self.effort,
         }
     }
 }
@@ -378,6 +383,12 @@ mod help {
     }
 
     /// `--regroup-distance`.
+    pub fn effort() -> String {
+        format!(
+            "ts (and auto where it runs ts): the budget its defaults are chosen for. `short`: the settings tuned for runs of about a second; `long`: those tuned for 10 s and more, which differ where the walks regroup all along on uniform data (n = 41–100 on the GPU: every walk restarts after {LONG_RESTART_AFTER} moves without a new best, and up to n = {UNIFORM_REGROUP_SMALL_N} the elite is kept at least {LONG_REGROUP_DISTANCE} of n apart); `auto`: long from a --time-limit of {LONG_EFFORT_MIN_SECONDS} s up. The options above, where given, win"
+        )
+    }
+
     pub fn regroup_distance() -> String {
         format!(
             "ts: when the walks regroup, a walk is elite only where its solution differs from every better elite walk's in at least this share of the n positions, in [0, 1]; 0: the best by cost alone. Default: {UNIFORM_REGROUP_DISTANCE} on the GPU where the walks regroup all along on uniform data above n = {UNIFORM_REGROUP_SMALL_N}, 0 otherwise"

@@ -49,9 +49,10 @@ use super::aco::{self, AcoConfig, AcoEngine, LayoutRule};
 use super::policy::{
     self, ASPIRATION_FACTOR, CONVERGED_RAMP_MOVES, CONVERGED_SETTLE_PER_N, CPU_TABU_START, CPU_TENURE_LAW,
     CPU_TENURE_PER_MOVE, DEFAULT_REGROUP_EVERY, DEFAULT_REGROUP_MAX_N, DEFAULT_REGROUP_MIN_N, DEFAULT_REGROUP_ROUNDS,
-    DEFAULT_RESTART_CYCLE, LAUNCH_ITERATIONS, LOW_DOMINANCE, MAX_CYCLE_RESTARTS, MAX_SEGMENTS, REGROUP_KEEP,
-    REGROUP_ROUNDS, STRUCTURED_REGROUP_ROUNDS, STRUCTURED_WALK_MAX_N, STRUCTURED_WALK_THREADS, TENURE_FACTOR,
-    TENURE_LAW, TENURE_PER_MOVE, TS_LAYOUT, UNIFORM_REGROUP_DISTANCE, UNIFORM_REGROUP_MAX_N, UNIFORM_REGROUP_SMALL_N,
+    DEFAULT_RESTART_CYCLE, LAUNCH_ITERATIONS, LONG_REGROUP_DISTANCE, LONG_RESTART_AFTER, LOW_DOMINANCE,
+    MAX_CYCLE_RESTARTS, MAX_SEGMENTS, REGROUP_KEEP, REGROUP_ROUNDS, STRUCTURED_REGROUP_ROUNDS, STRUCTURED_WALK_MAX_N,
+    STRUCTURED_WALK_THREADS, TENURE_FACTOR, TENURE_LAW, TENURE_PER_MOVE, TS_LAYOUT, UNIFORM_REGROUP_DISTANCE,
+    UNIFORM_REGROUP_MAX_N, UNIFORM_REGROUP_SMALL_N,
 };
 use super::{Backend, Family, Options, check_range};
 use crate::io::Instance;
@@ -94,6 +95,36 @@ pub struct TsOptions {
     /// The share of n in which an elite walk's solution differs from every better elite
     /// walk's when the walks regroup (0: the best by cost alone; `regroup_distance`).
     pub regroup_distance: Option<f64>,
+    /// The budget the defaults above are chosen for (`--effort`; `Effort::is_long`).
+    pub effort: Effort,
+}
+
+/// The budget `ts`'s defaults are chosen for (`--effort`). The rules of the policy table
+/// were tuned on runs of 1 s; where the walks regroup all along on uniform data (tai*a), runs
+/// of 10 s end lower with other settings (`policy::LONG_RESTART_AFTER`,
+/// `policy::LONG_REGROUP_DISTANCE`). Other families, and `ts` elsewhere, take the same
+/// settings at either effort.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Effort {
+    /// `long` where the time limit is at least `policy::LONG_EFFORT_MIN_SECONDS` (or there is
+    /// none), else `short`.
+    #[default]
+    Auto,
+    /// The settings tuned for runs of about a second.
+    Short,
+    /// The settings tuned for runs of 10 s and more.
+    Long,
+}
+
+impl Effort {
+    /// Whether a run of `time_limit` (None: no limit) takes the long budget's settings.
+    pub fn is_long(self, time_limit: Option<std::time::Duration>) -> bool {
+        match self {
+            Effort::Short => false,
+            Effort::Long => true,
+            Effort::Auto => time_limit.is_none_or(|t| t.as_secs_f64() >= policy::LONG_EFFORT_MIN_SECONDS),
+        }
+    }
 }
 
 impl TsOptions {
@@ -167,9 +198,7 @@ pub fn default_regroup(
             DEFAULT_REGROUP_EVERY,
             rounds.unwrap_or(if uniform { DEFAULT_REGROUP_ROUNDS } else { STRUCTURED_REGROUP_ROUNDS }),
         )),
-        None if gpu && uniform && (DEFAULT_REGROUP_MAX_N + 1..=UNIFORM_REGROUP_MAX_N).contains(&n) => {
-            Some((policy::uniform_regroup_every(n), rounds.unwrap_or(0)))
-        }
+        None if all_along_by_default(n, gpu, uniform) => Some((policy::uniform_regroup_every(n), rounds.unwrap_or(0))),
         None => None,
     }
 }
@@ -182,8 +211,22 @@ pub fn default_regroup(
 /// moves and 0.395 % after 65536 (docs/benchmarks-record.md, "Restarts that draw new starts";
 /// the figures of "Go with the winners all along on tai*a" came from restarts that drew the
 /// first starts again).
-pub fn restart_after(after: Option<u32>) -> Option<u64> {
-    after.filter(|&m| m > 0).map(u64::from)
+///
+/// At the long effort (`long`), on the GPU on `uniform` data where the walks regroup all
+/// along by default (n above `DEFAULT_REGROUP_MAX_N` up to `UNIFORM_REGROUP_MAX_N`), the
+/// default is `LONG_RESTART_AFTER`.
+pub fn restart_after(after: Option<u32>, n: usize, gpu: bool, uniform: bool, long: bool) -> Option<u64> {
+    match after {
+        Some(m) => (m > 0).then_some(u64::from(m)),
+        None if long && all_along_by_default(n, gpu, uniform) => Some(u64::from(LONG_RESTART_AFTER)),
+        None => None,
+    }
+}
+
+/// Whether the walks regroup all along by default: on the GPU, on uniform data, n above
+/// `DEFAULT_REGROUP_MAX_N` up to `UNIFORM_REGROUP_MAX_N` (`default_regroup`).
+fn all_along_by_default(n: usize, gpu: bool, uniform: bool) -> bool {
+    gpu && uniform && (DEFAULT_REGROUP_MAX_N + 1..=UNIFORM_REGROUP_MAX_N).contains(&n)
 }
 
 /// Moves of every walk in the walks' first cycle, after which all walks start afresh from
@@ -205,10 +248,13 @@ pub fn restart_cycle(cycle: Option<u32>, n: usize, gpu: bool, uniform: bool) -> 
 /// regroup (`elite::diverse_winners`; None: the elite is the best walks by cost alone):
 /// `--regroup-distance F` (a share of n; 0: none), else on the GPU
 /// `UNIFORM_REGROUP_DISTANCE` on uniform data from n = `UNIFORM_REGROUP_SMALL_N` + 1 to
-/// `UNIFORM_REGROUP_MAX_N`, where the walks regroup all along.
-pub fn regroup_distance(share: Option<f64>, n: usize, gpu: bool, uniform: bool) -> Option<usize> {
+/// `UNIFORM_REGROUP_MAX_N`, where the walks regroup all along; at the long effort (`long`)
+/// also `LONG_REGROUP_DISTANCE` where they regroup all along by default up to n =
+/// `UNIFORM_REGROUP_SMALL_N`.
+pub fn regroup_distance(share: Option<f64>, n: usize, gpu: bool, uniform: bool, long: bool) -> Option<usize> {
     let share = match share {
         Some(s) => s,
+        None if long && all_along_by_default(n, gpu, uniform) && n <= UNIFORM_REGROUP_SMALL_N => LONG_REGROUP_DISTANCE,
         None if gpu && uniform && (UNIFORM_REGROUP_SMALL_N + 1..=UNIFORM_REGROUP_MAX_N).contains(&n) => {
             UNIFORM_REGROUP_DISTANCE
         }
@@ -265,9 +311,10 @@ fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn S
         let (cfg, keep) = (engine.config(), x.regroup_keep.unwrap_or(REGROUP_KEEP));
         Regroup::new(every, cfg.ls_iterations, rounds, cfg.ants, keep)
     });
-    let restart_after = restart_after(x.restart_after);
+    let long = x.effort.is_long(opts.time_limit);
+    let restart_after = restart_after(x.restart_after, inst.n, gpu, uniform, long);
     let restart_cycle = restart_cycle(x.restart_cycle, inst.n, gpu, uniform);
-    let min_distance = regroup_distance(x.regroup_distance, inst.n, gpu, uniform);
+    let min_distance = regroup_distance(x.regroup_distance, inst.n, gpu, uniform, long);
     Ok(Box::new(TsSolver {
         regroup,
         restart_after,
@@ -602,15 +649,16 @@ impl Solver for TsSolver {
 
 #[cfg(test)]
 mod tests {
-    use super::{Regroup, default_regroup, regroup_distance, restart_cycle, walk_threads};
+    use super::{Effort, Regroup, default_regroup, regroup_distance, restart_after, restart_cycle, walk_threads};
     use crate::algo::policy::{
         DEFAULT_REGROUP_EVERY, DEFAULT_REGROUP_MAX_N, DEFAULT_REGROUP_MIN_N, DEFAULT_REGROUP_ROUNDS,
-        DEFAULT_RESTART_CYCLE, REGROUP_ROUNDS, STRUCTURED_REGROUP_ROUNDS, STRUCTURED_WALK_MAX_N,
-        STRUCTURED_WALK_THREADS, UNIFORM_REGROUP_EVERY, UNIFORM_REGROUP_EVERY_SMALL, UNIFORM_REGROUP_MAX_N,
-        UNIFORM_REGROUP_SMALL_N,
+        DEFAULT_RESTART_CYCLE, LONG_EFFORT_MIN_SECONDS, LONG_REGROUP_DISTANCE, LONG_RESTART_AFTER, REGROUP_ROUNDS,
+        STRUCTURED_REGROUP_ROUNDS, STRUCTURED_WALK_MAX_N, STRUCTURED_WALK_THREADS, UNIFORM_REGROUP_EVERY,
+        UNIFORM_REGROUP_EVERY_SMALL, UNIFORM_REGROUP_MAX_N, UNIFORM_REGROUP_SMALL_N,
     };
     use crate::io::Instance;
     use qapgpu_common::mata::{MAX_THREADS, walk_split_threads};
+    use std::time::Duration;
 
     #[test]
     fn small_runs_and_uniform_data_on_the_gpu_regroup_by_default_and_the_command_line_decides_otherwise() {
@@ -667,20 +715,64 @@ mod tests {
     #[test]
     fn the_elite_is_kept_diverse_on_uniform_data_above_n_64_on_the_gpu_or_where_asked() {
         // Half of n, rounded up, where the walks regroup all along above n = 64.
-        assert_eq!(regroup_distance(None, UNIFORM_REGROUP_SMALL_N + 1, true, true), Some(33));
-        assert_eq!(regroup_distance(None, UNIFORM_REGROUP_MAX_N, true, true), Some(50));
+        assert_eq!(regroup_distance(None, UNIFORM_REGROUP_SMALL_N + 1, true, true, false), Some(33));
+        assert_eq!(regroup_distance(None, UNIFORM_REGROUP_MAX_N, true, true, false), Some(50));
         for (n, gpu, uniform) in [
             (UNIFORM_REGROUP_SMALL_N, true, true),
             (UNIFORM_REGROUP_MAX_N + 1, true, true),
             (80, false, true),
             (80, true, false),
         ] {
-            assert_eq!(regroup_distance(None, n, gpu, uniform), None, "n = {n}, gpu {gpu}, uniform {uniform}");
+            assert_eq!(regroup_distance(None, n, gpu, uniform, false), None, "n = {n}, gpu {gpu}, uniform {uniform}");
         }
         // The command line decides: a share of n (at least one position), or 0 for none.
-        assert_eq!(regroup_distance(Some(0.25), 30, false, false), Some(8));
-        assert_eq!(regroup_distance(Some(0.001), 30, true, true), Some(1));
-        assert_eq!(regroup_distance(Some(0.0), 80, true, true), None);
+        assert_eq!(regroup_distance(Some(0.25), 30, false, false, false), Some(8));
+        assert_eq!(regroup_distance(Some(0.001), 30, true, true, true), Some(1));
+        assert_eq!(regroup_distance(Some(0.0), 80, true, true, true), None);
+    }
+
+    #[test]
+    fn the_long_effort_restarts_stalled_walks_and_widens_the_small_elite_only_where_they_regroup_all_along() {
+        let d = |n: usize| ((LONG_REGROUP_DISTANCE * n as f64).ceil() as usize).max(1);
+        let after = Some(u64::from(LONG_RESTART_AFTER));
+        for n in [DEFAULT_REGROUP_MAX_N + 1, 60, UNIFORM_REGROUP_SMALL_N + 1, UNIFORM_REGROUP_MAX_N] {
+            // A wider elite up to n = 64, where 1-s runs keep none; above, the 1-s rule's.
+            let wider =
+                if n <= UNIFORM_REGROUP_SMALL_N { Some(d(n)) } else { regroup_distance(None, n, true, true, false) };
+            assert_eq!(regroup_distance(None, n, true, true, true), wider, "n = {n}");
+            assert_eq!(restart_after(None, n, true, true, true), after, "n = {n}");
+            // The short effort: no restarts, the distance of 1-s runs.
+            assert_eq!(restart_after(None, n, true, true, false), None, "n = {n}");
+            // The user's settings win at either effort.
+            assert_eq!(restart_after(Some(0), n, true, true, true), None, "n = {n}");
+            assert_eq!(restart_after(Some(500), n, true, true, false), Some(500), "n = {n}");
+            assert_eq!(regroup_distance(Some(0.0), n, true, true, true), None, "n = {n}");
+        }
+        for (n, gpu, uniform) in [
+            (DEFAULT_REGROUP_MAX_N, true, true),
+            (UNIFORM_REGROUP_MAX_N + 1, true, true),
+            (80, false, true),
+            (80, true, false),
+        ] {
+            assert_eq!(restart_after(None, n, gpu, uniform, true), None, "n = {n}, gpu {gpu}, uniform {uniform}");
+            assert_eq!(
+                regroup_distance(None, n, gpu, uniform, true),
+                regroup_distance(None, n, gpu, uniform, false),
+                "n = {n}, gpu {gpu}, uniform {uniform}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_effort_follows_the_time_limit_unless_named() {
+        let secs = |s: f64| Some(Duration::from_secs_f64(s));
+        assert!(Effort::Auto.is_long(secs(LONG_EFFORT_MIN_SECONDS)));
+        assert!(Effort::Auto.is_long(None));
+        assert!(!Effort::Auto.is_long(secs(LONG_EFFORT_MIN_SECONDS - 0.001)));
+        assert!(!Effort::Auto.is_long(secs(1.0)));
+        assert!(Effort::Long.is_long(secs(1.0)));
+        assert!(!Effort::Short.is_long(secs(60.0)));
+        assert!(!Effort::Short.is_long(None));
     }
 
     #[test]
