@@ -12,8 +12,8 @@
 # is in $ROTS_DIR (default dist/rots: main.c, rots-qap.c, qap-utils.c, tools.c and headers),
 # built here with gcc -O3 if no binary is there. The binary is $BIN (default
 # target/release/qapgpu). Prints a row an instance (mean gap % of each over the seeds, and
-# how many seeds each ended lower) and the means; the raw results go to $OUT (default
-# bench-results/cpu-rots).
+# how many seeds each ended lower) and the means; the raw results go to $OUT/cpu-rots (default
+# OUT bench-results; cpu-rots-extra where EXTRA is set).
 set -u
 source scripts/reference/lib.sh
 bin=${BIN:-target/release/qapgpu}
@@ -23,7 +23,7 @@ qaplib=$dir
 cores=${CORES:-$(nproc)}
 seeds=${SEEDS:-8}
 limit=${LIMIT:-1}
-out=${OUT:-bench-results}/cpu-rots
+out=${OUT:-bench-results}/cpu-rots${EXTRA:+-extra}
 [ -x "$bin" ] || fail "no qapgpu binary at $bin (cargo build --release -p host, or set BIN)"
 whole CORES "$cores"
 whole SEEDS "$seeds"

@@ -6,14 +6,15 @@
 #   scripts/bench-taia.sh summary [RESULTS]       # tables from results.jsonl (python3)
 # Jobs (STUDIES, space-separated, default all five), every run re-costed by `solve`, which
 # stops at the best-known value (the default target) or at the time limit:
-#   long60   tai50a and tai60a (LONG_INSTANCES), 60 s, seeds 1-10: is the best-known value
-#            reached?
+#   long60   tai50a and tai60a (LONG_INSTANCES), 60 s, seeds 1-10 (LONG_SEEDS: 1-N): is the
+#            best-known value reached?
 #   taia10   every tai*a of $QAPLIB_DIR, 10 s, seeds 1-8 (issue 43's first criterion)
 #   tune10   tai60a, tai80a, tai100a (TUNE_INSTANCES), 10 s, seeds 1-8, for each of SETTINGS
 #            (";"-separated `solve` options; "auto" is the default run)
 #   c256     tai256c, 10 s, seeds 1-8
 #   all1     every instance of $QAPLIB_DIR with a best-known value, 1 s, SEEDS1 (2) seeds
-# Each worker is one GPU (CUDA_VISIBLE_DEVICES) and its process is pinned to one core of
+# Each worker is one GPU (CUDA_VISIBLE_DEVICES, set per worker over every GPU nvidia-smi
+# lists) and its process is pinned to one core of
 # CORES (space-separated; default the last cores the process may use, one a GPU), so that
 # CPU work below them runs beside it. BIN_DIR (dist/quick) holds qapgpu; QAPLIB_DIR
 # defaults to $BIN_DIR/qaplib-all (scripts/fetch-qaplib.sh). Results: $BG/taia/results.jsonl,
@@ -37,7 +38,7 @@ start)
   taia=$(grep -E '^tai[0-9]+a$' <<<"$names")
   studies=${STUDIES:-long60 taia10 tune10 c256 all1}
   IFS=';' read -ra settings <<<"${SETTINGS:-auto}"
-  # Longest first, so that the workers end together.
+  # In the order of STUDIES (the default's is longest first, so that the workers end together).
   {
     for st in $studies; do
       case $st in
@@ -66,7 +67,9 @@ start)
         IFS="|" read -r st set inst seed args <<<"$job"
         # shellcheck disable=SC2086
         out=$(timeout 200 "$bin" solve "$inst" --engine gpu --seed "$seed" --json -q $args 2> "$q/err.tmp.$$")
-        [ -n "$out" ] || out="{\"error\":\"$(head -c 300 "$q/err.tmp.$$" | tr -d "\"\\\\" | tr "\n" " ")\"}"
+        rc=$?
+        # A failed run: its exit status and stderr, as JSON (python3 quotes them).
+        [ -n "$out" ] || out=$(python3 -c "import json, sys; print(json.dumps({\"error\": \"rc %s: %s\" % (sys.argv[1], open(sys.argv[2], errors=\"replace\").read(300))}))" "$rc" "$q/err.tmp.$$")
         flock "$q/lock" sh -c "printf \"%s\\n\" \"\$1\" >> \"\$0/results.jsonl\"" "$q" "$st|$set|$inst|$seed|$out"
       done
       rm -f "$q/err.tmp.$$"
@@ -81,9 +84,14 @@ summary)
 import json, sys, collections
 rows = collections.defaultdict(list)
 errors = 0
-for line in open(sys.argv[1]):
-    st, setting, inst, seed, js = line.rstrip("\n").split("|", 4)
-    r = json.loads(js)
+for line in open(sys.argv[1], errors="replace"):
+    try:
+        st, setting, inst, seed, js = line.rstrip("\n").split("|", 4)
+        r = json.loads(js)
+    except ValueError:
+        errors += 1
+        print(f"error: unreadable line: {line[:120]!r}")
+        continue
     if r.get("gap_percent") is None and r.get("best_known") == 0 and r.get("cost") == 0:
         r["gap_percent"] = 0.0  # a best-known value of 0 reached (esc16f): no gap to divide
     if "error" in r or r.get("gap_percent") is None:

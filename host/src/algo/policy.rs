@@ -336,11 +336,11 @@ pub const LONG_EFFORT_MIN_SECONDS: f64 = 10.0;
 /// | `--restart-after 262144` | 0.178 | 0.309 | 0.233 | 0.240 |
 /// | `--restart-cycle 131072` | 0.170 | 0.317 | **0.203** | 0.230 |
 /// | `--regroup-distance 0.7` | 0.158 | **0.296** | 0.242 | 0.232 |
-/// | `--regroup-every 2048` | 0.287 | 0.663 | 0.652 | 0.534 |
+/// | `--regroup-every 2048` (8 rounds, then none) | 0.287 | 0.663 | 0.652 | 0.534 |
 /// | 4 islands of 66 walks on the one GPU | 0.153 | 0.368 | 0.228 | 0.250 |
 ///
-/// At 1 s the walks make about 125 000 moves each at n = 80, so these restarts seldom fire
-/// there; at 10 s they stall for seconds after the first 0.1–0.8 s, and a restart is a new
+/// At 1 s the walks make about 200 000 moves each at n = 80 (tai80a on the H100), so these
+/// restarts seldom fire there; at 10 s they stall for seconds after the first 0.1–0.8 s, and a restart is a new
 /// draw of the region the population settles in.
 pub const LONG_RESTART_AFTER: u32 = 131_072;
 

@@ -280,9 +280,8 @@ pub struct TsArgs {
     // `help::regroup_rounds`.
     #[arg(long, help = help::regroup_rounds())]
     regroup_rounds: Option<u32>,
-    /// ts: after this many moves of every walk without a new best, all walks restart from
-    /// random solutions (the best so far is kept); 0: never (the default).
-    #[arg(long)]
+    // `help::restart_after`.
+    #[arg(long, help = help::restart_after())]
     restart_after: Option<u32>,
     // `help::restart_cycle`.
     #[arg(long, help = help::restart_cycle())]
@@ -382,16 +381,26 @@ mod help {
         )
     }
 
-    /// `--regroup-distance`.
+    /// `--effort`.
     pub fn effort() -> String {
+        let all_along = DEFAULT_REGROUP_MAX_N + 1;
         format!(
-            "ts (and auto where it runs ts): the budget its defaults are chosen for. `short`: the settings tuned for runs of about a second; `long`: those tuned for 10 s and more, which differ where the walks regroup all along on uniform data (n = 41–100 on the GPU: every walk restarts after {LONG_RESTART_AFTER} moves without a new best, and up to n = {UNIFORM_REGROUP_SMALL_N} the elite is kept at least {LONG_REGROUP_DISTANCE} of n apart); `auto`: long from a --time-limit of {LONG_EFFORT_MIN_SECONDS} s up. The options above, where given, win"
+            "ts (and auto where it runs ts): the budget its defaults are chosen for. `short`: the settings tuned for runs of about a second; `long`: those tuned for 10 s and more, which differ only where the walks regroup all along on uniform data (n = {all_along} to {UNIFORM_REGROUP_MAX_N} on the GPU): every walk restarts after {LONG_RESTART_AFTER} moves without a new best (unless --restart-cycle is given), and up to n = {UNIFORM_REGROUP_SMALL_N} the elite is kept at least {LONG_REGROUP_DISTANCE} of n apart; `auto`: long from a --time-limit of {LONG_EFFORT_MIN_SECONDS} s up, so also at solve's default limit. --restart-after and --regroup-distance, where given, win"
         )
     }
 
+    /// `--restart-after`.
+    pub fn restart_after() -> String {
+        format!(
+            "ts: after this many moves of every walk without a new best, all walks restart from random solutions (the best so far is kept); 0: never. Default: never, or {LONG_RESTART_AFTER} under --effort long where the walks regroup all along on uniform data (n = {} to {UNIFORM_REGROUP_MAX_N} on the GPU) and no --restart-cycle is given",
+            DEFAULT_REGROUP_MAX_N + 1
+        )
+    }
+
+    /// `--regroup-distance`.
     pub fn regroup_distance() -> String {
         format!(
-            "ts: when the walks regroup, a walk is elite only where its solution differs from every better elite walk's in at least this share of the n positions, in [0, 1]; 0: the best by cost alone. Default: {UNIFORM_REGROUP_DISTANCE} on the GPU where the walks regroup all along on uniform data above n = {UNIFORM_REGROUP_SMALL_N}, 0 otherwise"
+            "ts: when the walks regroup, a walk is elite only where its solution differs from every better elite walk's in at least this share of the n positions, in [0, 1]; 0: the best by cost alone. Default: {UNIFORM_REGROUP_DISTANCE} on the GPU where the walks regroup all along on uniform data above n = {UNIFORM_REGROUP_SMALL_N}, under --effort long {LONG_REGROUP_DISTANCE} where they do so up to n = {UNIFORM_REGROUP_SMALL_N}, 0 otherwise"
         )
     }
 }

@@ -26,7 +26,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
     if a.protocol.is_papers() {
         anyhow::ensure!(
             aco == AcoOptions::default() && ts == TsOptions::default(),
-            "bench {}: a paper's protocol sets its own ACO options (--ants, --layout, --split-threads, …); they apply to compare, ttt, gaps and problems",
+            "bench {}: a paper's protocol sets its own ACO and ts options (--ants, --layout, --split-threads, --effort, …); they apply to compare, ttt, gaps and problems",
             a.protocol.to_possible_value().map_or_else(String::new, |v| v.get_name().to_string())
         );
     } else {

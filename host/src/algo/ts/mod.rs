@@ -104,10 +104,11 @@ pub struct TsOptions {
 /// of 10 s end lower with other settings (`policy::LONG_RESTART_AFTER`,
 /// `policy::LONG_REGROUP_DISTANCE`). Other families, and `ts` elsewhere, take the same
 /// settings at either effort.
+/// (The variants' comments are `--help`'s: `Auto` is long from
+/// `policy::LONG_EFFORT_MIN_SECONDS`.)
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Effort {
-    /// `long` where the time limit is at least `policy::LONG_EFFORT_MIN_SECONDS` (or there is
-    /// none), else `short`.
+    /// Long where the time limit is 10 s or more (or there is none), else short.
     #[default]
     Auto,
     /// The settings tuned for runs of about a second.
@@ -214,11 +215,19 @@ pub fn default_regroup(
 ///
 /// At the long effort (`long`), on the GPU on `uniform` data where the walks regroup all
 /// along by default (n above `DEFAULT_REGROUP_MAX_N` up to `UNIFORM_REGROUP_MAX_N`), the
-/// default is `LONG_RESTART_AFTER`.
-pub fn restart_after(after: Option<u32>, n: usize, gpu: bool, uniform: bool, long: bool) -> Option<u64> {
+/// default is `LONG_RESTART_AFTER`, unless the user gave `--restart-cycle` (`cycle`).
+pub fn restart_after(
+    after: Option<u32>,
+    cycle: Option<u32>,
+    n: usize,
+    gpu: bool,
+    uniform: bool,
+    long: bool,
+) -> Option<u64> {
     match after {
         Some(m) => (m > 0).then_some(u64::from(m)),
-        None if long && all_along_by_default(n, gpu, uniform) => Some(u64::from(LONG_RESTART_AFTER)),
+        // The user's own restarts (`--restart-cycle`) are the only ones.
+        None if long && cycle.is_none() && all_along_by_default(n, gpu, uniform) => Some(u64::from(LONG_RESTART_AFTER)),
         None => None,
     }
 }
@@ -312,7 +321,7 @@ fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn S
         Regroup::new(every, cfg.ls_iterations, rounds, cfg.ants, keep)
     });
     let long = x.effort.is_long(opts.time_limit);
-    let restart_after = restart_after(x.restart_after, inst.n, gpu, uniform, long);
+    let restart_after = restart_after(x.restart_after, x.restart_cycle, inst.n, gpu, uniform, long);
     let restart_cycle = restart_cycle(x.restart_cycle, inst.n, gpu, uniform);
     let min_distance = regroup_distance(x.regroup_distance, inst.n, gpu, uniform, long);
     Ok(Box::new(TsSolver {
@@ -652,9 +661,9 @@ mod tests {
     use super::{Effort, Regroup, default_regroup, regroup_distance, restart_after, restart_cycle, walk_threads};
     use crate::algo::policy::{
         DEFAULT_REGROUP_EVERY, DEFAULT_REGROUP_MAX_N, DEFAULT_REGROUP_MIN_N, DEFAULT_REGROUP_ROUNDS,
-        DEFAULT_RESTART_CYCLE, LONG_EFFORT_MIN_SECONDS, LONG_REGROUP_DISTANCE, LONG_RESTART_AFTER, REGROUP_ROUNDS,
-        STRUCTURED_REGROUP_ROUNDS, STRUCTURED_WALK_MAX_N, STRUCTURED_WALK_THREADS, UNIFORM_REGROUP_EVERY,
-        UNIFORM_REGROUP_EVERY_SMALL, UNIFORM_REGROUP_MAX_N, UNIFORM_REGROUP_SMALL_N,
+        DEFAULT_RESTART_CYCLE, LONG_EFFORT_MIN_SECONDS, LONG_RESTART_AFTER, REGROUP_ROUNDS, STRUCTURED_REGROUP_ROUNDS,
+        STRUCTURED_WALK_MAX_N, STRUCTURED_WALK_THREADS, UNIFORM_REGROUP_EVERY, UNIFORM_REGROUP_EVERY_SMALL,
+        UNIFORM_REGROUP_MAX_N, UNIFORM_REGROUP_SMALL_N,
     };
     use crate::io::Instance;
     use qapgpu_common::mata::{MAX_THREADS, walk_split_threads};
@@ -733,28 +742,29 @@ mod tests {
 
     #[test]
     fn the_long_effort_restarts_stalled_walks_and_widens_the_small_elite_only_where_they_regroup_all_along() {
-        let d = |n: usize| ((LONG_REGROUP_DISTANCE * n as f64).ceil() as usize).max(1);
         let after = Some(u64::from(LONG_RESTART_AFTER));
-        for n in [DEFAULT_REGROUP_MAX_N + 1, 60, UNIFORM_REGROUP_SMALL_N + 1, UNIFORM_REGROUP_MAX_N] {
-            // A wider elite up to n = 64, where 1-s runs keep none; above, the 1-s rule's.
-            let wider =
-                if n <= UNIFORM_REGROUP_SMALL_N { Some(d(n)) } else { regroup_distance(None, n, true, true, false) };
-            assert_eq!(regroup_distance(None, n, true, true, true), wider, "n = {n}");
-            assert_eq!(restart_after(None, n, true, true, true), after, "n = {n}");
+        // 0.7 of n, rounded up, up to n = 64; above, the 1-s rule's half of n.
+        for (n, wider) in [(41, 29), (60, 42), (UNIFORM_REGROUP_SMALL_N, 45), (65, 33), (UNIFORM_REGROUP_MAX_N, 50)] {
+            assert_eq!(regroup_distance(None, n, true, true, true), Some(wider), "n = {n}");
+            assert_eq!(restart_after(None, None, n, true, true, true), after, "n = {n}");
             // The short effort: no restarts, the distance of 1-s runs.
-            assert_eq!(restart_after(None, n, true, true, false), None, "n = {n}");
-            // The user's settings win at either effort.
-            assert_eq!(restart_after(Some(0), n, true, true, true), None, "n = {n}");
-            assert_eq!(restart_after(Some(500), n, true, true, false), Some(500), "n = {n}");
+            assert_eq!(restart_after(None, None, n, true, true, false), None, "n = {n}");
+            // The user's settings win at either effort; their own cycles are the only restarts.
+            assert_eq!(restart_after(Some(0), None, n, true, true, true), None, "n = {n}");
+            assert_eq!(restart_after(Some(500), None, n, true, true, false), Some(500), "n = {n}");
+            assert_eq!(restart_after(None, Some(4096), n, true, true, true), None, "n = {n}");
             assert_eq!(regroup_distance(Some(0.0), n, true, true, true), None, "n = {n}");
         }
+        assert_eq!(regroup_distance(None, 60, true, true, false), None, "n = 60 at 1 s: no diverse elite");
         for (n, gpu, uniform) in [
             (DEFAULT_REGROUP_MAX_N, true, true),
             (UNIFORM_REGROUP_MAX_N + 1, true, true),
             (80, false, true),
+            (50, false, true),
             (80, true, false),
+            (50, true, false),
         ] {
-            assert_eq!(restart_after(None, n, gpu, uniform, true), None, "n = {n}, gpu {gpu}, uniform {uniform}");
+            assert_eq!(restart_after(None, None, n, gpu, uniform, true), None, "n = {n}, gpu {gpu}, uniform {uniform}");
             assert_eq!(
                 regroup_distance(None, n, gpu, uniform, true),
                 regroup_distance(None, n, gpu, uniform, false),
