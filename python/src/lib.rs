@@ -5,6 +5,7 @@
 use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
+use qapgpu::algo::ts::Effort;
 use qapgpu::algo::{Backend, EngineChoice, Options};
 use qapgpu::api::solve_on_all;
 use qapgpu::batch::solve_batch as solve_batch_on;
@@ -246,7 +247,7 @@ fn solution_dict<'py>(
 /// loop's reason, or "maxiter" / "callback" where the watch stopped it), under which rule
 /// (`stop_rule`) and when the `converged` rule last saw an improvement (`last_improvement_s`).
 #[pyfunction]
-#[pyo3(signature = (a, b, n, algo=None, engine="auto", time_limit=10.0, target=None, seed=None, gpus=None, threads=0, return_on_interrupt=false, callback=None, start=None, max_steps=None, stop=None))]
+#[pyo3(signature = (a, b, n, algo=None, engine="auto", time_limit=10.0, target=None, seed=None, gpus=None, threads=0, return_on_interrupt=false, callback=None, start=None, max_steps=None, stop=None, effort=None))]
 #[allow(clippy::too_many_arguments)]
 fn solve<'py>(
     py: Python<'py>,
@@ -265,6 +266,7 @@ fn solve<'py>(
     start: Option<Vec<usize>>,
     max_steps: Option<u64>,
     stop: Option<&str>,
+    effort: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let inst = Instance::new("python", n, a, b).map_err(value_error)?;
     let start = match start {
@@ -275,7 +277,13 @@ fn solve<'py>(
         None => None,
     };
     let named = gpus.is_some();
-    let opts = options(algo, engine, time_limit, target, seed, gpus, threads, stop)?;
+    let mut opts = options(algo, engine, time_limit, target, seed, gpus, threads, stop)?;
+    opts.ts.effort = match effort {
+        None | Some("auto") => Effort::Auto,
+        Some("short") => Effort::Short,
+        Some("long") => Effort::Long,
+        Some(other) => return Err(value_error(format!("effort = {other:?}: one of \"auto\", \"short\", \"long\""))),
+    };
     let (mut backends, notes) = opened(&opts).map_err(value_error)?;
     // Unless named, every GPU from n = 80 and one below, as the command line's `--gpus auto`
     // (`policy::gpus_for`); every device stays open for the session's next calls.

@@ -100,3 +100,28 @@ def test_stop_of_the_wrong_type_raises_type_error():
     A, B = pair(6, 1)
     with pytest.raises(TypeError, match="stop"):
         qapgpu.quadratic_assignment(A, B, options={"stop": 1})
+
+
+@pytest.mark.parametrize("effort", ["auto", "short", "long", None])
+def test_every_effort_runs(effort):
+    A, B = pair(12, 2)
+    res = qapgpu.quadratic_assignment(A, B, options={"time_limit": 2, "engine": "cpu", "rng": 1, "effort": effort})
+    assert res.fun == objective(A, B, res.col_ind)
+
+
+def objective(A, B, col):
+    """The objective of ``col`` (``col[i]`` the location of facility i), recomputed."""
+    return int(np.sum(A * B[np.ix_(col, col)]))
+
+
+@pytest.mark.parametrize("bad", ["Long", "", "fast"])
+def test_bad_effort_raises_value_error(bad):
+    A, B = pair(6, 1)
+    with pytest.raises(ValueError, match="effort"):
+        qapgpu.quadratic_assignment(A, B, options={"effort": bad})
+
+
+def test_effort_of_the_wrong_type_raises_type_error():
+    A, B = pair(6, 1)
+    with pytest.raises(TypeError, match="effort"):
+        qapgpu.quadratic_assignment(A, B, options={"effort": 2})
