@@ -91,5 +91,5 @@ fn the_profile_sets_its_own_aco_options() {
         .args(["bench", "003-profile", "--engine", "cpu", "--runs", "1", "--instances", "tai12b", "--ants", "8"])
         .output()
         .unwrap();
-    assert_one_line_error(&out, &["bench 003-profile: a paper's protocol sets its own ACO options"], "--ants 8");
+    assert_one_line_error(&out, &["bench 003-profile: a paper's protocol sets its own ACO and ts options"], "--ants 8");
 }

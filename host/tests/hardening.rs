@@ -89,9 +89,15 @@ fn bad_option_values_get_one_line_errors_naming_the_option() {
     let out = qapgpu(&["bench", "003-target", "--engine", "cpu", "--runs", "1", "--instances", "nug12", "--ants", "8"]);
     assert_one_line_error(
         &out,
-        "bench 003-target: a paper's protocol sets its own ACO options",
+        "bench 003-target: a paper's protocol sets its own ACO and ts options",
         "bench 003-target --ants 8",
     );
+    // So is --effort, which names ts's defaults.
+    let out =
+        qapgpu(&["bench", "003-target", "--engine", "cpu", "--runs", "1", "--instances", "nug12", "--effort", "long"]);
+    assert_one_line_error(&out, "--effort", "bench 003-target --effort long");
+    // An effort that does not exist is refused in one line naming the option.
+    assert_one_line_error(&qapgpu(&["solve", "nug12", "--effort", "longer"]), "--effort", "solve --effort longer");
 }
 
 #[test]
