@@ -16,9 +16,13 @@ def pair(n, seed, high=50):
     return r.integers(0, high, (n, n)), r.integers(0, high, (n, n))
 
 
+def objective(A, B, col):
+    """The objective of ``col`` (``col[i]`` the location of facility i), recomputed."""
+    return int(np.sum(A * B[np.ix_(col, col)]))
+
+
 def brute(A, B):
-    n = A.shape[0]
-    return min(int(np.sum(A * B[np.ix_(p, p)])) for p in map(list, itertools.permutations(range(n))))
+    return min(objective(A, B, p) for p in map(list, itertools.permutations(range(A.shape[0]))))
 
 
 def test_small_instance_is_proven_optimal_and_returns_fast():
@@ -89,17 +93,19 @@ def test_maxiter_and_callback_say_so():
     assert res.stopped == "callback" and res.message == "stopped by the callback"
 
 
-@pytest.mark.parametrize("bad", ["Time", "never", "", "converge"])
-def test_bad_stop_raises_value_error(bad):
+@pytest.mark.parametrize("option, bad", [("stop", "Time"), ("stop", "never"), ("stop", ""), ("stop", "converge"),
+                                         ("effort", "Long"), ("effort", ""), ("effort", "fast")])
+def test_a_bad_rule_raises_value_error(option, bad):
     A, B = pair(6, 1)
-    with pytest.raises(ValueError, match="stop"):
-        qapgpu.quadratic_assignment(A, B, options={"stop": bad})
+    with pytest.raises(ValueError, match=option):
+        qapgpu.quadratic_assignment(A, B, options={option: bad})
 
 
-def test_stop_of_the_wrong_type_raises_type_error():
+@pytest.mark.parametrize("option, bad", [("stop", 1), ("effort", 2)])
+def test_a_rule_of_the_wrong_type_raises_type_error(option, bad):
     A, B = pair(6, 1)
-    with pytest.raises(TypeError, match="stop"):
-        qapgpu.quadratic_assignment(A, B, options={"stop": 1})
+    with pytest.raises(TypeError, match=option):
+        qapgpu.quadratic_assignment(A, B, options={option: bad})
 
 
 @pytest.mark.parametrize("effort", ["auto", "short", "long", None])
@@ -107,21 +113,3 @@ def test_every_effort_runs(effort):
     A, B = pair(12, 2)
     res = qapgpu.quadratic_assignment(A, B, options={"time_limit": 2, "engine": "cpu", "rng": 1, "effort": effort})
     assert res.fun == objective(A, B, res.col_ind)
-
-
-def objective(A, B, col):
-    """The objective of ``col`` (``col[i]`` the location of facility i), recomputed."""
-    return int(np.sum(A * B[np.ix_(col, col)]))
-
-
-@pytest.mark.parametrize("bad", ["Long", "", "fast"])
-def test_bad_effort_raises_value_error(bad):
-    A, B = pair(6, 1)
-    with pytest.raises(ValueError, match="effort"):
-        qapgpu.quadratic_assignment(A, B, options={"effort": bad})
-
-
-def test_effort_of_the_wrong_type_raises_type_error():
-    A, B = pair(6, 1)
-    with pytest.raises(TypeError, match="effort"):
-        qapgpu.quadratic_assignment(A, B, options={"effort": 2})

@@ -263,10 +263,8 @@ pub fn restart_cycle(cycle: Option<u32>, n: usize, gpu: bool, uniform: bool) -> 
 pub fn regroup_distance(share: Option<f64>, n: usize, gpu: bool, uniform: bool, long: bool) -> Option<usize> {
     let share = match share {
         Some(s) => s,
-        None if long && all_along_by_default(n, gpu, uniform) && n <= UNIFORM_REGROUP_SMALL_N => LONG_REGROUP_DISTANCE,
-        None if gpu && uniform && (UNIFORM_REGROUP_SMALL_N + 1..=UNIFORM_REGROUP_MAX_N).contains(&n) => {
-            UNIFORM_REGROUP_DISTANCE
-        }
+        None if all_along_by_default(n, gpu, uniform) && n > UNIFORM_REGROUP_SMALL_N => UNIFORM_REGROUP_DISTANCE,
+        None if all_along_by_default(n, gpu, uniform) && long => LONG_REGROUP_DISTANCE,
         None => return None,
     };
     (share > 0.0).then(|| ((share * n as f64).ceil() as usize).max(1))
