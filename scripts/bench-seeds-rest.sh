@@ -22,7 +22,8 @@
 #   minutes on 15 cores), 000 GA-1/GA-2 (10 runs), 001's independent runs at p = 60 (30
 #   runs, 10 s) and 004 (10 runs a cell), each with --threads 0 (the slot's cores), each cut
 #   at JOB_CAP (1700) s. ONLY (space-separated job names, e.g. "t5-tai80b t6-tai100b
-#   t6-small") runs those jobs alone. The weights are minutes on 15 cores of a busy 64-core
+#   t6-small") runs those jobs alone; tai150b's runs 4-10 are jobs of one run each
+#   (t5-tai150b-s4 … t6-tai150b-s10). The weights are minutes on 15 cores of a busy 64-core
 #   Xeon, as measured on 2026-11-26 (estimates for the three jobs that did not run then).
 set -u
 bin_dir=${BIN_DIR:-dist/quick}
@@ -89,6 +90,12 @@ start-allcores)
 5 t5-small 003-fixed --instances tai40a,tai50a,tai60a,tai50b,tai60b --runs 10 --time-limit 600
 5 t6-small 003-target --instances tai40a,tai50a,tai60a,tai80a,tai100a,tai50b,tai60b --runs 10 --time-limit 600
 JOBS
+  # tai150b's runs 4 to 10, a job a run (t5-tai150b-sS, t6-tai150b-sS), so that they spread
+  # over the slots.
+  for s in 4 5 6 7 8 9 10; do
+    echo "4 t5-tai150b-s$s 003-fixed --instances tai150b --seed $s --runs 1 --time-limit 900"
+    echo "6 t6-tai150b-s$s 003-target --instances tai150b --seed $s --runs 1 --time-limit 900"
+  done >> "$bg/allcores.all"
   if [ -n "${ONLY:-}" ]; then
     for j in $ONLY; do awk -v j="$j" '$2 == j { f = 1 } END { exit !f }' "$bg/allcores.all" || { echo "bench-seeds-rest.sh: ONLY: no job $j"; exit 2; }; done
     awk -v only=" $ONLY " 'index(only, " " $2 " ")' "$bg/allcores.all" > "$bg/allcores.jobs"

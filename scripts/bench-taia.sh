@@ -9,8 +9,11 @@
 #   long60   tai50a and tai60a (LONG_INSTANCES), 60 s, seeds 1-10 (LONG_SEEDS: 1-N): is the
 #            best-known value reached?
 #   taia10   every tai*a of $QAPLIB_DIR, 10 s, seeds 1-8 (issue 43's first criterion)
-#   tune10   tai60a, tai80a, tai100a (TUNE_INSTANCES), 10 s, seeds 1-8, for each of SETTINGS
-#            (";"-separated `solve` options; "auto" is the default run)
+#   tune10   tai60a, tai80a, tai100a (TUNE_INSTANCES: names in $QAPLIB_DIR or paths of .dat
+#            files), 10 s (`--stop time`), seeds 1-8 (TUNE_SEEDS: N for 1-N, or A-B), for each of SETTINGS
+#            (";"-separated `solve` options; "auto" is the default run). An instance without a
+#            best-known value (scripts/random-dat.py's) is summarised by its gap to the
+#            lowest cost any run of the study found for it.
 #   c256     tai256c, 10 s, seeds 1-8
 #   all1     every instance of $QAPLIB_DIR with a best-known value, 1 s, SEEDS1 (2) seeds
 # Each worker is one GPU (CUDA_VISIBLE_DEVICES, set per worker over every GPU nvidia-smi
@@ -24,6 +27,8 @@ bin_dir=${BIN_DIR:-dist/quick}
 bg=${BG:-/tmp/seeds-rest}
 q=$bg/taia
 fail() { echo "bench-taia.sh: $*" >&2; exit 2; }
+# Seeds N (1 to N) or A-B.
+seeds_of() { case $1 in *-*) seq "${1%-*}" "${1#*-}" ;; *) seq 1 "$1" ;; esac; }
 case ${1:-} in
 start)
   bin=$(realpath "$bin_dir")/qapgpu
@@ -43,8 +48,8 @@ start)
     for st in $studies; do
       case $st in
       long60) for i in ${LONG_INSTANCES:-tai50a tai60a}; do for s in $(seq 1 "${LONG_SEEDS:-10}"); do echo "long60|auto|$i|$s|--time-limit 60"; done; done ;;
-      tune10) for set in "${settings[@]}"; do for i in ${TUNE_INSTANCES:-tai60a tai80a tai100a}; do for s in $(seq 1 8); do
-          echo "tune10|$set|$i|$s|--time-limit 10 $([ "$set" = auto ] || echo "$set")"; done; done; done ;;
+      tune10) for set in "${settings[@]}"; do for i in ${TUNE_INSTANCES:-tai60a tai80a tai100a}; do for s in $(seeds_of "${TUNE_SEEDS:-8}"); do
+          echo "tune10|$set|$i|$s|--time-limit 10 --stop time $([ "$set" = auto ] || echo "$set")"; done; done; done ;;
       taia10) for i in $taia; do for s in $(seq 1 8); do echo "taia10|auto|$i|$s|--time-limit 10"; done; done ;;
       c256) for s in $(seq 1 8); do echo "c256|auto|tai256c|$s|--time-limit 10"; done ;;
       all1) for i in $names; do for s in $(seq 1 "${SEEDS1:-2}"); do echo "all1|auto|$i|$s|--time-limit 1"; done; done ;;
@@ -84,6 +89,7 @@ summary)
 import json, sys, collections
 rows = collections.defaultdict(list)
 errors = 0
+records = []
 for line in open(sys.argv[1], errors="replace"):
     try:
         st, setting, inst, seed, js = line.rstrip("\n").split("|", 4)
@@ -92,8 +98,19 @@ for line in open(sys.argv[1], errors="replace"):
         errors += 1
         print(f"error: unreadable line: {line[:120]!r}")
         continue
+    records.append((st, setting, inst, seed, r))
+# An instance without a best-known value: the gap to the lowest cost its study's runs found.
+lowest = {}
+for st, setting, inst, seed, r in records:
+    if r.get("best_known") is None and isinstance(r.get("cost"), int):
+        lowest[(st, inst)] = min(lowest.get((st, inst), r["cost"]), r["cost"])
+for st, setting, inst, seed, r in records:
     if r.get("gap_percent") is None and r.get("best_known") == 0 and r.get("cost") == 0:
         r["gap_percent"] = 0.0  # a best-known value of 0 reached (esc16f): no gap to divide
+    if r.get("best_known") is None and (st, inst) in lowest and lowest[(st, inst)] > 0:
+        r["best_known"] = lowest[(st, inst)]
+        r["gap_percent"] = 100.0 * (r["cost"] - r["best_known"]) / r["best_known"]
+        inst = inst.rsplit("/", 1)[-1] + " (to the lowest found)"
     if "error" in r or r.get("gap_percent") is None:
         errors += 1
         print(f"error: {st} {setting} {inst} seed {seed}: {r.get('error', 'no gap')}")

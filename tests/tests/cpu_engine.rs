@@ -202,6 +202,47 @@ fn walks_regroup_onto_a_diverse_elite() {
     assert!(err.contains("--regroup-distance") && err.contains("aco-ts"), "{err}");
 }
 
+/// `--regroup-perturb` on the CPU engine: the walks outside the elite restart from their
+/// donors' solutions a few swaps away (`AcoEngine::restart_walks`), at their exact costs; a
+/// run that regroups so reaches the optimum and says so in its report; only ts takes it.
+#[test]
+fn walks_regroup_onto_perturbed_copies_of_the_elite() {
+    use qapgpu::algo::aco::AcoEngine;
+    use qapgpu::algo::ts::elite::diverse_winners;
+    use qapgpu::algo::ts::perturb::Perturb;
+    let (inst, known, mut e) = tai25b_walks(12);
+    let mut perturb = Perturb::new(&inst, 2, 1);
+    for round in 0..3 {
+        e.local_search().unwrap();
+        let (rows, stride, costs) = e.currents().unwrap();
+        let (winners, elite) = diverse_winners(&rows, stride, 25, &costs, 4, 0);
+        let starts = perturb.starts(&rows, stride, &costs, &winners, elite);
+        assert_eq!(starts.len(), 12 - elite as usize, "round {round}");
+        e.restart_walks(&starts).unwrap();
+        let (after, _, after_costs) = e.currents().unwrap();
+        for k in 0..12 {
+            let row = &after[k * stride..k * stride + 25];
+            assert_eq!(after_costs[k], inst.cost(row), "round {round}, walk {k}: the exact cost");
+            match starts.iter().find(|s| s.0 == k) {
+                Some((_, p, _)) => assert_eq!(row, &p[..], "round {round}, walk {k}"),
+                None => assert_eq!(row, &rows[k * stride..k * stride + 25], "round {round}, elite walk {k}"),
+            }
+        }
+    }
+    let mut opts = ts_on_cpu(known);
+    (opts.aco.ants, opts.ts.regroup_every, opts.ts.regroup_perturb) = (Some(8), Some(20), Some(0.2));
+    let sol = qapgpu::solve(&inst, &opts).unwrap();
+    assert_eq!(sol.cost, known);
+    assert!(sol.layout.contains("from its elite walk's solution after 3 random swaps"), "{}", sol.layout);
+    let mut colony = qapgpu::Options { algorithm: Some("aco-ts".into()), ..opts.clone() };
+    colony.ts.regroup_every = None;
+    let err = qapgpu::solve(&inst, &colony).unwrap_err().to_string();
+    assert!(err.contains("--regroup-perturb") && err.contains("aco-ts"), "{err}");
+    opts.ts.regroup_perturb = Some(1.5);
+    let err = qapgpu::solve(&inst, &opts).unwrap_err().to_string();
+    assert!(err.contains("--regroup-perturb"), "{err}");
+}
+
 /// `--restart-after`: walks whose own bests stall for that many moves start afresh from
 /// random solutions; the run's best never rises, and it is the cost of its permutation.
 /// Only ts restarts.

@@ -352,6 +352,25 @@ pub const LONG_RESTART_AFTER: u32 = 131_072;
 /// above n = 64 it ended higher than the restarts alone (the record, "Issue 43 at 10 s").
 pub const LONG_REGROUP_DISTANCE: f64 = 0.7;
 
+/// The share of n in which a walk's start is perturbed when it takes an elite walk's
+/// solution (`--regroup-perturb`, `ts::perturb`): none by default. Within 10 s on two H100s
+/// of one host, seeds 1–16, at the long effort (`scripts/bench-taia.sh`, study `tune10`; the
+/// record, "Perturbed regroupings"), mean gap % (random uniform instances of
+/// `scripts/random-dat.py N --symmetric --seed N`: to the lowest cost any run found):
+///
+/// | setting | tai60a | tai80a | tai100a | random 80 | random 100 | move costs a second, tai80a |
+/// |---|---|---|---|---|---|---|
+/// | none (the default) | 0.166 | 0.307 | 0.220 | 0.174 | 0.101 | 1.70·10¹¹ |
+/// | 0.1 (4 swaps at n = 80) | 0.155 | **0.280** | 0.223 | 0.170 | **0.091** | 1.40·10¹¹ |
+/// | 0.25 (10 swaps at n = 80) | **0.130** | 0.299 | **0.194** | **0.164** | 0.105 | 1.24·10¹¹ |
+///
+/// Relative to none, 0.95 (0.1) and 0.92 (0.25) of the gap over the five, but no single
+/// instance differs at the 5 % level (Mann–Whitney: p = 0.065 for tai100a at 0.25, 0.086 for
+/// tai60a, above 0.3 elsewhere; pooled p = 0.29 and 0.14). The host builds the starts
+/// between two launches, which costs the walks 9–27 % of their moves; and the other
+/// instances this default would reach (wil50, wil100, lipa*) were not measured with it.
+pub const REGROUP_PERTURB: f64 = 0.0;
+
 /// Most launches (and regroupings) queued by one `advance`: the host sees that a walk reached
 /// the target only when it reads the best after them, and every launch queued behind the hit
 /// still costs its blocks' start and exit (the record, "Go with the winners, and where the

@@ -9,9 +9,9 @@ use crate::algo::policy::{
     CONVERGED_FACTOR, CONVERGED_FLOOR_S, CONVERGED_MIN_STEPS, CONVERGED_PLATEAU_MIN_N, DEFAULT_REGROUP_EVERY,
     DEFAULT_REGROUP_MAX_N, DEFAULT_REGROUP_MIN_N, DEFAULT_REGROUP_ROUNDS, DEFAULT_RESTART_CYCLE, EXACT_MAX_N,
     LONG_EFFORT_MIN_SECONDS, LONG_REGROUP_DISTANCE, LONG_RESTART_AFTER, MAX_CYCLE_RESTARTS, REGROUP_KEEP,
-    REGROUP_ROUNDS, STRUCTURED_REGROUP_ROUNDS, STRUCTURED_WALK_MAX_N, STRUCTURED_WALK_THREADS, TENURE_FACTOR, TS_ANY_N,
-    UNIFORM_REGROUP_DISTANCE, UNIFORM_REGROUP_EVERY, UNIFORM_REGROUP_EVERY_SMALL, UNIFORM_REGROUP_MAX_N,
-    UNIFORM_REGROUP_SMALL_N,
+    REGROUP_PERTURB, REGROUP_ROUNDS, STRUCTURED_REGROUP_ROUNDS, STRUCTURED_WALK_MAX_N, STRUCTURED_WALK_THREADS,
+    TENURE_FACTOR, TS_ANY_N, UNIFORM_REGROUP_DISTANCE, UNIFORM_REGROUP_EVERY, UNIFORM_REGROUP_EVERY_SMALL,
+    UNIFORM_REGROUP_MAX_N, UNIFORM_REGROUP_SMALL_N,
 };
 use crate::algo::ts::{Effort, TsOptions};
 use crate::algo::{AUTO, EngineChoice, FAMILIES, Options};
@@ -289,6 +289,9 @@ pub struct TsArgs {
     // `help::regroup_distance`.
     #[arg(long, help = help::regroup_distance())]
     regroup_distance: Option<f64>,
+    // `help::regroup_perturb`.
+    #[arg(long, help = help::regroup_perturb())]
+    regroup_perturb: Option<f64>,
     // `help::effort`.
     #[arg(long, value_enum, default_value = "auto", help = help::effort())]
     effort: Effort,
@@ -303,6 +306,7 @@ impl TsArgs {
             restart_after: self.restart_after,
             restart_cycle: self.restart_cycle,
             regroup_distance: self.regroup_distance,
+            regroup_perturb: self.regroup_perturb,
             effort: self.effort,
         }
     }
@@ -401,6 +405,13 @@ mod help {
     pub fn regroup_distance() -> String {
         format!(
             "ts: when the walks regroup, a walk is elite only where its solution differs from every better elite walk's in at least this share of the n positions, in [0, 1]; 0: the best by cost alone. Default: {UNIFORM_REGROUP_DISTANCE} on the GPU where the walks regroup all along on uniform data above n = {UNIFORM_REGROUP_SMALL_N}, under --effort long {LONG_REGROUP_DISTANCE} where they do so up to n = {UNIFORM_REGROUP_SMALL_N}, 0 otherwise"
+        )
+    }
+
+    /// `--regroup-perturb`.
+    pub fn regroup_perturb() -> String {
+        format!(
+            "ts: when the walks regroup, a walk outside the elite takes its elite walk's solution after ⌈share·n/2⌉ random swaps (iterated tabu search's perturbation), in [0, 1]; 0: an exact copy. Default: {REGROUP_PERTURB}"
         )
     }
 }

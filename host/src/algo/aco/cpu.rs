@@ -317,7 +317,7 @@ impl AcoEngine for AcoCpu {
     }
 
     /// The walks' steps are `ts::cpu`'s (`regroup_walks`, `walk_currents`,
-    /// `regroup_walks_ranked`).
+    /// `regroup_walks_ranked`, `restart_walks_from`).
     fn regroup(&mut self, elite: u32) -> Result<()> {
         self.regroup_walks(elite)
     }
@@ -328,6 +328,10 @@ impl AcoEngine for AcoCpu {
 
     fn regroup_ranked(&mut self, winners: &[u32], elite: u32) -> Result<()> {
         self.regroup_walks_ranked(winners, elite)
+    }
+
+    fn restart_walks(&mut self, starts: &[(usize, Vec<u8>, i64)]) -> Result<()> {
+        self.restart_walks_from(starts)
     }
 
     fn set_ls_iterations(&mut self, moves: u32) -> Result<()> {

@@ -760,6 +760,10 @@ impl AcoEngine for AcoGpu {
         self.regroup_walks_ranked(winners, elite)
     }
 
+    fn restart_walks(&mut self, starts: &[(usize, Vec<u8>, i64)]) -> Result<()> {
+        self.restart_walks_from(starts)
+    }
+
     /// A walk launch passes its moves itself (`launch_with`), so the parameter block, and
     /// its copy to the device, change only for the colony's local search.
     fn set_ls_iterations(&mut self, moves: u32) -> Result<()> {

@@ -73,6 +73,24 @@ impl AcoCpu {
     }
 }
 
+impl AcoCpu {
+    /// `AcoEngine::restart_walks`, as the GPU engine's `restart_walks_from`: each walk of
+    /// `starts` takes its solution and cost with a fresh tabu memory.
+    pub(crate) fn restart_walks_from(&mut self, starts: &[(usize, Vec<u8>, i64)]) -> Result<()> {
+        let (n, m) = (self.n, self.cfg.ants as usize);
+        anyhow::ensure!(self.cfg.walk && starts.iter().all(|(k, p, _)| *k < m && p.len() == n), "only walks restart");
+        if self.site.stop.is_set() {
+            return Ok(());
+        }
+        for (k, perm, cost) in starts {
+            self.cants[k * n..(k + 1) * n].copy_from_slice(perm);
+            self.cant_costs[*k] = *cost;
+            self.walks[*k] = 0;
+        }
+        Ok(())
+    }
+}
+
 /// One walk's state in the CPU engine.
 struct Walk<'w> {
     /// The walk's index (its block on the GPU).

@@ -140,6 +140,32 @@ impl AcoGpu {
         Ok(())
     }
 
+    /// `AcoEngine::restart_walks`: the walks' current solutions, costs, moves and table
+    /// marks read, those of `starts` patched (moves 0: a fresh tabu matrix at the next
+    /// launch; mark 0: the table rebuilt), and written back: one round trip for all.
+    pub(crate) fn restart_walks_from(&mut self, starts: &[(usize, Vec<u8>, i64)]) -> Result<()> {
+        let m = self.cfg.ants as usize;
+        anyhow::ensure!(self.cfg.walk && starts.iter().all(|(k, _, _)| *k < m), "only walks restart");
+        self.take_donors()?;
+        if crate::algo::aco::AcoEngine::site(self).stop.is_set() {
+            return Ok(());
+        }
+        self.walks_clean = false;
+        let s = self.gpu.stream.clone();
+        let (mut rows, mut costs) = (s.clone_dtoh(&self.buf.cants)?, s.clone_dtoh(&self.buf.cant_costs)?);
+        let stride = rows.len() / m;
+        let (mut walks, mut marks) = (s.clone_dtoh(&self.buf.walk.walks)?, s.clone_dtoh(&self.buf.walk.tables_ok)?);
+        for (k, perm, cost) in starts {
+            rows[k * stride..k * stride + perm.len()].copy_from_slice(perm);
+            (costs[*k], walks[*k], marks[*k]) = (*cost, 0, 0);
+        }
+        s.memcpy_htod(&rows, &mut self.buf.cants)?;
+        s.memcpy_htod(&costs, &mut self.buf.cant_costs)?;
+        s.memcpy_htod(&walks, &mut self.buf.walk.walks)?;
+        s.memcpy_htod(&marks, &mut self.buf.walk.tables_ok)?;
+        Ok(())
+    }
+
     /// Every walk's moves so far, for `put_units` to patch (empty where the units are ants).
     pub(crate) fn walk_counts(&self) -> Result<Vec<u32>> {
         Ok(if self.cfg.walk { self.gpu.stream.clone_dtoh(&self.buf.walk.walks)? } else { Vec::new() })

@@ -43,6 +43,7 @@
 pub mod cpu;
 pub mod elite;
 pub mod gpu;
+pub mod perturb;
 pub mod wide;
 
 use super::aco::{self, AcoConfig, AcoEngine, LayoutRule};
@@ -59,6 +60,7 @@ use crate::io::Instance;
 use crate::run::stop::StopWord;
 use crate::run::{Advance, Counters, Solver, SolverInfo, StopRule};
 use anyhow::{Result, bail};
+use perturb::Perturb;
 use qapgpu_common::ls::LsKind;
 use qapgpu_common::mata::{MAX_THREADS, walk_split_threads};
 use std::sync::Arc;
@@ -95,6 +97,9 @@ pub struct TsOptions {
     /// The share of n in which an elite walk's solution differs from every better elite
     /// walk's when the walks regroup (0: the best by cost alone; `regroup_distance`).
     pub regroup_distance: Option<f64>,
+    /// The share of n a walk's start is perturbed in when it takes an elite walk's solution
+    /// (0: an exact copy, the default; `perturb::swaps_for`).
+    pub regroup_perturb: Option<f64>,
     /// The budget the defaults above are chosen for (`--effort`; `Effort::is_long`).
     pub effort: Effort,
 }
@@ -136,6 +141,7 @@ impl TsOptions {
         opt("--restart-after", self.restart_after.map(f64::from), 0.0, i32::MAX as f64)?;
         opt("--restart-cycle", self.restart_cycle.map(f64::from), 0.0, i32::MAX as f64)?;
         opt("--regroup-distance", self.regroup_distance, 0.0, 1.0)?;
+        opt("--regroup-perturb", self.regroup_perturb, 0.0, 1.0)?;
         if let Some(k) = self.regroup_keep
             && !(k > 0.0 && k <= 1.0)
         {
@@ -155,6 +161,9 @@ impl TsOptions {
         }
         if self.regroup_distance.is_some_and(|d| d > 0.0) {
             bail!("--regroup-distance: only --algo ts regroups its walks, not {family}");
+        }
+        if self.regroup_perturb.is_some_and(|s| s > 0.0) {
+            bail!("--regroup-perturb: only --algo ts regroups its walks, not {family}");
         }
         if self.regroup_keep.is_some() {
             bail!("--regroup-keep: only --algo ts regroups its walks, not {family}");
@@ -322,11 +331,14 @@ fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn S
     let restart_after = restart_after(x.restart_after, x.restart_cycle, inst.n, gpu, uniform, long);
     let restart_cycle = restart_cycle(x.restart_cycle, inst.n, gpu, uniform);
     let min_distance = regroup_distance(x.regroup_distance, inst.n, gpu, uniform, long);
+    let perturb = perturb::swaps_for(x.regroup_perturb.unwrap_or(policy::REGROUP_PERTURB), inst.n)
+        .map(|swaps| Perturb::new(inst, swaps, opts.seed));
     Ok(Box::new(TsSolver {
         regroup,
         restart_after,
         restart_cycle,
         min_distance,
+        perturb,
         n: inst.n,
         // Under the `converged` rule the first launches are short, so that the rule sees a
         // small instance's optimum within a millisecond of it (`CONVERGED_RAMP_MOVES`).
@@ -417,6 +429,8 @@ pub struct TsSolver {
     /// The least distance between two elite walks' solutions (`regroup_distance`), and n.
     min_distance: Option<usize>,
     n: usize,
+    /// The walks taking an elite walk's solution take it perturbed (None: exact copies).
+    perturb: Option<Perturb>,
     /// The best of the walks since they last started afresh, and every walk's moves since it
     /// last fell.
     best: i64,
@@ -443,6 +457,7 @@ impl TsSolver {
             long_moves: 0,
             min_distance: None,
             n: 0,
+            perturb: None,
             best: i64::MAX,
             stalled: 0,
             restarts: 0,
@@ -458,6 +473,21 @@ impl TsSolver {
         }
         self.cycle_moves = 0;
         self.engine.random_ants()
+    }
+
+    /// A regrouping ranked on the host: a diverse elite (`min_distance`; else the best by
+    /// cost), and the others' starts perturbed where `perturb` says so.
+    fn regroup_on_host(&mut self, elite: u32) -> Result<()> {
+        if self.engine.site().stop.is_set() {
+            return Ok(());
+        }
+        let (rows, stride, costs) = self.engine.currents()?;
+        let d = self.min_distance.unwrap_or(0);
+        let (winners, e) = elite::diverse_winners(&rows, stride, self.n, &costs, elite as usize, d);
+        match &mut self.perturb {
+            Some(p) => self.engine.restart_walks(&p.starts(&rows, stride, &costs, &winners, e)),
+            None => self.engine.regroup_ranked(&winners, e),
+        }
     }
 
     /// The current cycle's moves: the first cycle's, doubled at every restart (None: the
@@ -518,6 +548,9 @@ impl Solver for TsSolver {
         if let (Some(d), Some(Regroup { elite: Some(_), .. })) = (self.min_distance, self.regroup) {
             regroup.push_str(&format!(" (an elite walk's solution at least {d} positions from every better one's)"));
         }
+        if let (Some(p), Some(Regroup { elite: Some(_), .. })) = (&self.perturb, self.regroup) {
+            regroup.push_str(&format!(" (each from its elite walk's solution after {} random swaps)", p.swaps));
+        }
         if let Some(m) = self.restart_after {
             regroup.push_str(&format!(", all walks from random solutions after {m} moves without a new best"));
         }
@@ -556,17 +589,12 @@ impl Solver for TsSolver {
                 let segments = r.segments.min(self.rounds_left);
                 for _ in 0..segments {
                     self.engine.local_search()?;
-                    match (r.elite, self.min_distance) {
-                        (Some(elite), Some(d)) => {
-                            if !self.engine.site().stop.is_set() {
-                                let (rows, stride, costs) = self.engine.currents()?;
-                                let (winners, e) =
-                                    elite::diverse_winners(&rows, stride, self.n, &costs, elite as usize, d);
-                                self.engine.regroup_ranked(&winners, e)?;
-                            }
+                    match r.elite {
+                        Some(elite) if self.min_distance.is_some() || self.perturb.is_some() => {
+                            self.regroup_on_host(elite)?
                         }
-                        (Some(elite), None) => self.engine.regroup(elite)?,
-                        _ => {}
+                        Some(elite) => self.engine.regroup(elite)?,
+                        None => {}
                     }
                     self.rounds_left -= 1;
                 }
