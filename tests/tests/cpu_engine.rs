@@ -241,6 +241,13 @@ fn walks_regroup_onto_perturbed_copies_of_the_elite() {
     opts.ts.regroup_perturb = Some(1.5);
     let err = qapgpu::solve(&inst, &opts).unwrap_err().to_string();
     assert!(err.contains("--regroup-perturb"), "{err}");
+    // Walks that do not regroup (the CPU's default; the wide path) refuse it, not ignore it.
+    let mut plain = ts_on_cpu(known);
+    plain.ts.regroup_perturb = Some(0.2);
+    let err = qapgpu::solve(&inst, &plain).unwrap_err().to_string();
+    assert!(err.contains("--regroup-perturb") && err.contains("do not regroup"), "{err}");
+    let err = qapgpu::solve(&qapgpu_tests::zeros(257), &plain).unwrap_err().to_string();
+    assert!(err.contains("--regroup-perturb") && err.contains("above n = 256"), "{err}");
 }
 
 /// `--restart-after`: walks whose own bests stall for that many moves start afresh from

@@ -365,10 +365,11 @@ pub const LONG_REGROUP_DISTANCE: f64 = 0.7;
 /// | 0.25 (10 swaps at n = 80) | **0.130** | 0.299 | **0.194** | **0.164** | 0.105 | 1.24·10¹¹ |
 ///
 /// Relative to none, 0.95 (0.1) and 0.92 (0.25) of the gap over the five, but no single
-/// instance differs at the 5 % level (Mann–Whitney: p = 0.065 for tai100a at 0.25, 0.086 for
+/// instance differs at the 5 % level (Mann–Whitney: p = 0.07 for tai100a at 0.25, 0.08 for
 /// tai60a, above 0.3 elsewhere; pooled p = 0.29 and 0.14). The host builds the starts
-/// between two launches, which costs the walks 9–27 % of their moves; and the other
-/// instances this default would reach (wil50, wil100, lipa*) were not measured with it.
+/// between two launches, which costs the walks 9–27 % of their moves; the same at 1 s gained
+/// nothing (the record, "Perturbed copies"); and the other instances this default would
+/// reach (wil50, wil100, lipa*) were not measured with it.
 pub const REGROUP_PERTURB: f64 = 0.0;
 
 /// Most launches (and regroupings) queued by one `advance`: the host sees that a walk reached

@@ -102,7 +102,7 @@ pub(crate) struct Kernels {
 pub struct AcoGpu {
     pub(crate) gpu: Gpu,
     pub(crate) cfg: AcoConfig,
-    n: usize,
+    pub(crate) n: usize,
     /// The plan's memory layout of the local search (`search::plan`).
     pub layout: LsLayout,
     /// The plan's kernel takes the launch's moves (`Role::takes_moves`).

@@ -145,7 +145,8 @@ impl AcoGpu {
     /// launch; mark 0: the table rebuilt), and written back: one round trip for all.
     pub(crate) fn restart_walks_from(&mut self, starts: &[(usize, Vec<u8>, i64)]) -> Result<()> {
         let m = self.cfg.ants as usize;
-        anyhow::ensure!(self.cfg.walk && starts.iter().all(|(k, _, _)| *k < m), "only walks restart");
+        let n = self.n;
+        anyhow::ensure!(self.cfg.walk && starts.iter().all(|(k, p, _)| *k < m && p.len() == n), "only walks restart");
         self.take_donors()?;
         if crate::algo::aco::AcoEngine::site(self).stop.is_set() {
             return Ok(());

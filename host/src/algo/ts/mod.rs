@@ -317,7 +317,11 @@ impl Regroup {
 /// The walks, regrouping where `--regroup-every` asks for it (segments of the engine's
 /// launches, which `init` cuts them to).
 fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn Solver>> {
+    let perturbs = opts.ts.regroup_perturb.is_some_and(|s| s > 0.0);
     if inst.n > qapgpu_common::MAX_N {
+        if perturbs {
+            bail!("--regroup-perturb: the walks above n = {} do not regroup", qapgpu_common::MAX_N);
+        }
         return wide::build(backend, inst, opts);
     }
     let engine = walk_engine(backend, inst, opts)?;
@@ -331,6 +335,13 @@ fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn S
     let restart_after = restart_after(x.restart_after, x.restart_cycle, inst.n, gpu, uniform, long);
     let restart_cycle = restart_cycle(x.restart_cycle, inst.n, gpu, uniform);
     let min_distance = regroup_distance(x.regroup_distance, inst.n, gpu, uniform, long);
+    if perturbs && !regroup.is_some_and(|r| r.elite.is_some()) {
+        bail!(
+            "--regroup-perturb: the walks do not regroup here (n = {}, {} engine); give --regroup-every too",
+            inst.n,
+            if gpu { "GPU" } else { "CPU" }
+        );
+    }
     let perturb = perturb::swaps_for(x.regroup_perturb.unwrap_or(policy::REGROUP_PERTURB), inst.n)
         .map(|swaps| Perturb::new(inst, swaps, opts.seed));
     Ok(Box::new(TsSolver {
