@@ -233,7 +233,7 @@ fn walks_regroup_onto_perturbed_copies_of_the_elite() {
     (opts.aco.ants, opts.ts.regroup_every, opts.ts.regroup_perturb) = (Some(8), Some(20), Some(0.2));
     let sol = qapgpu::solve(&inst, &opts).unwrap();
     assert_eq!(sol.cost, known);
-    assert!(sol.layout.contains("from its elite walk's solution after 3 random swaps"), "{}", sol.layout);
+    assert!(sol.layout.contains("restarting from theirs after 3 random swaps every 20 moves"), "{}", sol.layout);
     let mut colony = qapgpu::Options { algorithm: Some("aco-ts".into()), ..opts.clone() };
     colony.ts.regroup_every = None;
     let err = qapgpu::solve(&inst, &colony).unwrap_err().to_string();
@@ -248,6 +248,16 @@ fn walks_regroup_onto_perturbed_copies_of_the_elite() {
     assert!(err.contains("--regroup-perturb") && err.contains("do not regroup"), "{err}");
     let err = qapgpu::solve(&qapgpu_tests::zeros(257), &plain).unwrap_err().to_string();
     assert!(err.contains("--regroup-perturb") && err.contains("above n = 256"), "{err}");
+    // The wide walks refuse every regrouping setting, not only this one.
+    let mut wide = ts_on_cpu(0);
+    wide.ts.regroup_every = Some(64);
+    let err = qapgpu::solve(&qapgpu_tests::zeros(257), &wide).unwrap_err().to_string();
+    assert!(err.contains("--regroup-every") && err.contains("drop --regroup-every"), "{err}");
+    // An elite of every walk leaves none to perturb.
+    opts.ts.regroup_perturb = Some(0.2);
+    opts.ts.regroup_keep = Some(1.0);
+    let err = qapgpu::solve(&inst, &opts).unwrap_err().to_string();
+    assert!(err.contains("--regroup-perturb") && err.contains("--regroup-keep"), "{err}");
 }
 
 /// `--restart-after`: walks whose own bests stall for that many moves start afresh from

@@ -275,7 +275,7 @@ pub struct TsArgs {
     #[arg(long, help = help::regroup_every())]
     regroup_every: Option<u32>,
     // `help::regroup_keep`.
-    #[arg(long, help = help::regroup_keep())]
+    #[arg(long, allow_negative_numbers = true, help = help::regroup_keep())]
     regroup_keep: Option<f64>,
     // `help::regroup_rounds`.
     #[arg(long, help = help::regroup_rounds())]
@@ -287,10 +287,10 @@ pub struct TsArgs {
     #[arg(long, help = help::restart_cycle())]
     restart_cycle: Option<u32>,
     // `help::regroup_distance`.
-    #[arg(long, help = help::regroup_distance())]
+    #[arg(long, allow_negative_numbers = true, help = help::regroup_distance())]
     regroup_distance: Option<f64>,
     // `help::regroup_perturb`.
-    #[arg(long, help = help::regroup_perturb())]
+    #[arg(long, allow_negative_numbers = true, help = help::regroup_perturb())]
     regroup_perturb: Option<f64>,
     // `help::effort`.
     #[arg(long, value_enum, default_value = "auto", help = help::effort())]
@@ -359,7 +359,7 @@ mod help {
     /// `--regroup-every`.
     pub fn regroup_every() -> String {
         format!(
-            "ts: moves of every walk between two regroupings, where the walks outside the best --regroup-keep restart from the elite's current solutions (\"go with the winners\"); 0: never. Default on the GPU: {DEFAULT_REGROUP_EVERY} for n = {DEFAULT_REGROUP_MIN_N} to {DEFAULT_REGROUP_MAX_N} ({STRUCTURED_REGROUP_ROUNDS} rounds on structured data, {DEFAULT_REGROUP_ROUNDS} on uniform random data), {UNIFORM_REGROUP_EVERY_SMALL} (n ≤ {UNIFORM_REGROUP_SMALL_N}) or {UNIFORM_REGROUP_EVERY} all along on uniform random data from n = {} to {UNIFORM_REGROUP_MAX_N}, never otherwise. Measured in docs/benchmarks-record.md (\"Two hundred runs a target\", \"Go with the winners all along\")",
+            "ts: moves of every walk between two regroupings, where the walks outside the best --regroup-keep restart from the elite's current solutions (\"go with the winners\"); 0: never. Default on the GPU: {DEFAULT_REGROUP_EVERY} for n = {DEFAULT_REGROUP_MIN_N} to {DEFAULT_REGROUP_MAX_N} ({STRUCTURED_REGROUP_ROUNDS} rounds on structured data, {DEFAULT_REGROUP_ROUNDS} on uniform random data), {UNIFORM_REGROUP_EVERY_SMALL} (n ≤ {UNIFORM_REGROUP_SMALL_N}) or {UNIFORM_REGROUP_EVERY} all along on uniform random data from n = {} to {UNIFORM_REGROUP_MAX_N}, never otherwise (the CPU engine and n > 256 included). A value given here regroups {REGROUP_ROUNDS} times unless --regroup-rounds says otherwise (0: all along); above n = 256 the walks do not regroup. Measured in docs/benchmarks-record.md (\"Two hundred runs a target\", \"Go with the winners all along\")",
             DEFAULT_REGROUP_MAX_N + 1
         )
     }

@@ -150,34 +150,32 @@ impl TsOptions {
         Ok(())
     }
 
+    /// The first of the settings that regroup or restart walks given a value that would do
+    /// so (`--regroup-keep` at all), by its command-line name; None where there is none.
+    pub fn first_given(&self) -> Option<&'static str> {
+        [
+            ("--regroup-every", self.regroup_every.is_some_and(|e| e > 0)),
+            ("--regroup-distance", self.regroup_distance.is_some_and(|d| d > 0.0)),
+            ("--regroup-perturb", self.regroup_perturb.is_some_and(|s| s > 0.0)),
+            ("--regroup-keep", self.regroup_keep.is_some()),
+            ("--regroup-rounds", self.regroup_rounds.is_some_and(|r| r > 0)),
+            ("--restart-after", self.restart_after.is_some_and(|e| e > 0)),
+            ("--restart-cycle", self.restart_cycle.is_some_and(|e| e > 0)),
+        ]
+        .into_iter()
+        .find_map(|(name, given)| given.then_some(name))
+    }
+
     /// Refuses settings that would regroup or restart the walks of another family than
     /// `ts` (`family`, a registry name): only `ts` has them.
     pub fn check_family(&self, family: &str) -> Result<()> {
-        if family == TS.name {
-            return Ok(());
+        match self.first_given() {
+            Some(option) if family != TS.name => {
+                let does = if option.starts_with("--restart") { "restarts" } else { "regroups" };
+                bail!("{option}: only --algo ts {does} its walks, not {family}")
+            }
+            _ => Ok(()),
         }
-        if self.regroup_every.is_some_and(|e| e > 0) {
-            bail!("--regroup-every: only --algo ts regroups its walks, not {family}");
-        }
-        if self.regroup_distance.is_some_and(|d| d > 0.0) {
-            bail!("--regroup-distance: only --algo ts regroups its walks, not {family}");
-        }
-        if self.regroup_perturb.is_some_and(|s| s > 0.0) {
-            bail!("--regroup-perturb: only --algo ts regroups its walks, not {family}");
-        }
-        if self.regroup_keep.is_some() {
-            bail!("--regroup-keep: only --algo ts regroups its walks, not {family}");
-        }
-        if self.regroup_rounds.is_some_and(|r| r > 0) {
-            bail!("--regroup-rounds: only --algo ts regroups its walks, not {family}");
-        }
-        if self.restart_after.is_some_and(|e| e > 0) {
-            bail!("--restart-after: only --algo ts restarts its walks, not {family}");
-        }
-        if self.restart_cycle.is_some_and(|e| e > 0) {
-            bail!("--restart-cycle: only --algo ts restarts its walks, not {family}");
-        }
-        Ok(())
     }
 }
 
@@ -317,10 +315,9 @@ impl Regroup {
 /// The walks, regrouping where `--regroup-every` asks for it (segments of the engine's
 /// launches, which `init` cuts them to).
 fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn Solver>> {
-    let perturbs = opts.ts.regroup_perturb.is_some_and(|s| s > 0.0);
     if inst.n > qapgpu_common::MAX_N {
-        if perturbs {
-            bail!("--regroup-perturb: the walks above n = {} do not regroup", qapgpu_common::MAX_N);
+        if let Some(option) = opts.ts.first_given() {
+            bail!("{option}: the walks above n = {} neither regroup nor restart; drop {option}", qapgpu_common::MAX_N);
         }
         return wide::build(backend, inst, opts);
     }
@@ -335,12 +332,18 @@ fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn S
     let restart_after = restart_after(x.restart_after, x.restart_cycle, inst.n, gpu, uniform, long);
     let restart_cycle = restart_cycle(x.restart_cycle, inst.n, gpu, uniform);
     let min_distance = regroup_distance(x.regroup_distance, inst.n, gpu, uniform, long);
-    if perturbs && !regroup.is_some_and(|r| r.elite.is_some()) {
-        bail!(
-            "--regroup-perturb: the walks do not regroup here (n = {}, {} engine); give --regroup-every too",
-            inst.n,
-            if gpu { "GPU" } else { "CPU" }
-        );
+    if x.regroup_perturb.is_some_and(|s| s > 0.0) {
+        match regroup {
+            None => bail!(
+                "--regroup-perturb: the walks do not regroup here (n = {}, {} engine); give --regroup-every too",
+                inst.n,
+                if gpu { "GPU" } else { "CPU" }
+            ),
+            Some(Regroup { elite: None, .. }) => {
+                bail!("--regroup-perturb: --regroup-keep leaves no walk outside the elite to perturb")
+            }
+            Some(_) => {}
+        }
     }
     let perturb = perturb::swaps_for(x.regroup_perturb.unwrap_or(policy::REGROUP_PERTURB), inst.n)
         .map(|swaps| Perturb::new(inst, swaps, opts.seed));
@@ -550,17 +553,19 @@ impl Solver for TsSolver {
                 } else {
                     format!("{rounds} times, then {launch} moves per launch")
                 };
+                let perturbed = match &self.perturb {
+                    Some(p) if p.swaps == 1 => " after a random swap".to_string(),
+                    Some(p) => format!(" after {} random swaps", p.swaps),
+                    None => String::new(),
+                };
                 format!(
-                    ", walks outside the best {elite} by current cost restarting from theirs every {every} moves {rounds}"
+                    ", walks outside the best {elite} by current cost restarting from theirs{perturbed} every {every} moves {rounds}"
                 )
             }
             _ => String::new(),
         };
         if let (Some(d), Some(Regroup { elite: Some(_), .. })) = (self.min_distance, self.regroup) {
             regroup.push_str(&format!(" (an elite walk's solution at least {d} positions from every better one's)"));
-        }
-        if let (Some(p), Some(Regroup { elite: Some(_), .. })) = (&self.perturb, self.regroup) {
-            regroup.push_str(&format!(" (each from its elite walk's solution after {} random swaps)", p.swaps));
         }
         if let Some(m) = self.restart_after {
             regroup.push_str(&format!(", all walks from random solutions after {m} moves without a new best"));
