@@ -10,7 +10,7 @@
 #            best-known value reached?
 #   taia10   every tai*a of $QAPLIB_DIR, 10 s, seeds 1-8 (issue 43's first criterion)
 #   tune10   tai60a, tai80a, tai100a (TUNE_INSTANCES: names in $QAPLIB_DIR or paths of .dat
-#            files), 10 s (`--stop time`), seeds 1-8 (TUNE_SEEDS: N for 1-N, or A-B), for each of SETTINGS
+#            files), 10 s (`--stop time`), seeds 1-8 (TUNE_SEEDS: N for 1-N, or A-B), seed by seed, for each of SETTINGS
 #            (";"-separated `solve` options; "auto" is the default run). An instance without a
 #            best-known value (scripts/random-dat.py's) is summarised by its gap to the
 #            lowest cost any run of the study found for it.
@@ -48,7 +48,9 @@ start)
     for st in $studies; do
       case $st in
       long60) for i in ${LONG_INSTANCES:-tai50a tai60a}; do for s in $(seq 1 "${LONG_SEEDS:-10}"); do echo "long60|auto|$i|$s|--time-limit 60"; done; done ;;
-      tune10) for set in "${settings[@]}"; do for i in ${TUNE_INSTANCES:-tai60a tai80a tai100a}; do for s in $(seeds_of "${TUNE_SEEDS:-8}"); do
+      # Seed by seed, the settings side by side, so that a change in the host's load over
+      # the queue falls on every setting alike.
+      tune10) for s in $(seeds_of "${TUNE_SEEDS:-8}"); do for i in ${TUNE_INSTANCES:-tai60a tai80a tai100a}; do for set in "${settings[@]}"; do
           echo "tune10|$set|$i|$s|--time-limit 10 --stop time $([ "$set" = auto ] || echo "$set")"; done; done; done ;;
       taia10) for i in $taia; do for s in $(seq 1 8); do echo "taia10|auto|$i|$s|--time-limit 10"; done; done ;;
       c256) for s in $(seq 1 8); do echo "c256|auto|tai256c|$s|--time-limit 10"; done ;;
