@@ -71,9 +71,7 @@ impl AcoCpu {
         }
         Ok(())
     }
-}
 
-impl AcoCpu {
     /// `AcoEngine::restart_walks`, as the GPU engine's `restart_walks_from`: each walk of
     /// `starts` takes its solution and cost with a fresh tabu memory.
     pub(crate) fn restart_walks_from(&mut self, starts: &[(usize, Vec<u8>, i64)]) -> Result<()> {

@@ -340,7 +340,7 @@ fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn S
                 if gpu { "GPU" } else { "CPU" }
             ),
             Some(Regroup { elite: None, .. }) => {
-                bail!("--regroup-perturb: --regroup-keep leaves no walk outside the elite to perturb")
+                bail!("--regroup-perturb: no walk is left outside the elite to perturb (--regroup-keep, --ants)")
             }
             Some(_) => {}
         }
