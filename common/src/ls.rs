@@ -406,6 +406,15 @@ pub fn donor_rank(rank: u32, elite: u32) -> Option<u32> {
     (rank >= elite).then(|| (rank - elite) % elite)
 }
 
+/// The random stream of walk `walk`'s perturbation at regrouping `round` of a run of seed
+/// `seed` (`--regroup-perturb`): apart from every walk's own stream and the GA's, the same
+/// on both engines, so that the GPU's kernel and the CPU engine perturb alike.
+#[inline(always)]
+pub fn perturb_rng(seed: u64, round: u32, walk: u32) -> Xoshiro128 {
+    const PERTURB_SALT: u64 = 0x5045_5254_5552_4221;
+    Xoshiro128::from_stream(seed ^ PERTURB_SALT, (u64::from(round) << 32) | u64::from(walk))
+}
+
 /// Moves between two polls of the host's stop word by a local-search kernel (about a
 /// millisecond at n = 256, little overhead at n = 12).
 pub const STOP_POLL_ITERATIONS: i32 = 16;

@@ -1,9 +1,6 @@
 //! Permutation operators of the GAs, on `u8` rows (gene k = location of facility k).
 //! Each draws its random numbers in a fixed order, which the kernels and the CPU engine share.
-use crate::cost::swap_delta;
-use crate::elem::Elem;
 use crate::gene::Gene;
-use crate::matrix::Matrix;
 use crate::rng::Xoshiro128;
 
 /// Fills `p` with a uniformly random permutation of `0..p.len()` (Fisher–Yates).
@@ -147,27 +144,19 @@ pub fn swap_mutation(rng: &mut Xoshiro128, p: &mut [u8], threshold: u32) -> bool
 }
 
 /// A perturbation of iterated local search: `swaps` exchanges of two distinct random
-/// facilities' locations in `p`, drawn as `swap_mutation` draws one. Returns the cost's
-/// change (Σ `cost::swap_delta`, exact in i64). `p.len()` ≥ 2.
-pub fn random_swaps<G: Gene, E: Elem, A: Matrix<E>, B: Matrix<E>>(
-    rng: &mut Xoshiro128,
-    a: &A,
-    b: &B,
-    p: &mut [G],
-    swaps: usize,
-) -> i64 {
+/// facilities' locations in `p`, each drawn as `swap_mutation` draws one. The caller
+/// re-costs `p` (the GPU's block sums the n² terms in a few microseconds; a Δ a swap was
+/// thread 0's serial work). `p.len()` ≥ 2.
+pub fn random_exchanges<G: Gene>(rng: &mut Xoshiro128, p: &mut [G], swaps: u32) {
     let n = p.len() as u32;
-    let mut change = 0;
     for _ in 0..swaps {
         let r = rng.below(n);
         let mut s = rng.below(n - 1);
         if s >= r {
             s += 1;
         }
-        change += swap_delta(a, b, p, r as usize, s as usize);
         p.swap(r as usize, s as usize);
     }
-    change
 }
 
 /// True when `p` is a permutation of `0..p.len()`.

@@ -202,32 +202,44 @@ fn walks_regroup_onto_a_diverse_elite() {
     assert!(err.contains("--regroup-distance") && err.contains("aco-ts"), "{err}");
 }
 
-/// `--regroup-perturb` on the CPU engine: the walks outside the elite restart from their
-/// donors' solutions a few swaps away (`AcoEngine::restart_walks`), at their exact costs; a
-/// run that regroups so reaches the optimum and says so in its report; only ts takes it.
+/// `--regroup-perturb` on the CPU engine: after a regrouping (ranked by the engine or by the
+/// host), the walks outside the elite stand a few swaps from their donors' solutions
+/// (`AcoEngine::perturb_walks`), at their exact costs, and the elite as they were; a run that
+/// regroups so reaches the optimum and says so in its report; only ts takes it.
 #[test]
 fn walks_regroup_onto_perturbed_copies_of_the_elite() {
     use qapgpu::algo::aco::AcoEngine;
     use qapgpu::algo::ts::elite::diverse_winners;
-    use qapgpu::algo::ts::perturb::Perturb;
+    use qapgpu_common::ls::donor_rank;
     let (inst, known, mut e) = tai25b_walks(12);
-    let mut perturb = Perturb::new(&inst, 2, 1);
-    for round in 0..3 {
+    for round in 0..4 {
         e.local_search().unwrap();
         let (rows, stride, costs) = e.currents().unwrap();
+        // Rounds 0 and 2 ranked by the engine (the best 4 by cost), 1 and 3 by the host.
         let (winners, elite) = diverse_winners(&rows, stride, 25, &costs, 4, 0);
-        let starts = perturb.starts(&rows, stride, &costs, &winners, elite);
-        assert_eq!(starts.len(), 12 - elite as usize, "round {round}");
-        e.restart_walks(&starts).unwrap();
+        if round % 2 == 0 {
+            e.regroup(4).unwrap();
+        } else {
+            e.regroup_ranked(&winners, elite).unwrap();
+        }
+        e.perturb_walks(elite, 2, round).unwrap();
         let (after, _, after_costs) = e.currents().unwrap();
+        let mut moved_any = false;
         for k in 0..12 {
             let row = &after[k * stride..k * stride + 25];
             assert_eq!(after_costs[k], inst.cost(row), "round {round}, walk {k}: the exact cost");
-            match starts.iter().find(|s| s.0 == k) {
-                Some((_, p, _)) => assert_eq!(row, &p[..], "round {round}, walk {k}"),
+            match donor_rank(winners[k], elite) {
+                Some(d) => {
+                    let from = winners[12 + d as usize] as usize;
+                    let donor = &rows[from * stride..from * stride + 25];
+                    let moved = row.iter().zip(donor).filter(|(x, y)| x != y).count();
+                    assert!(moved <= 4, "round {round}, walk {k}: {moved} positions from its donor");
+                    moved_any |= moved > 0;
+                }
                 None => assert_eq!(row, &rows[k * stride..k * stride + 25], "round {round}, elite walk {k}"),
             }
         }
+        assert!(moved_any, "round {round}: the starts are perturbed");
     }
     let mut opts = ts_on_cpu(known);
     (opts.aco.ants, opts.ts.regroup_every, opts.ts.regroup_perturb) = (Some(8), Some(20), Some(0.2));

@@ -30,6 +30,7 @@ pub const REGISTER_BUDGET: &[(&str, u32)] = &[
     ("ts_rank_walks", 64),
     ("ts_regroup_walks", 64),
     ("ts_take_donors", 64),
+    ("ts_perturb_walks_", 64),
 ];
 
 /// The local-search kernel `name`'s budget, from the kernel table (None: not one).

@@ -6,6 +6,7 @@
 //! launch). Where the host ranks the walks (a diverse elite), `ts_regroup_walks` moves the
 //! solutions. All of them leave everything as it is once the stop word is set (the run's
 //! target or the host's stop), as the CPU engine does.
+pub mod perturb;
 pub mod wide;
 
 use qapgpu_common::ls::{donor_rank, ranks_before};

@@ -355,23 +355,23 @@ pub const LONG_REGROUP_DISTANCE: f64 = 0.7;
 /// The share of n in which a walk's start is perturbed when it takes an elite walk's
 /// solution (`--regroup-perturb`, `ts::perturb`): none by default. Within 10 s on two H100s
 /// of one host, seeds 1–16, at the long effort (`scripts/bench-taia.sh`, study `tune10`; the
-/// record, "Perturbed regroupings"), mean gap % (random uniform instances of
-/// `scripts/random-dat.py N --symmetric --seed N`: to the lowest cost any run found):
+/// record, "Perturbed regroupings" and "The perturbation on the device"), mean gap %, with
+/// the perturbation on the device (`ts_perturb_walks_*`, queued behind the regrouping; the
+/// walks keep 98–100 % of their moves):
 ///
-/// | setting | tai60a | tai80a | tai100a | random 80 | random 100 | move costs a second, tai80a |
-/// |---|---|---|---|---|---|---|
-/// | none (the default) | 0.166 | 0.307 | 0.220 | 0.174 | 0.101 | 1.70·10¹¹ |
-/// | 0.1 (4 swaps at n = 80) | 0.155 | **0.280** | 0.223 | 0.170 | **0.091** | 1.40·10¹¹ |
-/// | 0.25 (10 swaps at n = 80) | **0.130** | 0.299 | **0.194** | **0.164** | 0.105 | 1.24·10¹¹ |
+/// | setting | tai50a | tai60a | tai80a | tai100a |
+/// |---|---|---|---|---|
+/// | none (the default) | 0.025 | 0.152 | 0.307 | 0.220 |
+/// | 0.1 (4 swaps at n = 80) | | 0.137 | 0.286 | **0.204** |
+/// | 0.25 (10 swaps at n = 80) | **0.022** | **0.136** | 0.310 | 0.207 |
+/// | 0.5 | | 0.182 | **0.274** | 0.211 |
 ///
-/// Relative to none, 0.95 (0.1) and 0.92 (0.25) of the gap over the five, but no single
-/// instance differs at the 5 % level (Mann–Whitney: p = 0.07 for tai100a at 0.25, 0.08 for
-/// tai60a, above 0.3 elsewhere; pooled p = 0.29 and 0.14). The host builds the starts
-/// between two launches, which costs the walks 9–27 % of their moves (on the development
-/// machine the ranking and the swaps take 0.37 ms a regrouping at 4 swaps and 0.66 ms at 10,
-/// where tai80a's walks make 768 moves in about 3.8 ms); the same at 1 s gained
-/// nothing (the record, "Perturbed copies"); and the other instances this default would
-/// reach (wil50, wil100, lipa*) were not measured with it.
+/// No setting differs from none at the 5 % level on any instance (Mann–Whitney, lowest p =
+/// 0.09: tai80a at 0.5). The host-side version before it (the previous session's lease,
+/// which also covered two random uniform instances) lost 9–27 % of the moves to its round trip and gave the same
+/// picture: 0.92–0.95 of the gap, no instance significant. At 1 s it gained nothing (the
+/// record, "Perturbed copies"). The other instances a default would reach (wil50, wil100,
+/// lipa*) are not in the development set and were not measured with it.
 pub const REGROUP_PERTURB: f64 = 0.0;
 
 /// Most launches (and regroupings) queued by one `advance`: the host sees that a walk reached

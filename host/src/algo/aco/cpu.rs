@@ -36,6 +36,8 @@ pub struct AcoCpu {
     /// Walks (`AcoConfig::walk`): each ant's tabu matrix (n² entries) and iterations done.
     pub(crate) tabu: Vec<i32>,
     pub(crate) walks: Vec<u32>,
+    /// Walks: the last regrouping's ranking (`AcoEngine::regroup_ranked`'s `winners`).
+    pub(crate) winners: Vec<u32>,
     pub(crate) rngs: Vec<Xoshiro128>,
     tau: Vec<f32>,
     best: (i64, Vec<u8>),
@@ -80,6 +82,7 @@ impl AcoCpu {
             ls_iters: vec![0; m],
             tabu: vec![TABU_FREE; walk_tabu],
             walks: vec![0; if cfg.walk { m } else { 0 }],
+            winners: Vec::new(),
             rngs: (0..m as u64).map(|k| Xoshiro128::from_stream(cfg.seed, k)).collect(),
             tau: vec![0.0; n * n],
             best: (i64::MAX, vec![0; n]),
@@ -317,7 +320,7 @@ impl AcoEngine for AcoCpu {
     }
 
     /// The walks' steps are `ts::cpu`'s (`regroup_walks`, `walk_currents`,
-    /// `regroup_walks_ranked`, `restart_walks_from`).
+    /// `regroup_walks_ranked`, `perturb_regrouped`).
     fn regroup(&mut self, elite: u32) -> Result<()> {
         self.regroup_walks(elite)
     }
@@ -330,8 +333,8 @@ impl AcoEngine for AcoCpu {
         self.regroup_walks_ranked(winners, elite)
     }
 
-    fn restart_walks(&mut self, starts: &[(usize, Vec<u8>, i64)]) -> Result<()> {
-        self.restart_walks_from(starts)
+    fn perturb_walks(&mut self, elite: u32, swaps: u32, round: u32) -> Result<()> {
+        self.perturb_regrouped(elite, swaps, round)
     }
 
     fn set_ls_iterations(&mut self, moves: u32) -> Result<()> {

@@ -80,6 +80,9 @@ pub(crate) struct WalkKernels {
     pub(crate) regroup: CudaFunction,
     /// `ts_take_donors`: hands the copies `ts_rank_walks` left to the walks outside the elite.
     pub(crate) take_donors: CudaFunction,
+    /// `ts_perturb_walks_*` (the matrices' element type): perturbs the walks a regrouping
+    /// moved (`device/src/ts/perturb.rs`).
+    pub(crate) perturb: CudaFunction,
 }
 
 /// The engine's kernels (the walks' regroupings in `walk`).
@@ -171,7 +174,7 @@ impl AcoGpu {
             init: load(init)?,
             construct: load(construct)?,
             ls: search::load(&gpu, plan.kernel)?,
-            walk: WalkKernels::load(load)?,
+            walk: WalkKernels::load(load, w)?,
             best: load("aco_best")?,
             tau_init: load("aco_tau_init")?,
             evaporate: load("aco_evaporate")?,
@@ -434,7 +437,7 @@ impl AcoGpu {
     /// not wait: the next read from the device (or `local_search`'s wait) does, and reports
     /// a kernel's failure.
     pub(crate) fn launch(&mut self, which: fn(&Kernels) -> &CudaFunction, cfg: LaunchConfig) -> Result<()> {
-        self.launch_args(which, cfg, None)
+        self.launch_words(which, cfg, &[])
     }
 
     /// `launch` for the kernels that take a u32 after the parameter block (a walk's moves, the
@@ -446,30 +449,31 @@ impl AcoGpu {
         cfg: LaunchConfig,
         word: u32,
     ) -> Result<()> {
-        self.launch_args(which, cfg, Some(word))
+        self.launch_words(which, cfg, &[word])
     }
 
-    fn launch_args(
+    /// A launch of the kernel `which` with the u32 `words` after the parameter block.
+    pub(crate) fn launch_words(
         &mut self,
         which: fn(&Kernels) -> &CudaFunction,
         cfg: LaunchConfig,
-        word: Option<u32>,
+        words: &[u32],
     ) -> Result<()> {
         self.upload_params()?;
         let mut launch = self.gpu.stream.launch_builder(which(&self.k));
         launch.arg(&self.buf.params);
-        if let Some(w) = &word {
+        for w in words {
             launch.arg(w);
         }
         // SAFETY: the parameter block matches the kernels' `AcoParams`, and every buffer it
-        // points to has the size `AcoParams` documents for m ants and this layout; `word` is
-        // given exactly to the kernels whose second parameter is a u32.
+        // points to has the size `AcoParams` documents for m ants and this layout; `words`
+        // are given exactly to the kernels whose parameters after it are as many u32.
         unsafe { launch.launch(cfg) }?;
         Ok(())
     }
 
     /// The init kernel's block per ant: a shared row of `MAX_N` bytes, and a sum's scratch.
-    fn per_ant_block(&self) -> LaunchConfig {
+    pub(crate) fn per_ant_block(&self) -> LaunchConfig {
         let shared = MAX_N as u32 + INIT_THREADS / 32 * LS_SCRATCH_PER_WARP;
         LaunchConfig { grid_dim: (self.cfg.ants, 1, 1), block_dim: (INIT_THREADS, 1, 1), shared_mem_bytes: shared }
     }
@@ -760,8 +764,8 @@ impl AcoEngine for AcoGpu {
         self.regroup_walks_ranked(winners, elite)
     }
 
-    fn restart_walks(&mut self, starts: &[(usize, Vec<u8>, i64)]) -> Result<()> {
-        self.restart_walks_from(starts)
+    fn perturb_walks(&mut self, elite: u32, swaps: u32, round: u32) -> Result<()> {
+        self.perturb_regrouped(elite, swaps, round)
     }
 
     /// A walk launch passes its moves itself (`launch_with`), so the parameter block, and

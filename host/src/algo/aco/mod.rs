@@ -426,10 +426,12 @@ pub trait AcoEngine: Send {
     /// Walks: `regroup` with the ranking given (`ranking`: `winners[k]` walk k's rank,
     /// `winners[m + r]` the walk of elite rank r < `elite`).
     fn regroup_ranked(&mut self, winners: &[u32], elite: u32) -> Result<()>;
-    /// Walks: each walk k of `starts` (walk, solution, its cost) goes on from that solution
-    /// with a fresh tabu memory, as a regrouped walk does; its best stays its own. Does
-    /// nothing once the stop word is set.
-    fn restart_walks(&mut self, starts: &[(usize, Vec<u8>, i64)]) -> Result<()>;
+    /// Walks, after `regroup` or `regroup_ranked`: each walk outside the best `elite` of
+    /// that ranking (the walks that took an elite walk's solution) makes `swaps` random
+    /// exchanges of it (`ops::random_exchanges`, stream `ls::perturb_rng(seed, round, k)`),
+    /// its cost exact, and goes on with a fresh tabu memory; its best stays its own. Does
+    /// nothing once the stop word is set. May only be queued.
+    fn perturb_walks(&mut self, elite: u32, swaps: u32, round: u32) -> Result<()>;
     /// Moves of every local search (walk launch) from the next one on.
     fn set_ls_iterations(&mut self, moves: u32) -> Result<()>;
     /// Waits until the work queued so far has ended: the GPU's launches (the CPU engine's

@@ -6,10 +6,12 @@ use crate::algo::aco::{AcoConfig, ranking};
 use crate::run::stop::StopWord;
 use crate::with_mats;
 use anyhow::Result;
+use qapgpu_common::cost::cost;
 use qapgpu_common::elem::Elem;
-use qapgpu_common::ls::{Scratch, WalkState, donor_rank, rank_key, tabu_walk};
+use qapgpu_common::ls::{Scratch, WalkState, donor_rank, perturb_rng, rank_key, tabu_walk};
 use qapgpu_common::matrix::Dense;
 use qapgpu_common::moves::move_count;
+use qapgpu_common::ops::random_exchanges;
 use qapgpu_common::rng::Xoshiro128;
 use rayon::prelude::*;
 
@@ -60,6 +62,7 @@ impl AcoCpu {
         if self.site.stop.is_set() {
             return Ok(());
         }
+        self.winners = winners.to_vec();
         let elite = elite.clamp(1, m as u32);
         for k in 0..m {
             if let Some(d) = donor_rank(winners[k], elite) {
@@ -72,18 +75,23 @@ impl AcoCpu {
         Ok(())
     }
 
-    /// `AcoEngine::restart_walks`, as the GPU engine's `restart_walks_from`: each walk of
-    /// `starts` takes its solution and cost with a fresh tabu memory.
-    pub(crate) fn restart_walks_from(&mut self, starts: &[(usize, Vec<u8>, i64)]) -> Result<()> {
+    /// `AcoEngine::perturb_walks`, as `ts_perturb_walks_*`: each walk outside the best
+    /// `elite` of the last ranking makes `swaps` random exchanges (the stream of the run's
+    /// seed, as the GPU's first start draws it) and is re-costed.
+    pub(crate) fn perturb_regrouped(&mut self, elite: u32, swaps: u32, round: u32) -> Result<()> {
         let (n, m) = (self.n, self.cfg.ants as usize);
-        anyhow::ensure!(self.cfg.walk && starts.iter().all(|(k, p, _)| *k < m && p.len() == n), "only walks restart");
+        anyhow::ensure!(self.cfg.walk && self.winners.len() == 2 * m, "only regrouped walks are perturbed");
         if self.site.stop.is_set() {
             return Ok(());
         }
-        for (k, perm, cost) in starts {
-            self.cants[k * n..(k + 1) * n].copy_from_slice(perm);
-            self.cant_costs[*k] = *cost;
-            self.walks[*k] = 0;
+        let (elite, any) = (elite.clamp(1, m as u32), self.mats.dense(n));
+        for k in 0..m {
+            if donor_rank(self.winners[k], elite).is_some() {
+                let p = &mut self.cants[k * n..(k + 1) * n];
+                random_exchanges(&mut perturb_rng(self.cfg.seed, round, k as u32), p, swaps);
+                self.cant_costs[k] = with_mats!(&any, |a, b| cost(a, b, p));
+                self.walks[k] = 0;
+            }
         }
         Ok(())
     }

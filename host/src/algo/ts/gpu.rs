@@ -13,7 +13,8 @@
 //! 4. `device/src/search/kernels.rs`: the entries, instantiated from that table.
 //!
 //! The regrouping kernels this file launches (`ts_rank_walks`, `ts_regroup_walks`,
-//! `ts_take_donors`) are in `device/src/ts/mod.rs`. The rest of the engine (the parameter
+//! `ts_take_donors`) are in `device/src/ts/mod.rs`, the perturbation's (`ts_perturb_walks_*`)
+//! in `device/src/ts/perturb.rs`. The rest of the engine (the parameter
 //! block, the colony's buffers, the best, the waits) is `AcoGpu`'s, whose `AcoEngine`
 //! methods hand the walks' steps to the methods here. `algo::aco::gpu` declares the walks'
 //! buffers and kernels (`WalkBuffers`, `WalkKernels`) with the rest of the engine's state,
@@ -22,6 +23,7 @@
 use crate::algo::aco::gpu::{AcoGpu, WalkBuffers, WalkKernels};
 use anyhow::Result;
 use cudarc::driver::{CudaFunction, CudaStream, LaunchConfig};
+use qapgpu_common::elem::ElemWidth;
 use qapgpu_common::narrow_tabu;
 
 /// Threads per block of the regrouping kernels (a walk's rank: one barrier count per this
@@ -53,12 +55,16 @@ impl WalkBuffers {
 }
 
 impl WalkKernels {
-    /// The three kernels, each by `load`.
-    pub(crate) fn load(load: impl Fn(&str) -> Result<CudaFunction>) -> Result<WalkKernels> {
+    /// The four kernels, each by `load`, the perturbation's for matrices of width `w`.
+    pub(crate) fn load(load: impl Fn(&str) -> Result<CudaFunction>, w: ElemWidth) -> Result<WalkKernels> {
         Ok(WalkKernels {
             rank: load("ts_rank_walks")?,
             regroup: load("ts_regroup_walks")?,
             take_donors: load("ts_take_donors")?,
+            perturb: load(match w {
+                ElemWidth::U16 => "ts_perturb_walks_u16",
+                _ => "ts_perturb_walks_i32",
+            })?,
         })
     }
 }
@@ -140,31 +146,15 @@ impl AcoGpu {
         Ok(())
     }
 
-    /// `AcoEngine::restart_walks`: the walks' current solutions, costs, moves and table
-    /// marks read, those of `starts` patched (moves 0: a fresh tabu matrix at the next
-    /// launch; mark 0: the table rebuilt), and written back: one round trip for all.
-    pub(crate) fn restart_walks_from(&mut self, starts: &[(usize, Vec<u8>, i64)]) -> Result<()> {
-        let m = self.cfg.ants as usize;
-        let n = self.n;
-        anyhow::ensure!(self.cfg.walk && starts.iter().all(|(k, p, _)| *k < m && p.len() == n), "only walks restart");
+    /// `AcoEngine::perturb_walks`: the donors taken (`take_donors`), then
+    /// `ts_perturb_walks_*` queued, no wait: the walks outside the best `elite` of the last
+    /// ranking make `swaps` random exchanges each, re-costed on the device.
+    pub(crate) fn perturb_regrouped(&mut self, elite: u32, swaps: u32, round: u32) -> Result<()> {
+        anyhow::ensure!(self.cfg.walk, "only walks are perturbed");
         self.take_donors()?;
-        if crate::algo::aco::AcoEngine::site(self).stop.is_set() {
-            return Ok(());
-        }
         self.walks_clean = false;
-        let s = self.gpu.stream.clone();
-        let (mut rows, mut costs) = (s.clone_dtoh(&self.buf.cants)?, s.clone_dtoh(&self.buf.cant_costs)?);
-        let stride = rows.len() / m;
-        let (mut walks, mut marks) = (s.clone_dtoh(&self.buf.walk.walks)?, s.clone_dtoh(&self.buf.walk.tables_ok)?);
-        for (k, perm, cost) in starts {
-            rows[k * stride..k * stride + perm.len()].copy_from_slice(perm);
-            (costs[*k], walks[*k], marks[*k]) = (*cost, 0, 0);
-        }
-        s.memcpy_htod(&rows, &mut self.buf.cants)?;
-        s.memcpy_htod(&costs, &mut self.buf.cant_costs)?;
-        s.memcpy_htod(&walks, &mut self.buf.walk.walks)?;
-        s.memcpy_htod(&marks, &mut self.buf.walk.tables_ok)?;
-        Ok(())
+        let c = self.per_ant_block();
+        self.launch_words(|k| &k.walk.perturb, c, &[elite.clamp(1, self.cfg.ants), swaps, round])
     }
 
     /// Every walk's moves so far, for `put_units` to patch (empty where the units are ants).

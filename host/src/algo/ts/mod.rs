@@ -60,7 +60,6 @@ use crate::io::Instance;
 use crate::run::stop::StopWord;
 use crate::run::{Advance, Counters, Solver, SolverInfo, StopRule};
 use anyhow::{Result, bail};
-use perturb::Perturb;
 use qapgpu_common::ls::LsKind;
 use qapgpu_common::mata::{MAX_THREADS, walk_split_threads};
 use std::sync::Arc;
@@ -345,8 +344,7 @@ fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn S
             Some(_) => {}
         }
     }
-    let perturb = perturb::swaps_for(x.regroup_perturb.unwrap_or(policy::REGROUP_PERTURB), inst.n)
-        .map(|swaps| Perturb::new(inst, swaps, opts.seed));
+    let perturb = perturb::swaps_for(x.regroup_perturb.unwrap_or(policy::REGROUP_PERTURB), inst.n);
     Ok(Box::new(TsSolver {
         regroup,
         restart_after,
@@ -443,8 +441,10 @@ pub struct TsSolver {
     /// The least distance between two elite walks' solutions (`regroup_distance`), and n.
     min_distance: Option<usize>,
     n: usize,
-    /// The walks taking an elite walk's solution take it perturbed (None: exact copies).
-    perturb: Option<Perturb>,
+    /// The walks taking an elite walk's solution take it after this many random exchanges
+    /// (None: exact copies), and the regroupings perturbed so far (each draws its own).
+    perturb: Option<u32>,
+    perturbed: u32,
     /// The best of the walks since they last started afresh, and every walk's moves since it
     /// last fell.
     best: i64,
@@ -472,6 +472,7 @@ impl TsSolver {
             min_distance: None,
             n: 0,
             perturb: None,
+            perturbed: 0,
             best: i64::MAX,
             stalled: 0,
             restarts: 0,
@@ -489,19 +490,34 @@ impl TsSolver {
         self.engine.random_ants()
     }
 
-    /// A regrouping ranked on the host: a diverse elite (`min_distance`; else the best by
-    /// cost), and the others' starts perturbed where `perturb` says so.
-    fn regroup_on_host(&mut self, elite: u32) -> Result<()> {
+    /// A regrouping ranked on the host, a diverse elite (`min_distance`), queued: returns
+    /// the elite's size (fewer than `elite` where too few walks stand far enough apart).
+    fn regroup_on_host(&mut self, elite: u32) -> Result<u32> {
         if self.engine.site().stop.is_set() {
-            return Ok(());
+            return Ok(elite);
         }
         let (rows, stride, costs) = self.engine.currents()?;
         let d = self.min_distance.unwrap_or(0);
         let (winners, e) = elite::diverse_winners(&rows, stride, self.n, &costs, elite as usize, d);
-        match &mut self.perturb {
-            Some(p) => self.engine.restart_walks(&p.starts(&rows, stride, &costs, &winners, e)),
-            None => self.engine.regroup_ranked(&winners, e),
+        self.engine.regroup_ranked(&winners, e)?;
+        Ok(e)
+    }
+
+    /// A regrouping onto the best `elite` walks (a diverse elite where `min_distance` says
+    /// so), the walks it moved perturbed where `perturb` says so; queued.
+    fn regroup_elite(&mut self, elite: u32) -> Result<()> {
+        let elite = match self.min_distance {
+            Some(_) => self.regroup_on_host(elite)?,
+            None => {
+                self.engine.regroup(elite)?;
+                elite
+            }
+        };
+        if let Some(swaps) = self.perturb {
+            self.engine.perturb_walks(elite, swaps, self.perturbed)?;
+            self.perturbed = self.perturbed.wrapping_add(1);
         }
+        Ok(())
     }
 
     /// The current cycle's moves: the first cycle's, doubled at every restart (None: the
@@ -553,9 +569,9 @@ impl Solver for TsSolver {
                 } else {
                     format!("{rounds} times, then {launch} moves per launch")
                 };
-                let perturbed = match &self.perturb {
-                    Some(p) if p.swaps == 1 => " after a random swap".to_string(),
-                    Some(p) => format!(" after {} random swaps", p.swaps),
+                let perturbed = match self.perturb {
+                    Some(1) => " after a random swap".to_string(),
+                    Some(swaps) => format!(" after {swaps} random swaps"),
                     None => String::new(),
                 };
                 format!(
@@ -605,12 +621,8 @@ impl Solver for TsSolver {
                 let segments = r.segments.min(self.rounds_left);
                 for _ in 0..segments {
                     self.engine.local_search()?;
-                    match r.elite {
-                        Some(elite) if self.min_distance.is_some() || self.perturb.is_some() => {
-                            self.regroup_on_host(elite)?
-                        }
-                        Some(elite) => self.engine.regroup(elite)?,
-                        None => {}
+                    if let Some(elite) = r.elite {
+                        self.regroup_elite(elite)?;
                     }
                     self.rounds_left -= 1;
                 }
