@@ -7,6 +7,9 @@
 //!
 //! * n ≤ 40 (`policy::TS_ANY_N`): the multi-start tabu search (`ts`), whatever the
 //!   structure, with its own defaults there (`ts::walk_threads`, `ts::default_regroup`).
+//!   On the CPU only up to n = 36 (`policy::CPU_TS_MAX_N`): from n = 37 to 40 Table 4's
+//!   class (i) colony (`policy::CPU_SMALL_COLONY`), which ended lower than the walks, one a
+//!   core, on tho40 and tai40a within 1 s on 16 cores, and reached tai40b's optimum sooner.
 //! * Uniform random data (both dominances below `policy::LOW_DOMINANCE`, the tai*a class) up
 //!   to n = `policy::UNIFORM_REGROUP_MAX_N`: `ts` too, whose walks then go with the winners
 //!   all run long (`policy::uniform_regroup_every`), above n = 64 onto an elite kept diverse
@@ -44,8 +47,8 @@
 //! of the policy table (`algo::policy`), with the measurement behind it.
 use super::aco::{self, LayoutRule};
 use super::policy::{
-    Colony, LOW_DOMINANCE, STRUCTURED_COLONY, STRUCTURED_SPLIT_N, TS_ANY_N, UNIFORM_COLONY, UNIFORM_REGROUP_MAX_N,
-    is_uniform, max_dominance,
+    CPU_SMALL_COLONY, CPU_TS_MAX_N, Colony, LOW_DOMINANCE, STRUCTURED_COLONY, STRUCTURED_SPLIT_N, TS_ANY_N,
+    UNIFORM_COLONY, UNIFORM_REGROUP_MAX_N, is_uniform, max_dominance,
 };
 use super::{Backend, Family, Options};
 use crate::io::Instance;
@@ -62,8 +65,11 @@ pub fn choose(inst: &Instance, gpu: bool) -> (&'static str, String) {
     if n > qapgpu_common::MAX_N {
         return ("ts", format!("n = {n} > {}: the wide path", qapgpu_common::MAX_N));
     }
+    if n <= TS_ANY_N && (gpu || n <= CPU_TS_MAX_N) {
+        return ("ts", format!("n = {n} ≤ {}", if gpu { TS_ANY_N } else { CPU_TS_MAX_N }));
+    }
     if n <= TS_ANY_N {
-        return ("ts", format!("n = {n} ≤ {TS_ANY_N}"));
+        return ("aco-ts", format!("n = {n}: {CPU_TS_MAX_N} < n ≤ {TS_ANY_N}, on the CPU"));
     }
     let d = max_dominance(inst);
     let data = if d < LOW_DOMINANCE { "uniform" } else { "structured" };
@@ -78,7 +84,13 @@ pub fn choose(inst: &Instance, gpu: bool) -> (&'static str, String) {
 
 /// The colony `auto` runs on `inst` where it chooses `aco-ts`.
 fn colony(inst: &Instance) -> Colony {
-    if is_uniform(inst) { UNIFORM_COLONY } else { STRUCTURED_COLONY }
+    if inst.n <= TS_ANY_N {
+        CPU_SMALL_COLONY
+    } else if is_uniform(inst) {
+        UNIFORM_COLONY
+    } else {
+        STRUCTURED_COLONY
+    }
 }
 
 /// `opts` with `auto`'s settings for its choice filled in where the user left them unset

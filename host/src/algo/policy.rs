@@ -55,6 +55,17 @@ pub fn is_uniform(inst: &Instance) -> bool {
 /// "Two hundred runs a target").
 pub const TS_ANY_N: usize = 40;
 
+/// Largest n for which `auto` runs `ts` on the CPU; from here up to `TS_ANY_N` it runs
+/// `CPU_SMALL_COLONY`. On 16 idle cores of an H100 host's Xeon, 1 s, seeds 1–8 (the record,
+/// "The CPU at n = 40: the colony"), mean gap %, `ts` (the walks, one a core) against the
+/// colony: tho40 0.0202 against **0.0027** (6 of 8 at the best known; 16 Ro-TS runs on the
+/// same cores: 0.0209 and 0.0195 in two rounds), tai40a 0.437 against **0.392** (Ro-TS
+/// 0.495); seconds to the optimum, every run there: tai40b 0.35 against **0.09**, lipa40b
+/// 0.0024 against 0.0039, lipa40a **0.014** against 0.055. Below, the walks came sooner
+/// (ste36b **0.032** against 0.108 s, tai35b 0.158 against 0.183 s); no instance of n = 37–39
+/// is in QAPLIB. On the GPU the walks run up to `TS_ANY_N`.
+pub const CPU_TS_MAX_N: usize = 36;
+
 /// Largest n of uniform random data for which `auto` runs `ts` on the GPU, and where its
 /// walks regroup all along by default (`DEFAULT_REGROUP_MAX_N` + 1 up to this n): the largest
 /// measured (tai100a; the record, "Go with the winners all along on tai*a" and "A diverse
@@ -112,6 +123,19 @@ pub const STRUCTURED_COLONY: Colony = Colony {
     ants: None,
     one_wave: true,
     tenure_per_move: Some(false),
+    layout: Layout::Sums,
+};
+
+/// The colony `auto` runs on the CPU for n above `CPU_TS_MAX_N` up to `TS_ANY_N`, whatever
+/// the data: Table 4's class (i) colony as `--algo aco-ts` runs it by default (m = n ants,
+/// searches of 16n moves, a tenure drawn per move), the one measured there
+/// (`CPU_TS_MAX_N`).
+pub const CPU_SMALL_COLONY: Colony = Colony {
+    class: Class::Random,
+    ls_factor: 16,
+    ants: None,
+    one_wave: false,
+    tenure_per_move: None,
     layout: Layout::Sums,
 };
 

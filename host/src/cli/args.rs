@@ -6,9 +6,9 @@ use crate::algo::aco::{self, AcoOptions, Class, Layout};
 use crate::algo::cga::{CgaConfig, CgaOptions, LsMapping, Pass, Topology};
 use crate::algo::ga::{CountMethod, CrossoverArg, GaOptions};
 use crate::algo::policy::{
-    CONVERGED_FACTOR, CONVERGED_FLOOR_S, CONVERGED_MIN_STEPS, CONVERGED_PLATEAU_MIN_N, DEFAULT_REGROUP_EVERY,
-    DEFAULT_REGROUP_MAX_N, DEFAULT_REGROUP_MIN_N, DEFAULT_REGROUP_ROUNDS, DEFAULT_RESTART_CYCLE, EXACT_MAX_N,
-    LONG_EFFORT_MIN_SECONDS, LONG_REGROUP_DISTANCE, LONG_RESTART_AFTER, MAX_CYCLE_RESTARTS, REGROUP_KEEP,
+    CONVERGED_FACTOR, CONVERGED_FLOOR_S, CONVERGED_MIN_STEPS, CONVERGED_PLATEAU_MIN_N, CPU_TS_MAX_N,
+    DEFAULT_REGROUP_EVERY, DEFAULT_REGROUP_MAX_N, DEFAULT_REGROUP_MIN_N, DEFAULT_REGROUP_ROUNDS, DEFAULT_RESTART_CYCLE,
+    EXACT_MAX_N, LONG_EFFORT_MIN_SECONDS, LONG_REGROUP_DISTANCE, LONG_RESTART_AFTER, MAX_CYCLE_RESTARTS, REGROUP_KEEP,
     REGROUP_PERTURB, REGROUP_ROUNDS, STRUCTURED_REGROUP_ROUNDS, STRUCTURED_WALK_MAX_N, STRUCTURED_WALK_THREADS,
     TENURE_FACTOR, TS_ANY_N, UNIFORM_REGROUP_DISTANCE, UNIFORM_REGROUP_EVERY, UNIFORM_REGROUP_EVERY_SMALL,
     UNIFORM_REGROUP_MAX_N, UNIFORM_REGROUP_SMALL_N,
@@ -41,7 +41,7 @@ pub(super) fn seconds(s: &str) -> Result<Duration, String> {
 /// `--algo`: the registry's names, with their descriptions in `--help`.
 pub(super) fn algorithms() -> PossibleValuesParser {
     let auto = PossibleValue::new(AUTO).help(format!(
-        "the algorithm and its settings from the instance's features (the default): ts for n ≤ {TS_ANY_N}, on the GPU for uniform random data up to n = {UNIFORM_REGROUP_MAX_N}, and above n = 256 (the wide path, up to 2048); else aco-ts with a colony set for time to target"
+        "the algorithm and its settings from the instance's features (the default): ts for n ≤ {TS_ANY_N} (on the CPU n ≤ {CPU_TS_MAX_N}), on the GPU for uniform random data up to n = {UNIFORM_REGROUP_MAX_N}, and above n = 256 (the wide path, up to 2048); else aco-ts with a colony set for time to target"
     ));
     PossibleValuesParser::new(
         std::iter::once(auto).chain(FAMILIES.iter().map(|f| PossibleValue::new(f.name).help(f.about))),
