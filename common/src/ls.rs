@@ -408,7 +408,9 @@ pub fn donor_rank(rank: u32, elite: u32) -> Option<u32> {
 
 /// The random stream of walk `walk`'s perturbation at regrouping `round` of a run of seed
 /// `seed` (`--regroup-perturb`): apart from every walk's own stream and the GA's, the same
-/// on both engines, so that the GPU's kernel and the CPU engine perturb alike.
+/// on both engines within a run's first start, so that the GPU's kernel and the CPU engine
+/// perturb alike (the GPU seeds each fresh start anew, `rng::start_seed`; `round` counts on,
+/// so no stream repeats on either).
 #[inline(always)]
 pub fn perturb_rng(seed: u64, round: u32, walk: u32) -> Xoshiro128 {
     const PERTURB_SALT: u64 = 0x5045_5254_5552_4221;

@@ -145,8 +145,8 @@ pub fn swap_mutation(rng: &mut Xoshiro128, p: &mut [u8], threshold: u32) -> bool
 
 /// A perturbation of iterated local search: `swaps` exchanges of two distinct random
 /// facilities' locations in `p`, each drawn as `swap_mutation` draws one. The caller
-/// re-costs `p` (the GPU's block sums the n² terms in a few microseconds; a Δ a swap was
-/// thread 0's serial work). `p.len()` ≥ 2.
+/// re-costs `p` (on the GPU a block sums the n² terms, where a Δ a swap would be thread 0's
+/// serial work). `p.len()` ≥ 2.
 pub fn random_exchanges<G: Gene>(rng: &mut Xoshiro128, p: &mut [G], swaps: u32) {
     let n = p.len() as u32;
     for _ in 0..swaps {

@@ -304,7 +304,8 @@ pub struct AcoParams {
     /// absolute iteration numbers).
     pub walks: u64,
     /// `ts_rank_walks` and `ts_regroup_walks`: u32[2][m], each walk's rank by current cost,
-    /// then the elite's walks by rank (`ls::donor_rank`).
+    /// then the elite's walks by rank (`ls::donor_rank`); `ts_perturb_walks_*` reads the
+    /// ranks.
     pub winners: u64,
     /// Sums walks (`ts`): each walk's table H kept between launches, n² move costs (i32 or
     /// i64 as `LS_DELTA_I32` says) a walk, and u32[m], whether walk k's is up to date with

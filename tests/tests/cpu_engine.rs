@@ -241,6 +241,15 @@ fn walks_regroup_onto_perturbed_copies_of_the_elite() {
         }
         assert!(moved_any, "round {round}: the starts are perturbed");
     }
+    // A stop before any regrouping ranked the walks (the target reached in the first
+    // segment): nothing moves, and the run ends with its answer.
+    let (_, _, mut fresh) = tai25b_walks(12);
+    fresh.site().stop.set();
+    fresh.perturb_walks(4, 2, 0).unwrap();
+    let (nug, nug_known) = bench::load("nug12").unwrap();
+    let mut first = ts_on_cpu(nug_known);
+    (first.ts.regroup_every, first.ts.regroup_perturb) = (Some(1 << 20), Some(0.2));
+    assert_eq!(qapgpu::solve(&nug, &first).unwrap().cost, nug_known);
     let mut opts = ts_on_cpu(known);
     (opts.aco.ants, opts.ts.regroup_every, opts.ts.regroup_perturb) = (Some(8), Some(20), Some(0.2));
     let sol = qapgpu::solve(&inst, &opts).unwrap();

@@ -19,7 +19,8 @@ pub const DEFAULT_CHECKS: &str = "sm_75,sm_80,sm_90,sm_100,sm_120";
 /// launches (the GA fills the GPU with fewer blocks), so the build fails instead. The
 /// cellular GA's local search launches up to `CGA_MOVE_THREADS` = 512 threads: ≤ 128. The
 /// regrouping kernels' 128-thread blocks (one a walk) fit 8 an SM, a walk launch's wave, at
-/// ≤ 64 (`ts_rank_walks` also copies the elite's starts aside: 56–64 registers).
+/// ≤ 64 (`ts_rank_walks` also copies the elite's starts aside: 56–64 registers); the
+/// perturbation (`ts_perturb_walks_`) runs on the init kernels' blocks, as few registers.
 pub const REGISTER_BUDGET: &[(&str, u32)] = &[
     ("ga_generations_", 96),
     ("aco_construct_", 72),

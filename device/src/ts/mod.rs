@@ -5,7 +5,8 @@
 //! (`ts_take_donors` hands the copies over where the host reads the walks before that
 //! launch). Where the host ranks the walks (a diverse elite), `ts_regroup_walks` moves the
 //! solutions. All of them leave everything as it is once the stop word is set (the run's
-//! target or the host's stop), as the CPU engine does.
+//! target or the host's stop), as the CPU engine does. `perturb` perturbs the walks a
+//! regrouping moved (`--regroup-perturb`).
 pub mod perturb;
 pub mod wide;
 

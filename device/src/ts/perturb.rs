@@ -2,7 +2,7 @@
 //! that took an elite walk's solution makes a few random exchanges of it, re-costed by its
 //! block, so that the walks sent to one elite walk search around it rather than from its
 //! very solution (iterated tabu search's perturbation). Queued behind the regrouping, with
-//! no round trip to the host; the CPU engine's twin is `AcoCpu::perturb_walks`.
+//! no round trip to the host; the CPU engine's twin is `AcoCpu::perturb_regrouped`.
 use core::slice;
 
 use qapgpu_common::MAX_N;

@@ -50,8 +50,8 @@ pub fn is_uniform(inst: &Instance) -> bool {
 // `auto`'s rule (`auto::choose`).
 // ---------------------------------------------------------------------------------------
 
-/// Largest n for which `auto` runs `ts`, whatever the data: the walks reached every target
-/// of issue 10 up to n = 40 first (the record, "`auto`: a colony for time to target", and
+/// Largest n for which `auto` runs `ts` on the GPU, whatever the data (on the CPU up to
+/// `CPU_TS_MAX_N`): the walks reached every target of issue 10 up to n = 40 first (the record, "`auto`: a colony for time to target", and
 /// "Two hundred runs a target").
 pub const TS_ANY_N: usize = 40;
 
@@ -60,10 +60,13 @@ pub const TS_ANY_N: usize = 40;
 /// "The CPU at n = 40: the colony"), mean gap %, `ts` (the walks, one a core) against the
 /// colony: tho40 0.0202 against **0.0027** (6 of 8 at the best known; 16 Ro-TS runs on the
 /// same cores: 0.0209 and 0.0195 in two rounds), tai40a 0.437 against **0.392** (Ro-TS
-/// 0.495); seconds to the optimum, every run there: tai40b 0.35 against **0.09**, lipa40b
-/// 0.0024 against 0.0039, lipa40a **0.014** against 0.055. Below, the walks came sooner
-/// (ste36b **0.032** against 0.108 s, tai35b 0.158 against 0.183 s); no instance of n = 37–39
-/// is in QAPLIB. On the GPU the walks run up to `TS_ANY_N`.
+/// 0.495); seconds to the optimum, every run there: lipa40b 0.0024 against 0.0039, lipa40a
+/// **0.014** against 0.055. tai40b's optimum came in every run with either; class (i) took
+/// as long as the walks on the development machine's two cores (1.21 against 1.17 s, seeds
+/// 1–6; `--algo aco-ts`'s class (iv) for taiNNb names, measured on the 16 cores, 0.09
+/// against 0.35 s, is not what `auto` runs). Below, the walks came sooner (ste36b **0.032**
+/// against 0.108 s with Table 4's class (i)); no instance of n = 37–39 is in QAPLIB. On the
+/// GPU the walks run up to `TS_ANY_N`.
 pub const CPU_TS_MAX_N: usize = 36;
 
 /// Largest n of uniform random data for which `auto` runs `ts` on the GPU, and where its
@@ -127,9 +130,9 @@ pub const STRUCTURED_COLONY: Colony = Colony {
 };
 
 /// The colony `auto` runs on the CPU for n above `CPU_TS_MAX_N` up to `TS_ANY_N`, whatever
-/// the data: Table 4's class (i) colony as `--algo aco-ts` runs it by default (m = n ants,
-/// searches of 16n moves, a tenure drawn per move), the one measured there
-/// (`CPU_TS_MAX_N`).
+/// the data and the name: Table 4's class (i) colony (m = n ants, searches of 16n moves, a
+/// tenure drawn per move), as `--algo aco-ts` runs it by default on every name but taiNNb
+/// (`CPU_TS_MAX_N`'s measurements).
 pub const CPU_SMALL_COLONY: Colony = Colony {
     class: Class::Random,
     ls_factor: 16,

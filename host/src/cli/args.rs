@@ -411,7 +411,7 @@ mod help {
     /// `--regroup-perturb`.
     pub fn regroup_perturb() -> String {
         format!(
-            "ts: when the walks regroup, a walk outside the elite takes its elite walk's solution after ⌈F·n/2⌉ random swaps, F this value in [0, 1] (iterated tabu search's perturbation); 0: an exact copy. Only where the walks regroup (by default on the GPU for n = {DEFAULT_REGROUP_MIN_N} to {UNIFORM_REGROUP_MAX_N}, as --regroup-every says; elsewhere give --regroup-every too). Adds a round trip to the host at each regrouping. Default: {REGROUP_PERTURB}"
+            "ts: when the walks regroup, a walk outside the elite takes its elite walk's solution after ⌈F·n/2⌉ random swaps, F this value in [0, 1] (iterated tabu search's perturbation); 0: an exact copy. Only where the walks regroup (by default on the GPU for n = {DEFAULT_REGROUP_MIN_N} to {UNIFORM_REGROUP_MAX_N}, as --regroup-every says; elsewhere give --regroup-every too). A kernel queued behind the regrouping makes the swaps. Default: {REGROUP_PERTURB}"
         )
     }
 }

@@ -428,7 +428,8 @@ pub trait AcoEngine: Send {
     fn regroup_ranked(&mut self, winners: &[u32], elite: u32) -> Result<()>;
     /// Walks, after `regroup` or `regroup_ranked`: each walk outside the best `elite` of
     /// that ranking (the walks that took an elite walk's solution) makes `swaps` random
-    /// exchanges of it (`ops::random_exchanges`, stream `ls::perturb_rng(seed, round, k)`),
+    /// exchanges of it (`ops::random_exchanges`, stream `ls::perturb_rng(seed, round, k)`, the
+    /// seed the run's, or on the GPU its current start's),
     /// its cost exact, and goes on with a fresh tabu memory; its best stays its own. Does
     /// nothing once the stop word is set. May only be queued.
     fn perturb_walks(&mut self, elite: u32, swaps: u32, round: u32) -> Result<()>;

@@ -80,10 +80,12 @@ impl AcoCpu {
     /// seed, as the GPU's first start draws it) and is re-costed.
     pub(crate) fn perturb_regrouped(&mut self, elite: u32, swaps: u32, round: u32) -> Result<()> {
         let (n, m) = (self.n, self.cfg.ants as usize);
-        anyhow::ensure!(self.cfg.walk && self.winners.len() == 2 * m, "only regrouped walks are perturbed");
+        // A stop (the target, the time limit) may come before the first regrouping ranked
+        // anything: then, as on the GPU, nothing moves.
         if self.site.stop.is_set() {
             return Ok(());
         }
+        anyhow::ensure!(self.cfg.walk && self.winners.len() == 2 * m, "only regrouped walks are perturbed");
         let (elite, any) = (elite.clamp(1, m as u32), self.mats.dense(n));
         for k in 0..m {
             if donor_rank(self.winners[k], elite).is_some() {
