@@ -67,10 +67,11 @@ pub fn choose(inst: &Instance, gpu: bool) -> (&'static str, String) {
     if n > qapgpu_common::MAX_N {
         return ("ts", format!("n = {n} > {}: the wide path", qapgpu_common::MAX_N));
     }
-    if n <= TS_ANY_N && (gpu || n <= CPU_TS_MAX_N) {
-        return ("ts", format!("n = {n} ≤ {}", if gpu { TS_ANY_N } else { CPU_TS_MAX_N }));
-    }
     if n <= TS_ANY_N {
+        let most = if gpu { TS_ANY_N } else { CPU_TS_MAX_N };
+        if n <= most {
+            return ("ts", format!("n = {n} ≤ {most}"));
+        }
         return ("aco-ts", format!("n = {n}: {CPU_TS_MAX_N} < n ≤ {TS_ANY_N}, on the CPU"));
     }
     let d = max_dominance(inst);
@@ -84,7 +85,8 @@ pub fn choose(inst: &Instance, gpu: bool) -> (&'static str, String) {
     ("aco-ts", format!("n = {n}, max dominance {d:.0} %: {data} data"))
 }
 
-/// The colony `auto` runs on `inst` where it chooses `aco-ts`.
+/// The colony `auto` runs on `inst` where it chooses `aco-ts` (up to n = `TS_ANY_N` it does
+/// so on the CPU alone).
 fn colony(inst: &Instance) -> Colony {
     if inst.n <= TS_ANY_N {
         CPU_SMALL_COLONY

@@ -490,14 +490,14 @@ impl TsSolver {
         self.engine.random_ants()
     }
 
-    /// A regrouping ranked on the host, a diverse elite (`min_distance`), queued: returns
-    /// the elite's size (fewer than `elite` where too few walks stand far enough apart).
-    fn regroup_on_host(&mut self, elite: u32) -> Result<u32> {
+    /// A regrouping ranked on the host onto an elite at least `d` positions apart, queued:
+    /// returns the elite's size (fewer than `elite` where too few walks stand far enough
+    /// apart).
+    fn regroup_on_host(&mut self, elite: u32, d: usize) -> Result<u32> {
         if self.engine.site().stop.is_set() {
             return Ok(elite);
         }
         let (rows, stride, costs) = self.engine.currents()?;
-        let d = self.min_distance.unwrap_or(0);
         let (winners, e) = elite::diverse_winners(&rows, stride, self.n, &costs, elite as usize, d);
         self.engine.regroup_ranked(&winners, e)?;
         Ok(e)
@@ -507,7 +507,7 @@ impl TsSolver {
     /// so), the walks it moved perturbed where `perturb` says so; queued.
     fn regroup_elite(&mut self, elite: u32) -> Result<()> {
         let elite = match self.min_distance {
-            Some(_) => self.regroup_on_host(elite)?,
+            Some(d) => self.regroup_on_host(elite, d)?,
             None => {
                 self.engine.regroup(elite)?;
                 elite
