@@ -22,6 +22,22 @@ fn global_thread() -> usize {
     (block_idx_x() * block_dim_x() + thread_idx_x()) as usize
 }
 
+/// The cost of `row`, a permutation in shared memory at `shared_generic()`, summed by the
+/// whole block: thread t adds the terms t, t + T, … (`cost::strided_cost`) and the warps'
+/// sums meet in the scratch after the row's `MAX_N` bytes. Every thread gets the total.
+/// Shared by the initial c-ants and the perturbed walks (`ts::perturb`).
+///
+/// # Safety
+/// Every thread of the block calls it (it holds barriers); the dynamic shared memory has
+/// `MAX_N` bytes and `LS_SCRATCH_PER_WARP` a warp after them; `p.a` and `p.b` are n × n of `E`.
+#[inline(always)]
+pub(crate) unsafe fn block_row_cost<E: DevElem>(p: &AcoParams, row: &[u8]) -> i64 {
+    let n = p.n as usize;
+    let (tid, threads) = (thread_idx_x() as usize, block_dim_x() as usize);
+    let (a, b) = (View::<E, _>::global(p.a, n), View::<E, _>::global(p.b, n));
+    unsafe { block_sum_i64(strided_cost(&a, &b, row, tid, threads), shared_base() + MAX_N as u64) }
+}
+
 /// Step 3: seeds ant k's RNG stream and draws a random c-ant; no unit has a best yet. Thread
 /// 0 draws the permutation into shared memory (one thread per ant spent 80 µs on 792 ants of
 /// tai35b in its serial O(n²) cost), and the block sums its cost terms
@@ -29,7 +45,7 @@ fn global_thread() -> usize {
 #[inline(always)]
 unsafe fn init<E: DevElem>(p: &AcoParams) {
     let (k, n, m) = (block_idx_x() as usize, p.n as usize, p.m as usize);
-    let (tid, threads) = (thread_idx_x() as usize, block_dim_x() as usize);
+    let tid = thread_idx_x() as usize;
     // Whole blocks leave together: the barriers below need every thread.
     if k >= m {
         return;
@@ -44,9 +60,8 @@ unsafe fn init<E: DevElem>(p: &AcoParams) {
         }
     }
     sync_threads();
-    let (a, b) = (View::<E, _>::global(p.a, n), View::<E, _>::global(p.b, n));
     unsafe { block_copy_bytes((p.cants as *mut u8).add(k * p.stride as usize), row.as_ptr(), n) };
-    let c = unsafe { block_sum_i64(strided_cost(&a, &b, row, tid, threads), shared_base() + MAX_N as u64) };
+    let c = unsafe { block_row_cost::<E>(p, row) };
     if tid == 0 {
         unsafe { *(p.cant_costs as *mut i64).add(k) = c };
     }

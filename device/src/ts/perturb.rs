@@ -5,15 +5,14 @@
 //! no round trip to the host; the CPU engine's twin is `AcoCpu::perturb_regrouped`.
 use core::slice;
 
-use qapgpu_common::MAX_N;
-use qapgpu_common::cost::strided_cost;
 use qapgpu_common::ls::{donor_rank, perturb_rng};
 use qapgpu_common::ops::random_exchanges;
 use qapgpu_common::params::AcoParams;
 
-use crate::block::{block_copy_bytes, block_sum_i64};
+use crate::aco::block_row_cost;
+use crate::block::block_copy_bytes;
 use crate::intrinsics::*;
-use crate::matrices::{DevElem, View};
+use crate::matrices::DevElem;
 use crate::stop::block_stop_requested;
 
 /// Walk k, outside the best `elite` of the last ranking (`winners`, as `ts_rank_walks` or
@@ -27,7 +26,7 @@ unsafe fn perturb<E: DevElem>(p: &AcoParams, elite: u32, swaps: u32, round: u32)
         return;
     }
     let (k, n, m) = (block_idx_x() as usize, p.n as usize, p.m as usize);
-    let (tid, threads) = (thread_idx_x() as usize, block_dim_x() as usize);
+    let tid = thread_idx_x() as usize;
     if k >= m || donor_rank(unsafe { *(p.winners as *const u32).add(k) }, elite.clamp(1, p.m)).is_none() {
         return;
     }
@@ -39,8 +38,7 @@ unsafe fn perturb<E: DevElem>(p: &AcoParams, elite: u32, swaps: u32, round: u32)
         random_exchanges(&mut perturb_rng(p.seed, round, k as u32), row, swaps);
     }
     sync_threads();
-    let (a, b) = (View::<E, _>::global(p.a, n), View::<E, _>::global(p.b, n));
-    let c = unsafe { block_sum_i64(strided_cost(&a, &b, row, tid, threads), shared_base() + MAX_N as u64) };
+    let c = unsafe { block_row_cost::<E>(p, row) };
     unsafe { block_copy_bytes(cant, row.as_ptr(), n) };
     if tid == 0 {
         unsafe {
