@@ -28,8 +28,9 @@ fn global_thread() -> usize {
 /// Shared by the initial c-ants and the perturbed walks (`ts::perturb`).
 ///
 /// # Safety
-/// Every thread of the block calls it (it holds barriers); the dynamic shared memory has
-/// `MAX_N` bytes and `LS_SCRATCH_PER_WARP` a warp after them; `p.a` and `p.b` are n × n of `E`.
+/// Every thread of a block of a multiple of 32 threads calls it (full-warp shuffles and
+/// barriers); `row.len()` is `p.n`; the dynamic shared memory has `MAX_N` bytes and
+/// `LS_SCRATCH_PER_WARP` a warp after them; `p.a` and `p.b` are n × n of `E`.
 #[inline(always)]
 pub(crate) unsafe fn block_row_cost<E: DevElem>(p: &AcoParams, row: &[u8]) -> i64 {
     let n = p.n as usize;
