@@ -20,6 +20,7 @@ pub mod mata;
 pub mod matrix;
 pub mod moves;
 pub mod narrow_tabu;
+pub mod null_swaps;
 pub mod ops;
 pub mod params;
 pub mod planted;

@@ -8,6 +8,7 @@ use crate::matrix::Matrix;
 use crate::moves::{
     delta_full, delta_update_terms, move_count, next_pair, pack_pair, swap_terms, touches, unpack_pair,
 };
+use crate::null_swaps::is_null;
 use crate::rng::Xoshiro128;
 
 /// A move as seen by the argmin: by class first (`ASPIRED`, then `AUTHORIZED`, then
@@ -263,12 +264,15 @@ pub struct LsResult {
     pub iterations: u32,
 }
 
-/// Work space of one search: Δ table (C entries) and tabu matrix (n² entries, facility-major).
+/// Work space of one search: Δ table (C entries) and tabu matrix (n² entries, facility-major),
+/// with the instance's null swaps, which the tabu search skips.
 pub struct Scratch<'s> {
     /// The Δ table, one entry per move.
     pub delta: &'s mut [i64],
     /// The tabu matrix, n² entries, facility-major.
     pub tabu: &'s mut [i32],
+    /// The classes of `null_swaps::classes` (2n bytes), or empty: no swap is skipped.
+    pub null_swaps: &'s [u8],
 }
 
 /// `target` of a local search that has none: no cost reaches it.
@@ -336,7 +340,7 @@ pub fn tabu_walk<E: Elem, A: Matrix<E>, B: Matrix<E>>(
 ) -> (i64, LsResult) {
     let WalkState { p, cost, done, best, mut best_cost } = w;
     let n = p.len();
-    let Scratch { delta, tabu } = scratch;
+    let Scratch { delta, tabu, null_swaps } = scratch;
     let mut cur = cost;
     let mut last = None;
     let mut terms: Terms = [[0; 4]; crate::MAX_N];
@@ -345,6 +349,9 @@ pub fn tabu_walk<E: Elem, A: Matrix<E>, B: Matrix<E>>(
         let mut pick = Candidate::NONE;
         let scanned = scan(a, b, p, last, delta, &mut terms, &stop, |d, u, v| {
             let (ui, vi) = (u as usize, v as usize);
+            if d == 0 && !null_swaps.is_empty() && is_null(null_swaps, n, ui, vi, p[ui] as usize, p[vi] as usize) {
+                return;
+            }
             let class = move_class(
                 tabu[ui * n + p[vi] as usize],
                 tabu[vi * n + p[ui] as usize],

@@ -332,6 +332,9 @@ pub struct AcoParams {
     pub elite_tables: u64,
     /// u32[m]: the marks of `elite_tables`.
     pub elite_ok: u64,
+    /// u8[2][n]: the classes of the swaps the tabu searches skip (`null_swaps::classes`:
+    /// the facilities', then the locations'), in global memory; 0: none is skipped.
+    pub null_swaps: u64,
     /// The `ts_walk` kernels: Taillard's long-term aspiration in iterations (`ls::move_class`;
     /// 0: none).
     pub aspiration: u32,
@@ -372,7 +375,7 @@ pub struct AcoParams {
     /// Where each array sits in a local-search block's dynamic shared memory.
     pub layout: LsSharedLayout,
 }
-const _: () = assert!(size_of::<AcoParams>() == 328);
+const _: () = assert!(size_of::<AcoParams>() == 336);
 
 /// The local search's move costs are one per thread (`move` mapping) rather than one
 /// block-wide sum per swap (`gene`, the thesis's).

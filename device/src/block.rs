@@ -1,8 +1,11 @@
 //! Block-wide reductions and copies shared by the kernels of several families. Each
 //! reduction writes one slot per warp (`LS_SCRATCH_PER_WARP` bytes) at `scratch`, a
 //! shared-window address.
+use qapgpu_common::cost::strided_cost;
+use qapgpu_common::elem::Elem;
 use qapgpu_common::layout::LS_SCRATCH_PER_WARP;
 use qapgpu_common::ls::Candidate;
+use qapgpu_common::matrix::Matrix;
 
 use crate::intrinsics::*;
 use crate::matrices::DevCost;
@@ -123,4 +126,19 @@ pub unsafe fn block_sum_i64(x: i64, scratch: u64) -> i64 {
         sync_threads();
         total
     }
+}
+
+/// The cost of `perm` summed by the whole block: thread t adds the terms t, t + T, …
+/// (`cost::strided_cost`, four loads in flight a thread) and `block_sum_i64` adds the
+/// threads' sums. Every thread gets the total. Shared by the colony's initial c-ants, the
+/// perturbed walks and the cellular GA's mutated individuals.
+///
+/// # Safety
+/// Every thread of a block of a multiple of 32 threads calls it (full-warp shuffles and
+/// barriers); `a` and `b` are `perm.len()` × `perm.len()`; `scratch` is a shared-window
+/// address with `LS_SCRATCH_PER_WARP` bytes a warp.
+#[inline(always)]
+pub unsafe fn block_cost<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, perm: &[u8], scratch: u64) -> i64 {
+    let part = strided_cost(a, b, perm, thread_idx_x() as usize, block_dim_x() as usize);
+    unsafe { block_sum_i64(part, scratch) }
 }

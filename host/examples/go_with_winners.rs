@@ -101,7 +101,7 @@ fn main() -> anyhow::Result<()> {
                         best: &mut w.best,
                         best_cost: w.best_cost,
                     };
-                    let scratch = Scratch { delta: &mut w.delta, tabu: &mut w.tabu };
+                    let scratch = Scratch { delta: &mut w.delta, tabu: &mut w.tabu, null_swaps: &[] };
                     let (cur, r) =
                         tabu_walk(&a, &b, walk, target, step, w.tenure, aspiration, &mut w.rng, scratch, || false);
                     (w.cost, w.best_cost, w.done) = (cur, r.cost, w.done + r.iterations);

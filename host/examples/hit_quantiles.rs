@@ -55,7 +55,7 @@ fn main() -> anyhow::Result<()> {
             let (mut delta, mut tabu) = (vec![0i64; n * n], vec![0; n * n]);
             start.fill(&mut tabu);
             let walk = WalkState { p: &mut p, cost, done: 0, best: &mut best, best_cost: cost };
-            let scratch = Scratch { delta: &mut delta, tabu: &mut tabu };
+            let scratch = Scratch { delta: &mut delta, tabu: &mut tabu, null_swaps: &[] };
             let (_, r) = tabu_walk(
                 &a,
                 &b,

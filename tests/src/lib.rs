@@ -39,6 +39,16 @@ pub fn negatives() -> Instance {
     Instance::new("neg17", n, a, b).unwrap()
 }
 
+/// A grey-pattern instance as Taillard poses them (tai64c, tai256c): facilities 0..k black
+/// (a = 1 between two of them, diagonal included), the others white; B pseudo-random,
+/// symmetric, zero diagonal. Its swaps within a colour are null (`common::null_swaps`).
+pub fn grey(n: usize, k: usize) -> Instance {
+    let a = (0..n * n).map(|x| i64::from(x / n < k && x % n < k)).collect();
+    let entry = |i: usize, j: usize| if i == j { 0 } else { ((i.min(j) * 7919 + i.max(j) * 104729) % 23) as i64 + 1 };
+    let b = (0..n * n).map(|x| entry(x / n, x % n)).collect();
+    Instance::new(format!("grey{n}"), n, a, b).unwrap()
+}
+
 /// Every flow zero: every permutation is optimal (cost 0) and no move ever improves.
 pub fn zeros(n: usize) -> Instance {
     let b = (0..n * n).map(|k| (k % 7) as i64).collect();

@@ -14,7 +14,7 @@ use qapgpu_common::layout::{LsLayout, Placement};
 use qapgpu_common::ls::{LsKind, TenureLaw};
 use qapgpu_common::narrow_tabu;
 use qapgpu_common::sums::Side;
-use qapgpu_tests::{case, gpu, near_limit, negatives, small, symmetrised, zeros};
+use qapgpu_tests::{case, gpu, grey, near_limit, negatives, small, symmetrised, zeros};
 
 /// Every layout that runs on `inst`: the sums one needs a symmetric side.
 fn layouts(inst: &Instance) -> Vec<Layout> {
@@ -61,6 +61,7 @@ fn twin_with(
     cfg.ls_iterations = ls_iterations;
     cfg.seed = 4242;
     let mut gpu = AcoGpu::new(g.clone(), inst, &cfg).unwrap();
+    cfg.skip_null_swaps = gpu.skips_null_swaps();
     let mut cpu = AcoCpu::new(inst, &cfg, 2).unwrap();
     let what = format!("{} {ls:?} {layout:?}", inst.name);
     let compare = |gpu: &mut AcoGpu, cpu: &mut AcoCpu, step: &str| {
@@ -230,6 +231,33 @@ fn degenerate_instances_match_their_cpu_twin() {
     }
 }
 
+/// Grey patterns (`common::null_swaps`): the walks off the fast path skip the swaps within
+/// a colour, on both engines alike (n = 40, and 256 with the tabu matrix in global memory); the
+/// c-ants' searches (seed 003's) take them, on both engines alike.
+fn null_swaps_skipped_as_on_the_cpu() {
+    let g = gpu();
+    let skips = |inst: &Instance, layout: Layout| {
+        let mut cfg = AcoConfig::paper(LsKind::Tabu, inst.n as u32, Class::Random);
+        (cfg.layout, cfg.ants, cfg.walk) = (layout, 4, true);
+        AcoGpu::new(g.clone(), inst, &cfg).unwrap().skips_null_swaps()
+    };
+    let grey40 = grey(40, 14);
+    for layout in [Layout::Mata, Layout::Plain, Layout::Split] {
+        let e = twin(&g, &grey40, LsKind::Tabu, layout, 8, 200, 2);
+        assert!(!e.skips_null_swaps(), "grey40 {layout:?}: the c-ants' searches skipped null swaps");
+    }
+    for layout in [Layout::Mata, Layout::Split, Layout::Sums] {
+        twin_walks(&g, &grey40, layout, 8, 300, 3, 4 * 40);
+        let off_fast_path = layout != Layout::Sums;
+        assert_eq!(skips(&grey40, layout), off_fast_path, "grey40 {layout:?} walks");
+    }
+    let grey256 = grey(256, 92);
+    twin(&g, &grey256, LsKind::Tabu, Layout::Mata, 3, 60, 1);
+    // MATA's walks do not fit a block at n = 256 (104 registers a thread); `ts` runs split.
+    twin_walks(&g, &grey256, Layout::Split, 4, 200, 2, 0);
+    assert!(skips(&grey256, Layout::Split), "grey256 split walks: no null swap skipped");
+}
+
 /// The walks' states on the GPU (`s1`) and the CPU (`s2`) are the same: current and best
 /// solutions, their costs, RNG states.
 fn walks_agree(s1: &aco::AcoSnapshot, s2: &aco::AcoSnapshot, what: &str) {
@@ -264,6 +292,7 @@ fn twin_walks_with(
     (cfg.layout, cfg.ants, cfg.ls_iterations, cfg.seed) = (layout, walks, per_launch, 77);
     (cfg.walk, cfg.aspiration, cfg.tabu_list_size) = (true, aspiration, 8 * inst.n as u32);
     let mut gpu = AcoGpu::new(g.clone(), inst, &cfg).unwrap();
+    cfg.skip_null_swaps = gpu.skips_null_swaps();
     let mut cpu = AcoCpu::new(inst, &cfg, 2).unwrap();
     gpu.random_ants().unwrap();
     cpu.random_ants().unwrap();
@@ -375,6 +404,7 @@ fn twin_regroup(
     (cfg.layout, cfg.ants, cfg.ls_iterations, cfg.seed) = (layout, walks, per_launch, 91);
     (cfg.walk, cfg.aspiration, cfg.tabu_list_size) = (true, 5 * (inst.n * inst.n) as u32, 8 * inst.n as u32);
     let mut gpu = AcoGpu::new(g.clone(), inst, &cfg).unwrap();
+    cfg.skip_null_swaps = gpu.skips_null_swaps();
     let mut cpu = AcoCpu::new(inst, &cfg, 2).unwrap();
     gpu.random_ants().unwrap();
     cpu.random_ants().unwrap();
@@ -475,6 +505,7 @@ fn twin_perturbed(g: &Gpu, inst: &Instance, layout: Layout, walks: u32, elite: u
     (cfg.layout, cfg.ants, cfg.ls_iterations, cfg.seed) = (layout, walks, 2 * n as u32, 93);
     (cfg.walk, cfg.aspiration, cfg.tabu_list_size) = (true, 5 * (n * n) as u32, 8 * n as u32);
     let mut gpu = AcoGpu::new(g.clone(), inst, &cfg).unwrap();
+    cfg.skip_null_swaps = gpu.skips_null_swaps();
     let mut cpu = AcoCpu::new(inst, &cfg, 2).unwrap();
     gpu.random_ants().unwrap();
     cpu.random_ants().unwrap();
@@ -606,6 +637,7 @@ fn main() -> std::process::ExitCode {
         case!(move_costs_in_i32_or_i64_with_the_matrices_in_either_memory).gpu().qaplib(&["tai40a", "tai150b"]),
         case!(gpu_reaches_the_optimum_of_small_instances).gpu().qaplib(&["nug12", "tai20b"]),
         case!(degenerate_instances_match_their_cpu_twin).gpu(),
+        case!(null_swaps_skipped_as_on_the_cpu).gpu(),
         case!(walks_go_on_across_launches_as_on_the_cpu)
             .gpu()
             .qaplib(&["nug12", "tai25b", "tai35b", "esc16a", "tai80a", "tai100a", "tai150b"]),

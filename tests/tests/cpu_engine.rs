@@ -555,3 +555,15 @@ fn compare_logs_every_run_beside_its_summary() {
     assert_eq!(std::fs::read_to_string(dir.join("compare-runs.csv")).unwrap(), csv);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Grey patterns (`policy::null_swap_rich`): from n = 151 on the GPU, `auto` runs the walks,
+/// which skip the null swaps and regroup all along; below, and on the CPU, the colony.
+#[test]
+fn auto_runs_the_walks_on_large_grey_patterns_on_the_gpu() {
+    use qapgpu::algo::{auto, policy};
+    let (g256, g64) = (qapgpu_tests::grey(256, 92), qapgpu_tests::grey(64, 13));
+    assert!(g256.null_swap_share() >= policy::NULL_SWAP_SHARE, "{}", g256.null_swap_share());
+    assert!(policy::null_swap_rich(&g256) && !policy::null_swap_rich(&g64));
+    assert_eq!((auto::choose(&g256, true).0, auto::choose(&g256, false).0), ("ts", "aco-ts"));
+    assert_eq!(auto::choose(&g64, true).0, "aco-ts");
+}

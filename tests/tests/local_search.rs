@@ -103,7 +103,7 @@ fn tabu_search_returns_its_best_and_never_worsens() {
         640,
         Tenure { list_size: 40, per_move: false, law: TenureLaw::Cubic },
         &mut rng,
-        Scratch { delta: &mut delta, tabu: &mut tabu },
+        Scratch { delta: &mut delta, tabu: &mut tabu, null_swaps: &[] },
         &mut best,
         || false,
     );
@@ -236,7 +236,7 @@ fn a_walk_split_into_launches_is_the_same_walk() {
                 Tenure { list_size: 8 * n as u32, per_move: false, law: TenureLaw::Cubic },
                 aspiration,
                 &mut rng,
-                Scratch { delta: &mut delta, tabu: &mut tabu },
+                Scratch { delta: &mut delta, tabu: &mut tabu, null_swaps: &[] },
                 || false,
             );
             (cur, best_cost, done) = (c, r.cost, done + r.iterations);
@@ -411,4 +411,64 @@ fn the_earlier_entry_classes_a_move_as_both_entries_do() {
             }
         }
     }
+}
+
+/// At a local minimum of a grey-pattern instance, a robust tabu search's next move is a
+/// null swap (Δ = 0 beats every worsening move) unless the instance's classes are given;
+/// with them it moves a black facility against a white one (`common::null_swaps`).
+#[test]
+fn tabu_search_leaves_a_local_minimum_by_a_swap_that_is_not_null() {
+    let inst = qapgpu_tests::grey(40, 14);
+    let classes = inst.null_swap_classes().expect("a grey pattern has classes");
+    assert_eq!(classes.iter().take(40).filter(|&&c| c == 0).count(), 14, "{classes:?}");
+    let (a, b) = inst.typed::<u16>();
+    let (a, b) = (Dense::new(&a, 40), Dense::new(&b, 40));
+    let mut rng = Xoshiro128::from_stream(5, 0);
+    let mut start = vec![0u8; 40];
+    random_permutation(&mut rng, &mut start);
+    let (mut delta, mut tabu, mut best) = (vec![0; 780], vec![0; 1600], vec![0u8; 40]);
+    let c = inst.cost(&start);
+    let c0 = two_opt(&a, &b, &mut start, c, NO_TARGET, 100_000, &mut delta, || false).cost;
+    for null_swaps in [&[][..], &classes[..]] {
+        let mut p = start.clone();
+        let tenure = Tenure { list_size: 40, per_move: false, law: TenureLaw::Cubic };
+        let scratch = Scratch { delta: &mut delta, tabu: &mut tabu, null_swaps };
+        tabu_search(&a, &b, &mut p, c0, NO_TARGET, 1, tenure, &mut rng, scratch, &mut best, || false);
+        let moved: Vec<usize> = (0..40).filter(|&i| p[i] != start[i]).collect();
+        assert_eq!(moved.len(), 2, "one swap");
+        let cost = inst.cost(&p);
+        if null_swaps.is_empty() {
+            assert_eq!(cost, c0, "without classes the search takes a swap of Δ = 0");
+        } else {
+            assert_ne!(classes[moved[0]], classes[moved[1]], "a null swap was taken: {moved:?}");
+            assert!(cost >= c0, "2-opt left a local minimum");
+        }
+    }
+}
+
+/// esc16a's facilities without flow are alike: every swap its classes call null leaves the
+/// cost where it was, from any permutation.
+#[test]
+fn null_swaps_of_esc16a_never_change_the_cost() {
+    let inst = load("esc16a");
+    let n = inst.n;
+    let c = inst.null_swap_classes().expect("esc16a has facilities without flow");
+    let mut rng = Xoshiro128::from_stream(3, 0);
+    let mut p = vec![0u8; n];
+    let mut checked = 0;
+    for _ in 0..50 {
+        random_permutation(&mut rng, &mut p);
+        let cost = inst.cost(&p);
+        for u in 0..n {
+            for v in 0..u {
+                if qapgpu_common::null_swaps::is_null(&c, n, u, v, p[u] as usize, p[v] as usize) {
+                    let mut q = p.clone();
+                    q.swap(u, v);
+                    assert_eq!(inst.cost(&q), cost, "swap ({u}, {v}) of {p:?}");
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(checked, 50 * 15, "esc16a has 15 null swaps");
 }

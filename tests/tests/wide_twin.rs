@@ -80,7 +80,7 @@ fn wide_walk_makes_the_moves_of_tabu_walk() {
             tenure,
             aspiration,
             &mut rng8,
-            Scratch { delta: &mut delta, tabu: &mut tabu },
+            Scratch { delta: &mut delta, tabu: &mut tabu, null_swaps: &[] },
             || false,
         );
         let one = wide::<u16>(&inst, &start, &rng, tenure, aspiration, 3000, &[5000]);

@@ -189,7 +189,7 @@ pub struct Budget {
 pub const fn budget(body: Body, role: Role) -> Budget {
     let (registers, spill, spill_sm12x) = match (body, role) {
         (Body::Mata, Role::Search) => (72, 2560, 1280),
-        (Body::Mata, Role::Walk | Role::Either) => (104, 512, 1280),
+        (Body::Mata, Role::Walk | Role::Either) => (104, 512, 1600),
         (Body::Split, Role::Search) => (64, 3072, 2112),
         (Body::Split, _) => (64, 4608, 4992),
         (Body::Sums, _) => (64, 7168, 7680),

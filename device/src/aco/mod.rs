@@ -5,14 +5,14 @@ use core::slice;
 
 use qapgpu_common::MAX_N;
 use qapgpu_common::aco::{Bounds, clamp, construct, lay_row};
-use qapgpu_common::cost::{cost, strided_cost};
+use qapgpu_common::cost::cost;
 use qapgpu_common::ls::Candidate;
 use qapgpu_common::ops::random_permutation;
 use qapgpu_common::params::{AcoBest, AcoParams};
 use qapgpu_common::rng::Xoshiro128;
 
 use crate::batch::of_block;
-use crate::block::{block_argmin, block_copy_bytes, block_sum_i64};
+use crate::block::{block_argmin, block_copy_bytes, block_cost};
 use crate::intrinsics::*;
 use crate::matrices::{DevElem, View};
 use crate::rngs::{load_rng, store_rng};
@@ -23,8 +23,8 @@ fn global_thread() -> usize {
 }
 
 /// The cost of `row`, a permutation in shared memory at `shared_generic()`, summed by the
-/// whole block: thread t adds the terms t, t + T, … (`cost::strided_cost`) and the warps'
-/// sums meet in the scratch after the row's `MAX_N` bytes. Every thread gets the total.
+/// whole block (`block::block_cost`); the warps' sums meet in the scratch after the row's
+/// `MAX_N` bytes. Every thread gets the total.
 /// Shared by the initial c-ants and the perturbed walks (`ts::perturb`).
 ///
 /// # Safety
@@ -34,9 +34,8 @@ fn global_thread() -> usize {
 #[inline(always)]
 pub(crate) unsafe fn block_row_cost<E: DevElem>(p: &AcoParams, row: &[u8]) -> i64 {
     let n = p.n as usize;
-    let (tid, threads) = (thread_idx_x() as usize, block_dim_x() as usize);
     let (a, b) = (View::<E, _>::global(p.a, n), View::<E, _>::global(p.b, n));
-    unsafe { block_sum_i64(strided_cost(&a, &b, row, tid, threads), shared_base() + MAX_N as u64) }
+    unsafe { block_cost(&a, &b, row, shared_base() + MAX_N as u64) }
 }
 
 /// Step 3: seeds ant k's RNG stream and draws a random c-ant; no unit has a best yet. Thread

@@ -25,7 +25,7 @@ use qapgpu_common::moves::{
 use qapgpu_common::params::{CGA_DELTA_SHARED, CGA_MOVE_MAPPING, CgaParams};
 
 use super::population;
-use crate::block::{block_argmin, block_copy_bytes, block_sum_i64};
+use crate::block::{block_argmin, block_copy_bytes, block_cost, block_sum_i64};
 use crate::intrinsics::*;
 use crate::matrices::{DevElem, View};
 use crate::rngs::{load_rng, store_rng};
@@ -43,22 +43,6 @@ fn advance_pair(u: u32, v: u32, steps: u32) -> (u32, u32) {
         u += 1;
     }
     (u, v)
-}
-
-/// The cost of the permutation at `perm`, rows split over the block.
-#[inline(always)]
-unsafe fn block_cost<E: Elem, A: Matrix<E>, B: Matrix<E>>(a: &A, b: &B, perm: &[u8], scratch: u64) -> i64 {
-    let n = perm.len();
-    let mut part = 0i64;
-    let mut i = thread_idx_x() as usize;
-    while i < n {
-        let pi = perm[i] as usize;
-        for (j, &pj) in perm.iter().enumerate() {
-            part += E::mul_wide(a.at(i, j), b.at(pi, pj as usize));
-        }
-        i += block_dim_x() as usize;
-    }
-    unsafe { block_sum_i64(part, scratch) }
 }
 
 /// Thread 0 swaps genes r and s; the barrier publishes it.

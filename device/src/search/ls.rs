@@ -19,6 +19,7 @@ use qapgpu_common::ls::{Candidate, TABU_FREE, Tenure, TenureLaw, authorized, mov
 use qapgpu_common::matrix::Matrix;
 use qapgpu_common::moves::{delta_full_in, delta_update, move_index, next_pair, touches, unpack_pair};
 use qapgpu_common::narrow_tabu;
+use qapgpu_common::null_swaps::is_null;
 use qapgpu_common::params::{
     AcoBest, AcoParams, LS_AB_SHARED, LS_DELTA_I32, LS_DELTA_SHARED, LS_MATA, LS_PADDED_ROWS, LS_SUMS_BETA, LS_TABU,
     LS_TABU_SHARED, LS_TENURE_MIXED, LS_TENURE_PER_MOVE, LS_TENURE_UNIFORM, LS_WALK, TargetHit,
@@ -30,6 +31,25 @@ use crate::intrinsics::*;
 use crate::matrices::{DevCost, DevElem, DevMatrix, Shared, View};
 use crate::rngs::{load_rng, store_rng};
 use crate::stop::{block_stop_requested, claim_stop, stop_requested};
+
+/// Whether move (u, v), facilities u and v on locations `pu` and `pv`, is a null swap by
+/// the launch's classes (`AcoParams::null_swaps`, read from global memory; 0: none is).
+/// Walks only: the c-ants' searches are seed 003's, and the test cost MATA's 8.7 % of its
+/// moves a second on tai100a (docs/benchmarks-record.md, "Null swaps"). Called only for
+/// moves of Δ = 0, so the other moves pay one compare; the address is read here rather than
+/// held across the walk's loop, where it cost more spills.
+///
+/// # Safety
+/// `p.null_swaps` is 0 or points to 2n bytes; u, v, pu, pv are below n.
+#[inline(always)]
+pub(super) unsafe fn null_swap(p: &AcoParams, u: u32, v: u32, pu: u32, pv: u32) -> bool {
+    let at = unsafe { core::ptr::read_volatile(&p.null_swaps) };
+    if at == 0 {
+        return false;
+    }
+    let classes = unsafe { slice::from_raw_parts(at as *const u8, 2 * p.n as usize) };
+    is_null(classes, p.n as usize, u as usize, v as usize, pu as usize, pv as usize)
+}
 
 /// A search body: MATA and plain here (`Mata`), the split mapping in `split.rs`.
 pub(super) trait Search {
@@ -463,6 +483,9 @@ unsafe fn search<E: DevElem, D: DevCost, const WALK: bool, M: Matrix<E>>(p: &Aco
         let perm = unsafe { slice::from_raw_parts(perm_ptr as *const u8, n) };
         let mut pick = Candidate::NONE;
         let mut consider = |d: i64, u: u32, v: u32| {
+            if walk && d == 0 && unsafe { null_swap(p, u, v, perm[u as usize] as u32, perm[v as usize] as u32) } {
+                return;
+            }
             let c = if walk {
                 let until = unsafe {
                     (

@@ -37,7 +37,7 @@ use qapgpu_common::moves::{delta_offset_in, delta_update_terms_in, facility_term
 use qapgpu_common::narrow_tabu;
 use qapgpu_common::params::AcoParams;
 
-use super::ls::{Search, Unit, shared_row, tenure_rule, walk_launch};
+use super::ls::{Search, Unit, null_swap, shared_row, tenure_rule, walk_launch};
 use crate::block::warp_argmin;
 use crate::intrinsics::*;
 use crate::matrices::{DevCost, DevElem, DevMatrix};
@@ -507,6 +507,10 @@ pub(super) unsafe fn drive<
         // `now` as the fast path's tabu entries are held (above `tabu_base` where `NARROW`).
         let now_held = if NARROW { now.wrapping_sub(tabu_base) } else { now };
         let mut consider = |d: D, u: u32, v: u32, at: Option<(u32, u32)>| {
+            // Null swaps are skipped by the walks off the fast path (`ls::null_swap`).
+            if !FAST && unit.walk && d == D::default() && unsafe { null_swap(p, u, v, t.phi(u), t.phi(v)) } {
+                return;
+            }
             let entries = || at.unwrap_or_else(|| unsafe { (u * row + t.phi(v), v * row + t.phi(u)) });
             if FAST {
                 let (iu, iv) = entries();

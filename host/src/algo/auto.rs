@@ -32,6 +32,11 @@
 //!   "Whole waves for the colony on uniform data"; `policy::UNIFORM_COLONY`). This was the
 //!   rule on tai50a to tai100a before the one above (tai100a: 1 % above the optimum in
 //!   0.092 s, Table 4's colony 0.139 s).
+//! * From n = `policy::NULL_SWAP_MIN_N`, data whose facilities are largely alike (a share
+//!   of null swaps of at least `policy::NULL_SWAP_SHARE`: Taillard's grey patterns, tai256c),
+//!   on the GPU: `ts`, whose walks skip the null swaps and go with the winners all along onto
+//!   a diverse elite (`ts::null_swap_regroup`): tai256c 0.0098 % at 10 s against the
+//!   colony's 0.136 % (docs/benchmarks-record.md, "Null swaps").
 //! * Larger, structured data (a dominance of at least `policy::LOW_DOMINANCE`, the tai*b
 //!   class), on the GPU and on the CPU: `aco-ts` with class (iv)'s γ, one wave of ants, searches of n moves and a tenure
 //!   drawn per tabu entry (`policy::STRUCTURED_COLONY`). tai80b's optimum in 0.27 s (Table
@@ -50,7 +55,7 @@
 use super::aco::{self, LayoutRule};
 use super::policy::{
     CPU_SMALL_COLONY, CPU_TS_MAX_N, Colony, LOW_DOMINANCE, STRUCTURED_COLONY, STRUCTURED_SPLIT_N, TS_ANY_N,
-    UNIFORM_COLONY, UNIFORM_REGROUP_MAX_N, is_uniform, max_dominance,
+    UNIFORM_COLONY, UNIFORM_REGROUP_MAX_N, is_uniform, max_dominance, null_swap_rich,
 };
 use super::{Backend, Family, Options};
 use crate::io::Instance;
@@ -73,6 +78,10 @@ pub fn choose(inst: &Instance, gpu: bool) -> (&'static str, String) {
             return ("ts", format!("n = {n} ≤ {most}"));
         }
         return ("aco-ts", format!("n = {n}: {CPU_TS_MAX_N} < n ≤ {TS_ANY_N}, on the CPU"));
+    }
+    if gpu && null_swap_rich(inst) {
+        let share = 100.0 * inst.null_swap_share();
+        return ("ts", format!("n = {n}, {share:.0} % of the swaps null: walks that skip them"));
     }
     let d = max_dominance(inst);
     let data = if d < LOW_DOMINANCE { "uniform" } else { "structured" };

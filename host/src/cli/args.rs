@@ -239,6 +239,11 @@ pub struct AcoArgs {
     /// holds every one (the default takes i32 there: half the Δ table, 32-bit arithmetic).
     #[arg(long)]
     wide_delta: bool,
+    /// Let the tabu searches take null swaps: swaps of two facilities (or locations) whose
+    /// rows and columns are equal, which cannot change the cost (tai256c's, the esc
+    /// instances'). The default skips them; this is for comparison.
+    #[arg(long)]
+    keep_null_swaps: bool,
 }
 
 impl AcoArgs {
@@ -263,6 +268,7 @@ impl AcoArgs {
             split_threads: self.split_threads,
             max_ls_iterations: self.max_ls_iterations,
             wide_delta: self.wide_delta,
+            keep_null_swaps: self.keep_null_swaps,
         }
     }
 }

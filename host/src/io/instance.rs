@@ -135,6 +135,26 @@ impl Instance {
         total
     }
 
+    /// The classes of the swaps a tabu search skips (`null_swaps::classes`: 2n bytes), or
+    /// None where no swap is null or n is above `MAX_N` (the wide path has no classes).
+    pub fn null_swap_classes(&self) -> Option<Vec<u8>> {
+        let n = self.n;
+        if n > qapgpu_common::MAX_N {
+            return None;
+        }
+        let mut out = vec![0u8; 2 * n];
+        let (a, b) = (|i: usize, j: usize| self.a[i * n + j], |i: usize, j: usize| self.b[i * n + j]);
+        qapgpu_common::null_swaps::classes(a, b, n, &mut out).then_some(out)
+    }
+
+    /// The share of the swaps that are null whatever the permutation (`null_swaps`: two
+    /// facilities alike); 0 where none is or n is above `MAX_N`. tai256c: 0.538.
+    pub fn null_swap_share(&self) -> f64 {
+        let n = self.n;
+        self.null_swap_classes()
+            .map_or(0.0, |c| qapgpu_common::null_swaps::facility_null_swaps(&c, n) as f64 / (n * (n - 1) / 2) as f64)
+    }
+
     /// The narrowest integer type that holds every move cost Δ (`delta::move_cost_bound`):
     /// i32 for most QAPLIB instances.
     pub fn delta_width(&self) -> DeltaWidth {

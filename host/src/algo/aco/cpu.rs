@@ -39,6 +39,9 @@ pub struct AcoCpu {
     /// Walks: the last regrouping's ranking (`AcoEngine::regroup_ranked`'s `winners`).
     pub(crate) winners: Vec<u32>,
     pub(crate) rngs: Vec<Xoshiro128>,
+    /// The classes of the swaps the walks skip (`Instance::null_swap_classes`); empty:
+    /// none.
+    pub(crate) null_swaps: Vec<u8>,
     tau: Vec<f32>,
     best: (i64, Vec<u8>),
     stats: LsStats,
@@ -73,6 +76,11 @@ impl AcoCpu {
             cfg: cfg.clone(),
             n,
             mats: Mats::of(inst),
+            null_swaps: if cfg.skip_null_swaps && cfg.walk {
+                inst.null_swap_classes().unwrap_or_default()
+            } else {
+                Vec::new()
+            },
             pool,
             ants: vec![0; m * n],
             ant_costs: vec![i64::MAX; m],
@@ -148,7 +156,7 @@ fn improve<E: Elem>(
                 cfg.ls_iterations,
                 cfg.tenure().of_unit(unit),
                 rng,
-                Scratch { delta: &mut delta, tabu: &mut tabu },
+                Scratch { delta: &mut delta, tabu: &mut tabu, null_swaps: &[] },
                 &mut best,
                 || stop.is_set(),
             );

@@ -47,6 +47,9 @@ pub(crate) struct Buffers {
     first_pairs: CudaSlice<u16>,
     /// B + Bᵀ for the fast sums kernels (`AcoParams::b_sym`; one word where unused).
     b_sym: CudaSlice<u8>,
+    /// The classes of the swaps the tabu searches skip (`AcoParams::null_swaps`; one word
+    /// where none are).
+    null_swaps: CudaSlice<u8>,
     best: CudaSlice<u8>,
     params: CudaSlice<u8>,
 }
@@ -143,6 +146,8 @@ pub struct AcoGpu {
     /// `params.seed`, so each start takes a seed of its own (`rng::start_seed`), else a
     /// restart would draw the run's first solutions, and repeat its first walks, again.
     starts: u64,
+    /// Whether the searches skip the instance's null swaps (`AcoParams::null_swaps`).
+    skips_null_swaps: bool,
 }
 
 impl Drop for AcoGpu {
@@ -197,6 +202,11 @@ impl AcoGpu {
         // (`LS_SUMS_BETA`): 5–16 % more moves a second (docs/benchmarks-record.md, "Launch costs again,
         // β in B's place").
         let beta = if layout.fast_path() { inst.sums_beta() } else { None };
+        // Walks off the fast path skip null swaps: the fast path's loop took 1.3 KB more of
+        // spills on sm_75 for the test, and the c-ants' MATA search 8.7 % fewer moves a
+        // second (docs/benchmarks-record.md, "Null swaps").
+        let skip = cfg.skip_null_swaps && cfg.walk && !layout.fast_path();
+        let null_swaps = if skip { inst.null_swap_classes() } else { None };
         let first: Vec<u16> = (0..shape.owners).map(|t| shape.first_pair(t) as u16).collect();
         // A walk keeps its tabu matrix (and a sums walk its table H) in global memory between
         // launches, and every walk a copy of each elite walk's start (`LsLayout::colony_memory`).
@@ -222,6 +232,10 @@ impl AcoGpu {
             first_pairs: s.clone_htod(&first)?,
             b_sym: match &beta {
                 Some(beta) => s.clone_htod(&device_matrix(inst.width, beta))?,
+                None => s.alloc_zeros(16)?,
+            },
+            null_swaps: match &null_swaps {
+                Some(c) => s.clone_htod(c)?,
                 None => s.alloc_zeros(16)?,
             },
             best: s.clone_htod(bytes_of(&AcoBest::default()))?,
@@ -250,6 +264,7 @@ impl AcoGpu {
             elite_ok: gpu.ptr(&buf.walk.elite_ok),
             hit: hit.as_ref().map_or(0, HostMapped::device_ptr),
             b_sym: if beta.is_some() { gpu.ptr(&buf.b_sym) } else { 0 },
+            null_swaps: if null_swaps.is_some() { gpu.ptr(&buf.null_swaps) } else { 0 },
             first_pairs: gpu.ptr(&buf.first_pairs),
             best: gpu.ptr(&buf.best),
             stop: site.stop.device_ptr(),
@@ -279,6 +294,7 @@ impl AcoGpu {
             walks_clean: true,
             donors_pending: false,
             starts: 0,
+            skips_null_swaps: null_swaps.is_some(),
         };
         // Now rather than in the first launch, which a run's clock times.
         engine.upload_params()?;
@@ -420,6 +436,14 @@ impl AcoGpu {
                 std::ptr::read_volatile(std::ptr::addr_of!((*h).perm)),
             ))
         }
+    }
+
+    /// Whether the walks skip the instance's null swaps: where `AcoConfig::skip_null_swaps`,
+    /// the engine runs walks, the instance has some and the plan is off the fast path. (The
+    /// CPU engine's walks skip them wherever `skip_null_swaps`; its twin tests give it this
+    /// engine's choice.)
+    pub fn skips_null_swaps(&self) -> bool {
+        self.skips_null_swaps
     }
 
     /// The local-search blocks the GPU holds at once, an even count: a larger colony

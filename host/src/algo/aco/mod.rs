@@ -73,6 +73,8 @@ pub struct AcoOptions {
     pub max_ls_iterations: Option<u64>,
     /// Move costs in i64 on the GPU even where i32 is proven to hold them (for comparison).
     pub wide_delta: bool,
+    /// The tabu searches take null swaps too (`null_swaps`; for comparison).
+    pub keep_null_swaps: bool,
 }
 
 /// Most ants `--ants` takes.
@@ -235,6 +237,12 @@ pub struct AcoConfig {
     pub tabu_start: TabuStart,
     /// GPU: move costs in i64 even where the instance allows i32 (`Instance::delta_width`).
     pub wide_delta: bool,
+    /// The walks (`walk`) skip the instance's null swaps (`common::null_swaps`): swaps of
+    /// two interchangeable facilities or locations, which a walk at a local minimum would
+    /// otherwise take on and on (tai256c at 10 s: 0.061 against 0.277 %, docs/benchmarks-record.md,
+    /// "Null swaps"). On the GPU, off the fast path only (`AcoGpu::skips_null_swaps`); the
+    /// c-ants' searches (seed 003's) take them.
+    pub skip_null_swaps: bool,
 }
 
 impl AcoConfig {
@@ -268,6 +276,7 @@ impl AcoConfig {
             aspiration: 0,
             tabu_start: TabuStart::Flat,
             wide_delta: false,
+            skip_null_swaps: true,
         }
     }
 
@@ -292,6 +301,7 @@ impl AcoConfig {
             split_threads: x.split_threads,
             target: opts.target.unwrap_or(NO_TARGET),
             wide_delta: x.wide_delta,
+            skip_null_swaps: !x.keep_null_swaps,
             ..cfg
         }
     }

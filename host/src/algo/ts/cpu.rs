@@ -20,6 +20,7 @@ impl AcoCpu {
     pub(crate) fn walk_all(&mut self, cfg: &AcoConfig, stop: &StopWord) {
         let n = self.n;
         let any = self.mats.dense(n);
+        let null_swaps = &self.null_swaps[..];
         let work = self
             .cants
             .par_chunks_mut(n)
@@ -33,7 +34,7 @@ impl AcoCpu {
             .enumerate();
         self.pool.install(|| {
             work.for_each(|(unit, (((((((p, c), rng), ant), ant_cost), iters), tabu), done))| {
-                let walk = Walk { unit, p, cost: c, rng, ant, ant_cost, iters, tabu, done };
+                let walk = Walk { unit, p, cost: c, rng, ant, ant_cost, iters, tabu, done, null_swaps };
                 with_mats!(&any, |a, b| walk_one(a, b, cfg, stop, walk))
             })
         });
@@ -111,6 +112,8 @@ struct Walk<'w> {
     iters: &'w mut u32,
     tabu: &'w mut [i32],
     done: &'w mut u32,
+    /// The swaps the search skips (`AcoCpu::null_swaps`).
+    null_swaps: &'w [u8],
 }
 
 /// `cfg.ls_iterations` more moves of one walk and step 8, as a `ts_walk` block does them.
@@ -128,7 +131,7 @@ fn walk_one<E: Elem>(a: &Dense<E>, b: &Dense<E>, cfg: &AcoConfig, stop: &StopWor
     let best_cost = if from_ant { *w.ant_cost } else { *w.cost };
     let mut delta = vec![0i64; move_count(w.p.len() as u32) as usize];
     let state = WalkState { p: w.p, cost: *w.cost, done: *w.done, best: &mut best, best_cost };
-    let scratch = Scratch { delta: &mut delta, tabu: w.tabu };
+    let scratch = Scratch { delta: &mut delta, tabu: w.tabu, null_swaps: w.null_swaps };
     let (cur, r) = tabu_walk(
         a,
         b,
