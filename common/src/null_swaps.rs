@@ -1,9 +1,12 @@
 //! Swaps that cannot change the cost, left out of the tabu searches.
 //!
-//! Two facilities whose rows and columns of A are equal (`a[r][k] = a[s][k]` and
-//! `a[k][r] = a[k][s]` for every k) are interchangeable: swapping their locations leaves
-//! every cost term where it was, whatever the permutation. So are two locations whose rows
-//! and columns of B are equal. Grey-pattern instances are made of such classes (tai64c,
+//! Two facilities r and s whose exchange leaves A as it is (`a[r][k] = a[s][k]` and
+//! `a[k][r] = a[k][s]` for every other k, `a[r][r] = a[s][s]` and `a[r][s] = a[s][r]`) are
+//! interchangeable: swapping their locations leaves the cost where it was, whatever the
+//! permutation. So are two locations whose exchange leaves B as it is. "Alike" is an
+//! equivalence (a transposition that fixes A, composed with another, fixes it), so each
+//! index is compared with the first member of each class only. Grey-pattern instances are
+//! made of such classes (tai64c,
 //! tai256c: one class of 92 "black" facilities and one of 164 "white" ones, so that 17,552
 //! of tai256c's 32,640 swaps are null), as are the esc instances' facilities without flow
 //! and the padded nodes of graph matching.
@@ -18,9 +21,12 @@
 //! `classes` keeps at least one swap that is not null from every permutation (see there), so
 //! a search always has a move to take.
 
-/// Whether rows and columns `i` and `j` of the n × n matrix of entries `m(i, j)` are equal.
+/// Whether exchanging indices `i` and `j` leaves the n × n matrix of entries `m(i, j)` as it
+/// is: equal diagonals, `m(i, j) = m(j, i)`, and equal rows and columns off i and j.
 fn same_class(m: &impl Fn(usize, usize) -> i64, n: usize, i: usize, j: usize) -> bool {
-    (0..n).all(|k| m(i, k) == m(j, k) && m(k, i) == m(k, j))
+    m(i, i) == m(j, j)
+        && m(i, j) == m(j, i)
+        && (0..n).filter(|&k| k != i && k != j).all(|k| m(i, k) == m(j, k) && m(k, i) == m(k, j))
 }
 
 /// Writes the classes of `m`'s indices into `out` (n bytes: each index's first equal one)
@@ -65,9 +71,9 @@ pub fn classes(a: impl Fn(usize, usize) -> i64, b: impl Fn(usize, usize) -> i64,
     f + l > 0
 }
 
-/// The swaps of n that `classes` (`2n` bytes, as `classes` writes them) call null whatever
-/// the permutation (the facilities' classes), and at most as many more through the
-/// locations' (those depend on it): the share is at least the first count over n(n − 1)/2.
+/// How many of the n(n − 1)/2 swaps the facilities' classes of `classes` (`2n` bytes, as
+/// `classes` writes them) make null, whatever the permutation. The locations' classes make
+/// more null, which ones depending on the permutation.
 pub fn facility_null_swaps(classes: &[u8], n: usize) -> u64 {
     (0..n).map(|i| (0..i).filter(|&j| classes[j] == classes[i]).count() as u64).sum()
 }
@@ -112,12 +118,30 @@ mod tests {
 
     #[test]
     fn a_swap_of_one_class_never_changes_the_cost() {
+        // Facilities 0..3 alike (a clique with a zero diagonal: alike only off themselves),
+        // and locations 4 and 5 alike in B; both sides kept (3 + 1 null swaps of 28).
         let n = 8;
-        let a = grey(n, 3);
-        let b: [i32; 64] = core::array::from_fn(|x| ((x * 7919) % 13) as i32);
+        let a: [i32; 64] = core::array::from_fn(|x| {
+            let (i, j) = (x / n, x % n);
+            match (i == j, i < 3, j < 3) {
+                (true, _, _) => 0,
+                (false, true, true) => 5,
+                (false, true, false) => (j * 3 % 11) as i32,
+                (false, false, true) => (i * 7 % 11) as i32,
+                _ => ((i * 7 + j * 3) % 11) as i32,
+            }
+        });
+        let b: [i32; 64] = core::array::from_fn(|x| {
+            let (i, j) = (x / n, x % n);
+            let (i, j) = (if i == 5 { 4 } else { i }, if j == 5 { 4 } else { j });
+            if x / n == x % n { 1 } else { ((i * 13 + j * 13 + i * j) % 17) as i32 + 2 }
+        });
         let (am, bm) = (at(&a, n), at(&b, n));
         let mut out = [0u8; 16];
         assert!(classes(&am, &bm, n, &mut out));
+        assert_eq!(&out[..n], &[0, 0, 0, 3, 4, 5, 6, 7]);
+        assert_eq!(&out[n..], &[0, 1, 2, 3, 4, 4, 6, 7]);
+        assert_eq!(facility_null_swaps(&out, n), 3);
         let cost = |p: &[u8]| -> i64 {
             let mut c = 0;
             for i in 0..n {
@@ -127,16 +151,25 @@ mod tests {
             }
             c
         };
-        let p = [5u8, 2, 7, 0, 3, 6, 1, 4];
-        for u in 0..n {
-            for v in 0..u {
-                let mut q = p;
-                q.swap(u, v);
-                if is_null(&out, n, u, v, p[u] as usize, p[v] as usize) {
-                    assert_eq!(cost(&q), cost(&p), "swap ({u}, {v})");
+        let (mut checked, mut changed) = (0, 0);
+        for p in [[5u8, 2, 7, 0, 3, 6, 1, 4], [4, 5, 0, 1, 2, 3, 6, 7], [0, 1, 2, 3, 4, 5, 6, 7]] {
+            for u in 0..n {
+                for v in 0..u {
+                    let mut q = p;
+                    q.swap(u, v);
+                    if is_null(&out, n, u, v, p[u] as usize, p[v] as usize) {
+                        assert_eq!(cost(&q), cost(&p), "swap ({u}, {v}) of {p:?}");
+                        checked += 1;
+                    } else if cost(&q) != cost(&p) {
+                        changed += 1;
+                    }
                 }
             }
         }
+        // Each permutation: the 3 facility swaps and the one between the facilities on 4 and
+        // 5, but for the second, which puts facilities 0 and 1 there: one swap null twice.
+        assert_eq!(checked, 4 + 3 + 4);
+        assert!(changed > 0);
     }
 
     #[test]

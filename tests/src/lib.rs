@@ -49,6 +49,13 @@ pub fn grey(n: usize, k: usize) -> Instance {
     Instance::new(format!("grey{n}"), n, a, b).unwrap()
 }
 
+/// `grey(n, k)` with A and B exchanged: the locations 0..k are alike, and so are the others,
+/// so that the null swaps are those of two facilities on locations of one colour.
+pub fn grey_locations(n: usize, k: usize) -> Instance {
+    let g = grey(n, k);
+    Instance::new(format!("grey-locations{n}"), n, g.b, g.a).unwrap()
+}
+
 /// Every flow zero: every permutation is optimal (cost 0) and no move ever improves.
 pub fn zeros(n: usize) -> Instance {
     let b = (0..n * n).map(|k| (k % 7) as i64).collect();

@@ -14,7 +14,7 @@ use qapgpu_common::layout::{LsLayout, Placement};
 use qapgpu_common::ls::{LsKind, TenureLaw};
 use qapgpu_common::narrow_tabu;
 use qapgpu_common::sums::Side;
-use qapgpu_tests::{case, gpu, grey, near_limit, negatives, small, symmetrised, zeros};
+use qapgpu_tests::{case, gpu, grey, grey_locations, near_limit, negatives, small, symmetrised, zeros};
 
 /// Every layout that runs on `inst`: the sums one needs a symmetric side.
 fn layouts(inst: &Instance) -> Vec<Layout> {
@@ -231,14 +231,15 @@ fn degenerate_instances_match_their_cpu_twin() {
     }
 }
 
-/// Grey patterns (`common::null_swaps`): the walks off the fast path skip the swaps within
-/// a colour, on both engines alike (n = 40, and 256 with the tabu matrix in global memory); the
-/// c-ants' searches (seed 003's) take them, on both engines alike.
+/// Grey patterns (`common::null_swaps`): the walks off the fast path skip the swaps of two
+/// alike facilities (`grey`) or of two facilities on alike locations (`grey_locations`), on
+/// both engines alike (n = 40, and 256 with the tabu matrix in global memory); the c-ants'
+/// searches take them, on both engines alike. (The CPU engine's walks end elsewhere when
+/// they take them: `local_search`'s `the_walks_skip_null_swaps_unless_told_not_to`.)
 fn null_swaps_skipped_as_on_the_cpu() {
     let g = gpu();
-    let skips = |inst: &Instance, layout: Layout| {
-        let mut cfg = AcoConfig::paper(LsKind::Tabu, inst.n as u32, Class::Random);
-        (cfg.layout, cfg.ants, cfg.walk) = (layout, 4, true);
+    let skips = |inst: &Instance, layout: Layout, walks: u32, per_launch: u32, aspiration: u32| {
+        let cfg = walk_config(inst, layout, walks, per_launch, aspiration, TenureLaw::Cubic);
         AcoGpu::new(g.clone(), inst, &cfg).unwrap().skips_null_swaps()
     };
     let grey40 = grey(40, 14);
@@ -246,16 +247,18 @@ fn null_swaps_skipped_as_on_the_cpu() {
         let e = twin(&g, &grey40, LsKind::Tabu, layout, 8, 200, 2);
         assert!(!e.skips_null_swaps(), "grey40 {layout:?}: the c-ants' searches skipped null swaps");
     }
-    for layout in [Layout::Mata, Layout::Split, Layout::Sums] {
-        twin_walks(&g, &grey40, layout, 8, 300, 3, 4 * 40);
-        let off_fast_path = layout != Layout::Sums;
-        assert_eq!(skips(&grey40, layout), off_fast_path, "grey40 {layout:?} walks");
+    for inst in [grey40, grey_locations(40, 14)] {
+        for layout in [Layout::Mata, Layout::Split, Layout::Sums] {
+            twin_walks(&g, &inst, layout, 8, 300, 3, 4 * 40);
+            let off_fast_path = layout != Layout::Sums;
+            assert_eq!(skips(&inst, layout, 8, 300, 4 * 40), off_fast_path, "{} {layout:?} walks", inst.name);
+        }
     }
     let grey256 = grey(256, 92);
     twin(&g, &grey256, LsKind::Tabu, Layout::Mata, 3, 60, 1);
     // MATA's walks do not fit a block at n = 256 (104 registers a thread); `ts` runs split.
     twin_walks(&g, &grey256, Layout::Split, 4, 200, 2, 0);
-    assert!(skips(&grey256, Layout::Split), "grey256 split walks: no null swap skipped");
+    assert!(skips(&grey256, Layout::Split, 4, 200, 0), "grey256 split walks: no null swap skipped");
 }
 
 /// The walks' states on the GPU (`s1`) and the CPU (`s2`) are the same: current and best
@@ -275,6 +278,22 @@ fn twin_walks(g: &Gpu, inst: &Instance, layout: Layout, walks: u32, per_launch: 
     twin_walks_with(g, inst, layout, walks, per_launch, launches, aspiration, TenureLaw::Cubic);
 }
 
+/// The walks' settings of `twin_walks_with`.
+fn walk_config(
+    inst: &Instance,
+    layout: Layout,
+    walks: u32,
+    per_launch: u32,
+    aspiration: u32,
+    law: TenureLaw,
+) -> AcoConfig {
+    let mut cfg = AcoConfig::paper(LsKind::Tabu, inst.n as u32, Class::Random);
+    cfg.tenure_law = law;
+    (cfg.layout, cfg.ants, cfg.ls_iterations, cfg.seed) = (layout, walks, per_launch, 77);
+    (cfg.walk, cfg.aspiration, cfg.tabu_list_size) = (true, aspiration, 8 * inst.n as u32);
+    cfg
+}
+
 /// `twin_walks` with the tenure law `law`; the GPU's memory plan.
 #[allow(clippy::too_many_arguments)]
 fn twin_walks_with(
@@ -287,10 +306,7 @@ fn twin_walks_with(
     aspiration: u32,
     law: TenureLaw,
 ) -> LsLayout {
-    let mut cfg = AcoConfig::paper(LsKind::Tabu, inst.n as u32, Class::Random);
-    cfg.tenure_law = law;
-    (cfg.layout, cfg.ants, cfg.ls_iterations, cfg.seed) = (layout, walks, per_launch, 77);
-    (cfg.walk, cfg.aspiration, cfg.tabu_list_size) = (true, aspiration, 8 * inst.n as u32);
+    let mut cfg = walk_config(inst, layout, walks, per_launch, aspiration, law);
     let mut gpu = AcoGpu::new(g.clone(), inst, &cfg).unwrap();
     cfg.skip_null_swaps = gpu.skips_null_swaps();
     let mut cpu = AcoCpu::new(inst, &cfg, 2).unwrap();

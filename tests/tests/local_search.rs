@@ -439,6 +439,7 @@ fn tabu_search_leaves_a_local_minimum_by_a_swap_that_is_not_null() {
         let cost = inst.cost(&p);
         if null_swaps.is_empty() {
             assert_eq!(cost, c0, "without classes the search takes a swap of Δ = 0");
+            assert_eq!(classes[moved[0]], classes[moved[1]], "without classes: a null swap, {moved:?}");
         } else {
             assert_ne!(classes[moved[0]], classes[moved[1]], "a null swap was taken: {moved:?}");
             assert!(cost >= c0, "2-opt left a local minimum");
@@ -446,7 +447,7 @@ fn tabu_search_leaves_a_local_minimum_by_a_swap_that_is_not_null() {
     }
 }
 
-/// esc16a's facilities without flow are alike: every swap its classes call null leaves the
+/// esc16a's facilities without flow are alike (17 swaps): every swap its classes call null leaves the
 /// cost where it was, from any permutation.
 #[test]
 fn null_swaps_of_esc16a_never_change_the_cost() {
@@ -470,5 +471,35 @@ fn null_swaps_of_esc16a_never_change_the_cost() {
             }
         }
     }
-    assert_eq!(checked, 50 * 15, "esc16a has 15 null swaps");
+    assert_eq!(checked, 50 * 17, "esc16a has 17 null swaps");
+}
+
+/// The CPU engine's walks skip null swaps (facilities alike, or locations alike) unless told
+/// not to, and then end elsewhere; the c-ants' searches never skip them.
+#[test]
+fn the_walks_skip_null_swaps_unless_told_not_to() {
+    use qapgpu::algo::aco::cpu::AcoCpu;
+    use qapgpu::algo::aco::{AcoConfig, AcoEngine, Class};
+    use qapgpu_common::ls::LsKind;
+    for inst in [qapgpu_tests::grey(40, 14), qapgpu_tests::grey_locations(40, 14)] {
+        let c = inst.null_swap_classes().unwrap();
+        let (facilities, locations) = c.split_at(40);
+        let side_alike = |s: &[u8]| s.iter().enumerate().any(|(i, &x)| x as usize != i);
+        assert!(side_alike(facilities) != side_alike(locations), "{}: one side alike", inst.name);
+        let end = |skip: bool, walk: bool| {
+            let mut cfg = AcoConfig::paper(LsKind::Tabu, 40, Class::Random);
+            (cfg.ants, cfg.ls_iterations, cfg.seed, cfg.walk, cfg.skip_null_swaps) = (4, 600, 5, walk, skip);
+            let mut e = AcoCpu::new(&inst, &cfg, 2).unwrap();
+            assert_eq!(e.skips_null_swaps(), skip && walk, "{}", inst.name);
+            e.random_ants().unwrap();
+            e.local_search().unwrap();
+            let s = e.snapshot().unwrap();
+            for (p, &cost) in s.cants.iter().zip(&s.cant_costs) {
+                assert_eq!(inst.cost(p), cost, "{}", inst.name);
+            }
+            s.cants
+        };
+        assert_ne!(end(true, true), end(false, true), "{}: the walks took the same moves", inst.name);
+        assert_eq!(end(true, false), end(false, false), "{}: the c-ants' searches differ", inst.name);
+    }
 }

@@ -35,8 +35,9 @@
 //! * From n = `policy::NULL_SWAP_MIN_N`, data whose facilities are largely alike (a share
 //!   of null swaps of at least `policy::NULL_SWAP_SHARE`: Taillard's grey patterns, tai256c),
 //!   on the GPU: `ts`, whose walks skip the null swaps and go with the winners all along onto
-//!   a diverse elite (`ts::null_swap_regroup`): tai256c 0.0098 % at 10 s against the
-//!   colony's 0.136 % (docs/benchmarks-record.md, "Null swaps").
+//!   a diverse elite (`ts::null_swap_regroup`): tai256c 0.0098 % at 10 s over seeds 1–8
+//!   against the colony's 0.136 % over seeds 1–4 (one H100; docs/benchmarks-record.md, "Null
+//!   swaps").
 //! * Larger, structured data (a dominance of at least `policy::LOW_DOMINANCE`, the tai*b
 //!   class), on the GPU and on the CPU: `aco-ts` with class (iv)'s γ, one wave of ants, searches of n moves and a tenure
 //!   drawn per tabu entry (`policy::STRUCTURED_COLONY`). tai80b's optimum in 0.27 s (Table
@@ -81,7 +82,7 @@ pub fn choose(inst: &Instance, gpu: bool) -> (&'static str, String) {
     }
     if gpu && null_swap_rich(inst) {
         let share = 100.0 * inst.null_swap_share();
-        return ("ts", format!("n = {n}, {share:.0} % of the swaps null: walks that skip them"));
+        return ("ts", format!("n = {n}, {share:.0} % of the swaps null (facilities alike)"));
     }
     let d = max_dominance(inst);
     let data = if d < LOW_DOMINANCE { "uniform" } else { "structured" };

@@ -73,15 +73,15 @@ pub const CPU_TS_MAX_N: usize = 36;
 /// grey patterns) from which `auto` runs `ts` on the GPU above n = `NULL_SWAP_MIN_N`, its
 /// walks skipping them and going with the winners all along onto a diverse elite
 /// (`ts::null_swap_regroup`). tai256c (0.538 of its swaps) at 10 s, seeds 1–8, on an H100:
-/// the colony `auto` ran before 0.136 % (seeds 1–4; 0.078 % with its searches skipping the
-/// null swaps too), the walks without regrouping 0.064 %, these walks **0.0098 %** (6 of 8
-/// at the best known); the record, "Null swaps".
+/// these walks **0.0098 %** (6 of 8 at the best known), the walks without regrouping
+/// 0.064 %; seeds 1–4: the colony `auto` ran before 0.136 % (0.072 % with its searches
+/// skipping the null swaps too); the record, "Null swaps".
 pub const NULL_SWAP_SHARE: f64 = 0.25;
 
 /// Smallest n for `NULL_SWAP_SHARE`'s rule: the walks are off the fast path, which does not
 /// skip null swaps, from n = 151 on every GPU measured (tai150b's c-ants are its largest).
-/// QAPLIB's smaller instances with null swaps (esc16*–esc128, tai64c) reach their optimum
-/// within 1 ms with the colony (the record, "Null swaps").
+/// QAPLIB's smaller instances with many null swaps reach their optimum within 1 ms on the
+/// GPU as `auto` runs them (esc32e, esc32g, esc64a, esc128, tai64c; the record, "Null swaps").
 pub const NULL_SWAP_MIN_N: usize = 151;
 
 /// Whether `auto` and `ts`'s defaults treat `inst` as made of interchangeable facilities

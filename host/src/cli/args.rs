@@ -8,10 +8,10 @@ use crate::algo::ga::{CountMethod, CrossoverArg, GaOptions};
 use crate::algo::policy::{
     CONVERGED_FACTOR, CONVERGED_FLOOR_S, CONVERGED_MIN_STEPS, CONVERGED_PLATEAU_MIN_N, CPU_TS_MAX_N,
     DEFAULT_REGROUP_EVERY, DEFAULT_REGROUP_MAX_N, DEFAULT_REGROUP_MIN_N, DEFAULT_REGROUP_ROUNDS, DEFAULT_RESTART_CYCLE,
-    EXACT_MAX_N, LONG_EFFORT_MIN_SECONDS, LONG_REGROUP_DISTANCE, LONG_RESTART_AFTER, MAX_CYCLE_RESTARTS, REGROUP_KEEP,
-    REGROUP_PERTURB, REGROUP_ROUNDS, STRUCTURED_REGROUP_ROUNDS, STRUCTURED_WALK_MAX_N, STRUCTURED_WALK_THREADS,
-    TENURE_FACTOR, TS_ANY_N, UNIFORM_REGROUP_DISTANCE, UNIFORM_REGROUP_EVERY, UNIFORM_REGROUP_EVERY_SMALL,
-    UNIFORM_REGROUP_MAX_N, UNIFORM_REGROUP_SMALL_N,
+    EXACT_MAX_N, LONG_EFFORT_MIN_SECONDS, LONG_REGROUP_DISTANCE, LONG_RESTART_AFTER, MAX_CYCLE_RESTARTS,
+    NULL_SWAP_MIN_N, NULL_SWAP_SHARE, REGROUP_KEEP, REGROUP_PERTURB, REGROUP_ROUNDS, STRUCTURED_REGROUP_ROUNDS,
+    STRUCTURED_WALK_MAX_N, STRUCTURED_WALK_THREADS, TENURE_FACTOR, TS_ANY_N, UNIFORM_REGROUP_DISTANCE,
+    UNIFORM_REGROUP_EVERY, UNIFORM_REGROUP_EVERY_SMALL, UNIFORM_REGROUP_MAX_N, UNIFORM_REGROUP_SMALL_N,
 };
 use crate::algo::ts::{Effort, TsOptions};
 use crate::algo::{AUTO, EngineChoice, FAMILIES, Options};
@@ -41,7 +41,8 @@ pub(super) fn seconds(s: &str) -> Result<Duration, String> {
 /// `--algo`: the registry's names, with their descriptions in `--help`.
 pub(super) fn algorithms() -> PossibleValuesParser {
     let auto = PossibleValue::new(AUTO).help(format!(
-        "the algorithm and its settings from the instance's features (the default): ts for n ≤ {TS_ANY_N} (on the CPU n ≤ {CPU_TS_MAX_N}), on the GPU for uniform random data up to n = {UNIFORM_REGROUP_MAX_N}, and above n = 256 (the wide path, up to 2048); else aco-ts with a colony set for time to target"
+        "the algorithm and its settings from the instance's features (the default): ts for n ≤ {TS_ANY_N} (on the CPU n ≤ {CPU_TS_MAX_N}), on the GPU for uniform random data up to n = {UNIFORM_REGROUP_MAX_N} and for data whose swaps are at least {:.0} % null from n = {NULL_SWAP_MIN_N} (grey patterns), and above n = 256 (the wide path, up to 2048); else aco-ts with a colony set for time to target",
+        100.0 * NULL_SWAP_SHARE
     ));
     PossibleValuesParser::new(
         std::iter::once(auto).chain(FAMILIES.iter().map(|f| PossibleValue::new(f.name).help(f.about))),
@@ -239,9 +240,12 @@ pub struct AcoArgs {
     /// holds every one (the default takes i32 there: half the Δ table, 32-bit arithmetic).
     #[arg(long)]
     wide_delta: bool,
-    /// Let the tabu searches take null swaps: swaps of two facilities (or locations) whose
-    /// rows and columns are equal, which cannot change the cost (tai256c's, the esc
-    /// instances'). The default skips them; this is for comparison.
+    /// Let the walks (ts, memetic) take null swaps: swaps of two facilities (or locations)
+    /// that are alike, which cannot change the cost (tai256c's). By default the walks skip
+    /// them, on the GPU only where the walks' plan is off the fast path (larger or asymmetric
+    /// instances); the
+    /// colony's searches always take them. The report says "skipping null swaps" where a run
+    /// skips them. For comparison.
     #[arg(long)]
     keep_null_swaps: bool,
 }
@@ -365,8 +369,9 @@ mod help {
     /// `--regroup-every`.
     pub fn regroup_every() -> String {
         format!(
-            "ts: moves of every walk between two regroupings, where the walks outside the best --regroup-keep restart from the elite's current solutions (\"go with the winners\"); 0: never. Default on the GPU: {DEFAULT_REGROUP_EVERY} for n = {DEFAULT_REGROUP_MIN_N} to {DEFAULT_REGROUP_MAX_N} ({STRUCTURED_REGROUP_ROUNDS} rounds on structured data, {DEFAULT_REGROUP_ROUNDS} on uniform random data), {UNIFORM_REGROUP_EVERY_SMALL} (n ≤ {UNIFORM_REGROUP_SMALL_N}) or {UNIFORM_REGROUP_EVERY} all along on uniform random data from n = {} to {UNIFORM_REGROUP_MAX_N}, never otherwise (the CPU engine and n > 256 included). A value given here regroups {REGROUP_ROUNDS} times unless --regroup-rounds says otherwise (0: all along); above n = 256 the walks do not regroup. Measured in docs/benchmarks-record.md (\"Two hundred runs a target\", \"Go with the winners all along\")",
-            DEFAULT_REGROUP_MAX_N + 1
+            "ts: moves of every walk between two regroupings, where the walks outside the best --regroup-keep restart from the elite's current solutions (\"go with the winners\"); 0: never. Default on the GPU: {DEFAULT_REGROUP_EVERY} for n = {DEFAULT_REGROUP_MIN_N} to {DEFAULT_REGROUP_MAX_N} ({STRUCTURED_REGROUP_ROUNDS} rounds on structured data, {DEFAULT_REGROUP_ROUNDS} on uniform random data), {UNIFORM_REGROUP_EVERY_SMALL} (n ≤ {UNIFORM_REGROUP_SMALL_N}) or {UNIFORM_REGROUP_EVERY} all along on uniform random data from n = {} to {UNIFORM_REGROUP_MAX_N}, {UNIFORM_REGROUP_EVERY} all along from n = {NULL_SWAP_MIN_N} where at least {:.0} % of the swaps are null (grey patterns), never otherwise (the CPU engine and n > 256 included). A value given here regroups {REGROUP_ROUNDS} times unless --regroup-rounds says otherwise (0: all along); above n = 256 the walks do not regroup. Measured in docs/benchmarks-record.md (\"Two hundred runs a target\", \"Go with the winners all along\")",
+            DEFAULT_REGROUP_MAX_N + 1,
+            100.0 * NULL_SWAP_SHARE
         )
     }
 
@@ -410,7 +415,7 @@ mod help {
     /// `--regroup-distance`.
     pub fn regroup_distance() -> String {
         format!(
-            "ts: when the walks regroup, a walk is elite only where its solution differs from every better elite walk's in at least this share of the n positions, in [0, 1]; 0: the best by cost alone. Default: {UNIFORM_REGROUP_DISTANCE} on the GPU where the walks regroup all along on uniform data above n = {UNIFORM_REGROUP_SMALL_N}, under --effort long {LONG_REGROUP_DISTANCE} where they do so up to n = {UNIFORM_REGROUP_SMALL_N}, 0 otherwise"
+            "ts: when the walks regroup, a walk is elite only where its solution differs from every better elite walk's in at least this share of the n positions, in [0, 1]; 0: the best by cost alone. Default: {UNIFORM_REGROUP_DISTANCE} on the GPU where the walks regroup all along on uniform data above n = {UNIFORM_REGROUP_SMALL_N}, under --effort long {LONG_REGROUP_DISTANCE} where they do so up to n = {UNIFORM_REGROUP_SMALL_N}, {UNIFORM_REGROUP_DISTANCE} where they regroup all along over null swaps (n ≥ {NULL_SWAP_MIN_N}), 0 otherwise"
         )
     }
 

@@ -148,7 +148,8 @@ impl Instance {
     }
 
     /// The share of the swaps that are null whatever the permutation (`null_swaps`: two
-    /// facilities alike); 0 where none is or n is above `MAX_N`. tai256c: 0.538.
+    /// facilities alike); 0 where none is, where every facility is alike (no class is kept:
+    /// every permutation costs the same) or where n is above `MAX_N`. tai256c: 0.538.
     pub fn null_swap_share(&self) -> f64 {
         let n = self.n;
         self.null_swap_classes()

@@ -213,6 +213,9 @@ impl AcoEngine for AcoCpu {
     fn threads_per_block(&self) -> u32 {
         1
     }
+    fn skips_null_swaps(&self) -> bool {
+        !self.null_swaps.is_empty()
+    }
 
     fn random_ants(&mut self) -> Result<()> {
         self.walks.fill(0);

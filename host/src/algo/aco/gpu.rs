@@ -438,14 +438,6 @@ impl AcoGpu {
         }
     }
 
-    /// Whether the walks skip the instance's null swaps: where `AcoConfig::skip_null_swaps`,
-    /// the engine runs walks, the instance has some and the plan is off the fast path. (The
-    /// CPU engine's walks skip them wherever `skip_null_swaps`; its twin tests give it this
-    /// engine's choice.)
-    pub fn skips_null_swaps(&self) -> bool {
-        self.skips_null_swaps
-    }
-
     /// The local-search blocks the GPU holds at once, an even count: a larger colony
     /// searches a wave of them a launch.
     pub fn wave(&self) -> u32 {
@@ -612,6 +604,9 @@ impl AcoEngine for AcoGpu {
     }
     fn threads_per_block(&self) -> u32 {
         self.block_threads()
+    }
+    fn skips_null_swaps(&self) -> bool {
+        self.skips_null_swaps
     }
     fn memory(&self) -> String {
         let l = &self.layout;

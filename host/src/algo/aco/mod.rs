@@ -73,7 +73,7 @@ pub struct AcoOptions {
     pub max_ls_iterations: Option<u64>,
     /// Move costs in i64 on the GPU even where i32 is proven to hold them (for comparison).
     pub wide_delta: bool,
-    /// The tabu searches take null swaps too (`null_swaps`; for comparison).
+    /// The walks take null swaps too (`AcoConfig::skip_null_swaps` false; for comparison).
     pub keep_null_swaps: bool,
 }
 
@@ -398,6 +398,9 @@ pub trait AcoEngine: Send {
     fn memory(&self) -> String {
         String::new()
     }
+    /// Whether the walks skip the instance's null swaps (`AcoConfig::skip_null_swaps`): the
+    /// engine runs walks, the instance has some, and on the GPU the plan is off the fast path.
+    fn skips_null_swaps(&self) -> bool;
     /// Step 3: random c-ants.
     fn random_ants(&mut self) -> Result<()>;
     /// Step 6: c-ants from donors and τ.

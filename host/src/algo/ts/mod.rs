@@ -22,7 +22,9 @@
 //! after 256 moves, then after cycles twice as long, at most 4 times (`restart_cycle`): the
 //! rare run whose walks crowd far from the target starts over instead of walking on for
 //! thousands of moves. `--restart-after` starts every walk afresh once their bests stall
-//! (`restart_after`).
+//! (`restart_after`). On the GPU, on data whose swaps are a quarter or more null from n = 151
+//! (`policy::null_swap_rich`: tai256c), the walks regroup all along onto the diverse elite
+//! too (`null_swap_regroup`).
 //!
 //! Every default and threshold named here is a row of the policy table (`algo::policy`),
 //! with the measurement behind it; `TsOptions` holds the command line's settings of its own.
@@ -242,9 +244,9 @@ pub fn restart_after(
 /// interchangeable facilities (`rich`: `policy::null_swap_rich` on the GPU), where the
 /// command line leaves them unset: every `policy::uniform_regroup_every(n)` moves all along
 /// (rounds 0 unless given) onto an elite `UNIFORM_REGROUP_DISTANCE`·n apart, the uniform
-/// data's rule above n = 64. tai256c at 10 s on an H100 (the record, "Null swaps"): walks
-/// that do not regroup 0.064 %, regrouping every 768 moves 0.036 %, onto the diverse elite
-/// 0.0106 % (seeds 1–4).
+/// data's rule above n = 64. tai256c at 10 s on an H100, seeds 1–4 (the record, "Null
+/// swaps"): walks that do not regroup 0.061 %, regrouping every 768 moves 0.025 %, onto the
+/// diverse elite 0.0106 %; with these defaults (`auto`) 0.0098 % over seeds 1–8.
 pub fn null_swap_regroup(
     every: Option<u32>,
     rounds: Option<u32>,
@@ -611,6 +613,9 @@ impl Solver for TsSolver {
         }
         if let Some(m) = self.restart_after {
             regroup.push_str(&format!(", all walks from random solutions after {m} moves without a new best"));
+        }
+        if self.engine.skips_null_swaps() {
+            regroup.push_str(", skipping null swaps");
         }
         if let Some(m) = self.restart_cycle {
             regroup.push_str(&format!(", all walks from random solutions after {m} moves, each later cycle twice as long, at most {MAX_CYCLE_RESTARTS} times"));

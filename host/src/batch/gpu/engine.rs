@@ -95,11 +95,23 @@ impl<'a> BatchGpu<'a> {
                 beta_bytes[j * square..(j + 1) * square].copy_from_slice(&device_matrix(inst.width, beta));
             }
         }
+        // Each instance's null-swap classes, where its walks skip them (`AcoGpu::new`'s rule:
+        // off the fast path), 2n bytes an instance.
+        let skip = group.cfg.skip_null_swaps && !layout.fast_path();
+        let classes: Vec<Option<Vec<u8>>> =
+            items.iter().map(|(_, i)| if skip { i.null_swap_classes() } else { None }).collect();
+        let mut classes_bytes = vec![0u8; (b * 2 * n).max(16)];
+        for (j, c) in classes.iter().enumerate() {
+            if let Some(c) = c {
+                classes_bytes[j * 2 * n..(j + 1) * 2 * n].copy_from_slice(c);
+            }
+        }
         let first: Vec<u16> = (0..shape.owners).map(|t| shape.first_pair(t) as u16).collect();
         let m = group.walks;
         let a = s.clone_htod(&a_bytes)?;
         let bm = s.clone_htod(&b_bytes)?;
         let b_sym = s.clone_htod(&beta_bytes)?;
+        let null_swaps = s.clone_htod(&classes_bytes)?;
         let ants = s.alloc_zeros::<u8>(b * m * stride)?;
         let cants = s.alloc_zeros::<u8>(b * m * stride)?;
         let ant_costs = s.alloc_zeros::<i64>(b * m)?;
@@ -129,7 +141,7 @@ impl<'a> BatchGpu<'a> {
             gpu.ptr(&b_sym),
             gpu.ptr(&best),
         );
-        let pfirst_pairs = gpu.ptr(&first_pairs);
+        let (pfirst_pairs, pnull_swaps) = (gpu.ptr(&first_pairs), gpu.ptr(&null_swaps));
         let (square64, stride64) = (square as u64, stride as u64);
         let params: Vec<AcoParams> = items
             .iter()
@@ -151,6 +163,7 @@ impl<'a> BatchGpu<'a> {
                     tables: if mem.kept_tables > 0 { ptables + j64 * mem.kept_tables as u64 } else { 0 },
                     tables_ok: ptables_ok + 4 * jm,
                     b_sym: if beta[j].is_some() { pb_sym + j64 * square64 } else { 0 },
+                    null_swaps: if classes[j].is_some() { pnull_swaps + j64 * 2 * n as u64 } else { 0 },
                     first_pairs: pfirst_pairs,
                     best: pbest + j64 * size_of::<AcoBest>() as u64,
                     stop,
@@ -181,7 +194,7 @@ impl<'a> BatchGpu<'a> {
             best,
             cant_costs,
             cants,
-            _held: vec![a, bm, b_sym, ants, delta, tables],
+            _held: vec![a, bm, b_sym, ants, delta, tables, null_swaps],
             _held_words: vec![ls_iters, rng, walk_counts, tables_ok],
             _held_costs: vec![ant_costs],
             _held_tabu: tabu,
