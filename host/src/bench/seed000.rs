@@ -205,10 +205,9 @@ pub fn protocol(engines: &[(String, &Backend)], base: &Options, plan: &Plan) -> 
                     opts.ga.blocks = plan.base_blocks * k;
                     variant.apply(&mut opts);
                     let m = measure(backend, &opts, &inst, plan, limit)?;
-                    let speed_up = match first_t_avg {
-                        Some(first) if e > 0 => ratio(Some(m.t_avg), first),
-                        _ => "–".into(),
-                    };
+                    let all_reached = m.opt == plan.runs;
+                    let speed_up =
+                        if e > 0 { engine_speed_up(first_t_avg, m.t_avg, all_reached) } else { "–".into() };
                     let paper_speed_up = match (paper, cell) {
                         (Some(r), Some((c, _))) if !backend.is_gpu() => ratio(Some(c.t_avg), r.gpu.t_avg),
                         _ => "–".into(),
@@ -233,12 +232,13 @@ pub fn protocol(engines: &[(String, &Backend)], base: &Options, plan: &Plan) -> 
                         speed_up,
                         paper_speed_up,
                     ]);
-                    last = m.t_avg;
+                    // Only a complete first engine's time is a time to compare with.
+                    last = if all_reached { m.t_avg } else { f64::NAN };
                     if plan.raise_k && m.opt * 10 >= plan.runs * 9 {
                         break;
                     }
                 }
-                if e == 0 {
+                if e == 0 && last.is_finite() {
                     first_t_avg = Some(last);
                 }
             }
@@ -247,9 +247,28 @@ pub fn protocol(engines: &[(String, &Backend)], base: &Options, plan: &Plan) -> 
     Ok(t)
 }
 
+/// The first engine's speed-up over this one (`first`: the first engine's T_avg, where every
+/// run of it reached the optimum): only where every run of this one did too (`all_reached`),
+/// since a mean over the runs that reached it is no time of the protocol's when others were
+/// cut off.
+fn engine_speed_up(first: Option<f64>, t_avg: f64, all_reached: bool) -> String {
+    match first {
+        Some(first) if all_reached => ratio(Some(t_avg), first),
+        _ => "–".into(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_engine_speed_up_needs_every_run_of_both_engines() {
+        assert_eq!(engine_speed_up(Some(0.5), 2.0, true), ratio(Some(2.0), 0.5));
+        assert_ne!(engine_speed_up(Some(0.5), 2.0, true), "–");
+        assert_eq!(engine_speed_up(Some(0.5), 2.0, false), "–");
+        assert_eq!(engine_speed_up(None, 2.0, true), "–");
+    }
 
     #[test]
     fn the_paper_speed_ups_follow_from_its_times() {
