@@ -45,22 +45,29 @@ fn side_classes(m: &impl Fn(usize, usize) -> i64, n: usize, out: &mut [u8]) -> u
     null
 }
 
-/// The classes of the instance of entries `a(i, j)` and `b(i, j)` (`2n` bytes into `out`), or false where no swap is null (then
-/// `out` is not to be used). Of the two sides, only as many classes are kept as leave a
+/// The classes of the instance of entries `a(i, j)` and `b(i, j)` (`2n` bytes into `out`)
+/// and how many swaps the facilities' classes make null whatever the permutation (the
+/// locations' make more, which ones depending on it); None where no swap is null (then `out`
+/// is not to be used). Of the two sides, only as many classes are kept as leave a
 /// swap that is not null from every permutation: where the null swaps of the two sides could
 /// cover all n(n − 1)/2, the locations' classes are dropped, and where the facilities' alone
 /// do (every facility alike: every permutation costs the same), none is kept.
 ///
 /// # Panics
 /// Where n is above 256 or `out` is shorter than `2n`.
-pub fn classes(a: impl Fn(usize, usize) -> i64, b: impl Fn(usize, usize) -> i64, n: usize, out: &mut [u8]) -> bool {
+pub fn classes(
+    a: impl Fn(usize, usize) -> i64,
+    b: impl Fn(usize, usize) -> i64,
+    n: usize,
+    out: &mut [u8],
+) -> Option<u64> {
     assert!(n <= 256 && out.len() >= 2 * n);
     let all = (n * (n - 1) / 2) as u64;
     let (fac, loc) = out[..2 * n].split_at_mut(n);
     let f = side_classes(&a, n, fac);
     let mut l = side_classes(&b, n, loc);
     if f >= all {
-        return false;
+        return None;
     }
     if f + l >= all {
         for (x, c) in loc.iter_mut().enumerate() {
@@ -68,14 +75,7 @@ pub fn classes(a: impl Fn(usize, usize) -> i64, b: impl Fn(usize, usize) -> i64,
         }
         l = 0;
     }
-    f + l > 0
-}
-
-/// How many of the n(n − 1)/2 swaps the facilities' classes of `classes` (`2n` bytes, as
-/// `classes` writes them) make null, whatever the permutation. The locations' classes make
-/// more null, which ones depending on the permutation.
-pub fn facility_null_swaps(classes: &[u8], n: usize) -> u64 {
-    (0..n).map(|i| (0..i).filter(|&j| classes[j] == classes[i]).count() as u64).sum()
+    (f + l > 0).then_some(f)
 }
 
 /// Whether swapping the locations `pu` and `pv` of facilities `u` and `v` is null by
@@ -110,7 +110,7 @@ mod tests {
         let a = grey(n, 3);
         let b: [i32; 64] = core::array::from_fn(|x| ((x / n) as i32 - (x % n) as i32).abs() * (1 + (x % 5) as i32));
         let mut out = [0u8; 16];
-        assert!(classes(at(&a, n), at(&b, n), n, &mut out));
+        assert_eq!(classes(at(&a, n), at(&b, n), n, &mut out), Some(3 + 10));
         assert_eq!(&out[..n], &[0, 0, 0, 3, 3, 3, 3, 3]);
         assert!(is_null(&out, n, 1, 2, 5, 7));
         assert!(!is_null(&out, n, 2, 3, 0, 1));
@@ -138,10 +138,9 @@ mod tests {
         });
         let (am, bm) = (at(&a, n), at(&b, n));
         let mut out = [0u8; 16];
-        assert!(classes(&am, &bm, n, &mut out));
+        assert_eq!(classes(&am, &bm, n, &mut out), Some(3));
         assert_eq!(&out[..n], &[0, 0, 0, 3, 4, 5, 6, 7]);
         assert_eq!(&out[n..], &[0, 1, 2, 3, 4, 4, 6, 7]);
-        assert_eq!(facility_null_swaps(&out, n), 3);
         let cost = |p: &[u8]| -> i64 {
             let mut c = 0;
             for i in 0..n {
@@ -178,7 +177,7 @@ mod tests {
         let a = [1i32; 16];
         let b: [i32; 16] = core::array::from_fn(|x| x as i32);
         let mut out = [0u8; 8];
-        assert!(!classes(at(&a, n), at(&b, n), n, &mut out));
+        assert_eq!(classes(at(&a, n), at(&b, n), n, &mut out), None);
     }
 
     #[test]
@@ -194,7 +193,7 @@ mod tests {
             }
         }
         let mut out = [0u8; 8];
-        assert!(classes(at(&a, n), at(&b, n), n, &mut out));
+        assert_eq!(classes(at(&a, n), at(&b, n), n, &mut out), Some(3));
         assert_eq!(&out[n..], &[0, 1, 2, 3]);
     }
 
@@ -203,6 +202,6 @@ mod tests {
         let n = 4;
         let a: [i32; 16] = core::array::from_fn(|x| x as i32);
         let mut out = [0u8; 8];
-        assert!(!classes(at(&a, n), at(&a, n), n, &mut out));
+        assert_eq!(classes(at(&a, n), at(&a, n), n, &mut out), None);
     }
 }

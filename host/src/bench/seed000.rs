@@ -228,7 +228,7 @@ pub fn protocol(engines: &[(String, &Backend)], base: &Options, plan: &Plan) -> 
                         cell.map_or("–".into(), |c| format!("{} ± {}", fmt(c.0.t_avg), fmt(c.0.sd))),
                         // A mean over the runs that reached the optimum is no time of the
                         // protocol's when others were cut off: no ratio then.
-                        if m.opt == plan.runs { ratio(cell.map(|c| c.0.t_avg), m.t_avg) } else { "–".into() },
+                        if all_reached { ratio(cell.map(|c| c.0.t_avg), m.t_avg) } else { "–".into() },
                         speed_up,
                         paper_speed_up,
                     ]);

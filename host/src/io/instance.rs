@@ -138,13 +138,19 @@ impl Instance {
     /// The classes of the swaps a tabu search skips (`null_swaps::classes`: 2n bytes), or
     /// None where no swap is null or n is above `MAX_N` (the wide path has no classes).
     pub fn null_swap_classes(&self) -> Option<Vec<u8>> {
+        self.null_swaps().map(|(classes, _)| classes)
+    }
+
+    /// The classes of `null_swap_classes` and the swaps their facilities' make null
+    /// (`null_swaps::classes`).
+    fn null_swaps(&self) -> Option<(Vec<u8>, u64)> {
         let n = self.n;
         if n > qapgpu_common::MAX_N {
             return None;
         }
         let mut out = vec![0u8; 2 * n];
         let (a, b) = (|i: usize, j: usize| self.a[i * n + j], |i: usize, j: usize| self.b[i * n + j]);
-        qapgpu_common::null_swaps::classes(a, b, n, &mut out).then_some(out)
+        qapgpu_common::null_swaps::classes(a, b, n, &mut out).map(|facility_swaps| (out, facility_swaps))
     }
 
     /// The share of the swaps that are null whatever the permutation (`null_swaps`: two
@@ -152,8 +158,7 @@ impl Instance {
     /// every permutation costs the same) or where n is above `MAX_N`. tai256c: 0.538.
     pub fn null_swap_share(&self) -> f64 {
         let n = self.n;
-        self.null_swap_classes()
-            .map_or(0.0, |c| qapgpu_common::null_swaps::facility_null_swaps(&c, n) as f64 / (n * (n - 1) / 2) as f64)
+        self.null_swaps().map_or(0.0, |(_, facility_swaps)| facility_swaps as f64 / (n * (n - 1) / 2) as f64)
     }
 
     /// The narrowest integer type that holds every move cost Δ (`delta::move_cost_bound`):

@@ -146,8 +146,6 @@ pub struct AcoGpu {
     /// `params.seed`, so each start takes a seed of its own (`rng::start_seed`), else a
     /// restart would draw the run's first solutions, and repeat its first walks, again.
     starts: u64,
-    /// Whether the searches skip the instance's null swaps (`AcoParams::null_swaps`).
-    skips_null_swaps: bool,
 }
 
 impl Drop for AcoGpu {
@@ -294,7 +292,6 @@ impl AcoGpu {
             walks_clean: true,
             donors_pending: false,
             starts: 0,
-            skips_null_swaps: null_swaps.is_some(),
         };
         // Now rather than in the first launch, which a run's clock times.
         engine.upload_params()?;
@@ -606,7 +603,7 @@ impl AcoEngine for AcoGpu {
         self.block_threads()
     }
     fn skips_null_swaps(&self) -> bool {
-        self.skips_null_swaps
+        self.params.null_swaps != 0
     }
     fn memory(&self) -> String {
         let l = &self.layout;
