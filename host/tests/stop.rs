@@ -58,7 +58,7 @@ fn dat_without_known(test: &str, inst: &Instance) -> PathBuf {
 /// name (bks.csv of the QAPLIB folder knows an instance by its name).
 fn without_known(name: &str) -> PathBuf {
     let inst = qapgpu::io::qaplib::read_dat(&qapgpu::io::qaplib::resolve(name)).unwrap();
-    dat_without_known(name, &Instance { name: format!("unknown-{name}"), ..inst })
+    dat_without_known(name, &inst.renamed(format!("unknown-{name}")))
 }
 
 fn solve_json(path: &Path, extra: &[&str]) -> serde_json::Value {

@@ -5,6 +5,7 @@ use qapgpu_common::elem::{Elem, ElemWidth};
 use qapgpu_common::gene::Gene;
 use qapgpu_common::sums::Side;
 use std::fmt;
+use std::sync::OnceLock;
 
 /// Why an input cannot be used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,6 +66,9 @@ pub struct Instance {
     pub b: Vec<i64>,
     /// The smallest element type that holds every entry (`ElemWidth::for_range`).
     pub width: ElemWidth,
+    /// `null_swaps`, computed once: `auto`, `ts`'s defaults and the engine each ask, and
+    /// adversarial data make it O(n³).
+    null_swaps: OnceLock<Option<(Vec<u8>, u64)>>,
 }
 
 impl Instance {
@@ -103,7 +107,17 @@ impl Instance {
                 ),
             ));
         }
-        Ok(Instance { name, n, a, b, width })
+        Ok(Instance::built(name, n, a, b, width))
+    }
+
+    /// An instance from checked parts, with nothing computed yet.
+    fn built(name: String, n: usize, a: Vec<i64>, b: Vec<i64>, width: ElemWidth) -> Instance {
+        Instance { name, n, a, b, width, null_swaps: OnceLock::new() }
+    }
+
+    /// The same instance under another name (reports and bks.csv know it by its name).
+    pub fn renamed(&self, name: impl Into<String>) -> Instance {
+        Instance { name: name.into(), ..self.clone() }
     }
 
     /// `cost` of what may not be a permutation of 0..n (what an engine returned): an error,
@@ -138,19 +152,23 @@ impl Instance {
     /// The classes of the swaps a tabu search skips (`null_swaps::classes`: 2n bytes), or
     /// None where no swap is null or n is above `MAX_N` (the wide path has no classes).
     pub fn null_swap_classes(&self) -> Option<Vec<u8>> {
-        self.null_swaps().map(|(classes, _)| classes)
+        self.null_swaps().map(|(classes, _)| classes.clone())
     }
 
     /// The classes of `null_swap_classes` and the swaps their facilities' make null
     /// (`null_swaps::classes`).
-    fn null_swaps(&self) -> Option<(Vec<u8>, u64)> {
+    fn null_swaps(&self) -> Option<&(Vec<u8>, u64)> {
         let n = self.n;
-        if n > qapgpu_common::MAX_N {
-            return None;
-        }
-        let mut out = vec![0u8; 2 * n];
-        let (a, b) = (|i: usize, j: usize| self.a[i * n + j], |i: usize, j: usize| self.b[i * n + j]);
-        qapgpu_common::null_swaps::classes(a, b, n, &mut out).map(|facility_swaps| (out, facility_swaps))
+        self.null_swaps
+            .get_or_init(|| {
+                if n > qapgpu_common::MAX_N {
+                    return None;
+                }
+                let mut out = vec![0u8; 2 * n];
+                let (a, b) = (|i: usize, j: usize| self.a[i * n + j], |i: usize, j: usize| self.b[i * n + j]);
+                qapgpu_common::null_swaps::classes(a, b, n, &mut out).map(|facility_swaps| (out, facility_swaps))
+            })
+            .as_ref()
     }
 
     /// The share of the swaps that are null whatever the permutation (`null_swaps`: two
@@ -158,7 +176,7 @@ impl Instance {
     /// every permutation costs the same) or where n is above `MAX_N`. tai256c: 0.538.
     pub fn null_swap_share(&self) -> f64 {
         let n = self.n;
-        self.null_swaps().map_or(0.0, |(_, facility_swaps)| facility_swaps as f64 / (n * (n - 1) / 2) as f64)
+        self.null_swaps().map_or(0.0, |&(_, facility_swaps)| facility_swaps as f64 / (n * (n - 1) / 2) as f64)
     }
 
     /// The narrowest integer type that holds every move cost Δ (`delta::move_cost_bound`):
@@ -204,14 +222,14 @@ impl Instance {
     /// The same problem seen from the locations: A and B exchanged. A permutation σ of the
     /// dual (location → facility) costs what σ⁻¹ (facility → location) costs here.
     pub fn dual(&self) -> Instance {
-        Instance { name: self.name.clone(), n: self.n, a: self.b.clone(), b: self.a.clone(), width: self.width }
+        Instance::built(self.name.clone(), self.n, self.b.clone(), self.a.clone(), self.width)
     }
 
     /// The same instance with A and B transposed (Aᵀ and Bᵀ): the wide path reads their rows
     /// where Eq. 4 runs down a column.
     pub fn transposed(&self) -> Instance {
         let t = |m: &[i64]| (0..self.n * self.n).map(|x| m[(x % self.n) * self.n + x / self.n]).collect();
-        Instance { name: self.name.clone(), n: self.n, a: t(&self.a), b: t(&self.b), width: self.width }
+        Instance::built(self.name.clone(), self.n, t(&self.a), t(&self.b), self.width)
     }
 
     /// The matrices in the instance's element type `E` (which must be `self.width`'s).
