@@ -400,6 +400,28 @@ pub const LONG_RESTART_AFTER: u32 = 131_072;
 /// above n = 64 it ended higher than the restarts alone (the record, "Issue 43 at 10 s").
 pub const LONG_REGROUP_DISTANCE: f64 = 0.7;
 
+/// At the long effort, moves between two regroupings where the walks regroup all along on
+/// uniform data (n = 41–100 on the GPU; `uniform_regroup_every` at 1 s, tuned there). Within
+/// 10 s on four H100s of one host (`scripts/bench-taia.sh`, study `tune10`, the settings
+/// interleaved seed by seed; the record, "The regrouping period at 10 s"), mean gap %:
+///
+/// | setting | tai60a | tai80a | tai100a | seeds |
+/// |---|---|---|---|---|
+/// | as at 1 s (1024 up to n = 64, 768 above) | 0.146 | 0.307 | 0.219 | 1–16 |
+/// | every 512 | **0.093** | **0.286** | **0.196** | 1–16 |
+/// | every 384 | 0.085 | 0.285 | 0.202 | 9–16 (as at 1 s: 0.158, 0.306, 0.214) |
+/// | every 1024 | 0.134 | 0.323 | 0.201 | 1–8 (as at 1 s: 0.134, 0.307, 0.225) |
+/// | elite share 0.125 | 0.067 | 0.307 | 0.216 | 1–16 |
+/// | elite share 0.5 | 0.218 | 0.531 | 0.463 | 1–8 |
+///
+/// Every 512 was chosen on seeds 1–8 and was lower than the old period on all three again on
+/// seeds 9–16 (0.119, 0.289, 0.198 against 0.158, 0.306, 0.214). Mann–Whitney over 1–16: p =
+/// 0.023, 0.28 and 0.068. tai50a (seeds 1–8) 0.0066 % with 7 runs at the best-known value,
+/// against 0.0367 % and 4; wil100 and lipa80a reached theirs in every run either way (wil100
+/// in 0.82 against 0.87 s on average). The walks make 3–6 % fewer moves (more round trips
+/// for the diverse ranking).
+pub const LONG_REGROUP_EVERY: u32 = 512;
+
 /// The share of n in which a walk's start is perturbed when it takes an elite walk's
 /// solution (`--regroup-perturb`, `ts::perturb`): none by default. Within 10 s on two H100s
 /// of one host, seeds 1–16, at the long effort (`scripts/bench-taia.sh`, study `tune10`; the

@@ -8,10 +8,11 @@ use crate::algo::ga::{CountMethod, CrossoverArg, GaOptions};
 use crate::algo::policy::{
     CONVERGED_FACTOR, CONVERGED_FLOOR_S, CONVERGED_MIN_STEPS, CONVERGED_PLATEAU_MIN_N, CPU_TS_MAX_N,
     DEFAULT_REGROUP_EVERY, DEFAULT_REGROUP_MAX_N, DEFAULT_REGROUP_MIN_N, DEFAULT_REGROUP_ROUNDS, DEFAULT_RESTART_CYCLE,
-    EXACT_MAX_N, LONG_EFFORT_MIN_SECONDS, LONG_REGROUP_DISTANCE, LONG_RESTART_AFTER, MAX_CYCLE_RESTARTS,
-    NULL_SWAP_MIN_N, NULL_SWAP_SHARE, REGROUP_KEEP, REGROUP_PERTURB, REGROUP_ROUNDS, STRUCTURED_REGROUP_ROUNDS,
-    STRUCTURED_WALK_MAX_N, STRUCTURED_WALK_THREADS, TENURE_FACTOR, TS_ANY_N, UNIFORM_REGROUP_DISTANCE,
-    UNIFORM_REGROUP_EVERY, UNIFORM_REGROUP_EVERY_SMALL, UNIFORM_REGROUP_MAX_N, UNIFORM_REGROUP_SMALL_N,
+    EXACT_MAX_N, LONG_EFFORT_MIN_SECONDS, LONG_REGROUP_DISTANCE, LONG_REGROUP_EVERY, LONG_RESTART_AFTER,
+    MAX_CYCLE_RESTARTS, NULL_SWAP_MIN_N, NULL_SWAP_SHARE, REGROUP_KEEP, REGROUP_PERTURB, REGROUP_ROUNDS,
+    STRUCTURED_REGROUP_ROUNDS, STRUCTURED_WALK_MAX_N, STRUCTURED_WALK_THREADS, TENURE_FACTOR, TS_ANY_N,
+    UNIFORM_REGROUP_DISTANCE, UNIFORM_REGROUP_EVERY, UNIFORM_REGROUP_EVERY_SMALL, UNIFORM_REGROUP_MAX_N,
+    UNIFORM_REGROUP_SMALL_N,
 };
 use crate::algo::ts::{Effort, TsOptions};
 use crate::algo::{AUTO, EngineChoice, FAMILIES, Options};
@@ -369,7 +370,7 @@ mod help {
     /// `--regroup-every`.
     pub fn regroup_every() -> String {
         format!(
-            "ts: moves of every walk between two regroupings, where the walks outside the best --regroup-keep restart from the elite's current solutions (\"go with the winners\"); 0: never. Default on the GPU: {DEFAULT_REGROUP_EVERY} for n = {DEFAULT_REGROUP_MIN_N} to {DEFAULT_REGROUP_MAX_N} ({STRUCTURED_REGROUP_ROUNDS} rounds on structured data, {DEFAULT_REGROUP_ROUNDS} on uniform random data), {UNIFORM_REGROUP_EVERY_SMALL} (n ≤ {UNIFORM_REGROUP_SMALL_N}) or {UNIFORM_REGROUP_EVERY} all along on uniform random data from n = {} to {UNIFORM_REGROUP_MAX_N}, {UNIFORM_REGROUP_EVERY} all along from n = {NULL_SWAP_MIN_N} where at least {:.0} % of the swaps are null (grey patterns), never otherwise (the CPU engine and n > 256 included). A value given here regroups {REGROUP_ROUNDS} times unless --regroup-rounds says otherwise (0: all along); above n = 256 the walks do not regroup. Measured in docs/benchmarks-record.md (\"Two hundred runs a target\", \"Go with the winners all along\")",
+            "ts: moves of every walk between two regroupings, where the walks outside the best --regroup-keep restart from the elite's current solutions (\"go with the winners\"); 0: never. Default on the GPU: {DEFAULT_REGROUP_EVERY} for n = {DEFAULT_REGROUP_MIN_N} to {DEFAULT_REGROUP_MAX_N} ({STRUCTURED_REGROUP_ROUNDS} rounds on structured data, {DEFAULT_REGROUP_ROUNDS} on uniform random data), {UNIFORM_REGROUP_EVERY_SMALL} (n ≤ {UNIFORM_REGROUP_SMALL_N}) or {UNIFORM_REGROUP_EVERY} all along on uniform random data from n = {} to {UNIFORM_REGROUP_MAX_N} ({LONG_REGROUP_EVERY} under --effort long), {UNIFORM_REGROUP_EVERY} all along from n = {NULL_SWAP_MIN_N} where at least {:.0} % of the swaps are null (grey patterns), never otherwise (the CPU engine and n > 256 included). A value given here regroups {REGROUP_ROUNDS} times unless --regroup-rounds says otherwise (0: all along); above n = 256 the walks do not regroup. Measured in docs/benchmarks-record.md (\"Two hundred runs a target\", \"Go with the winners all along\")",
             DEFAULT_REGROUP_MAX_N + 1,
             100.0 * NULL_SWAP_SHARE
         )
@@ -400,7 +401,7 @@ mod help {
     pub fn effort() -> String {
         let all_along = DEFAULT_REGROUP_MAX_N + 1;
         format!(
-            "ts (and auto where it runs ts): the budget its defaults are chosen for. `short`: the settings tuned for runs of about a second; `long`: those tuned for 10 s and more, which differ only where the walks regroup all along on uniform data (n = {all_along} to {UNIFORM_REGROUP_MAX_N} on the GPU): every walk restarts after {LONG_RESTART_AFTER} moves without a new best (unless --restart-cycle is given), and up to n = {UNIFORM_REGROUP_SMALL_N} the elite is kept at least {LONG_REGROUP_DISTANCE} of n apart; `auto`: long from a --time-limit of {LONG_EFFORT_MIN_SECONDS} s up, so also at solve's default limit. --restart-after and --regroup-distance, where given, win"
+            "ts (and auto where it runs ts): the budget its defaults are chosen for. `short`: the settings tuned for runs of about a second; `long`: those tuned for 10 s and more, which differ only where the walks regroup all along on uniform data (n = {all_along} to {UNIFORM_REGROUP_MAX_N} on the GPU): every walk restarts after {LONG_RESTART_AFTER} moves without a new best (unless --restart-cycle is given), the walks regroup every {LONG_REGROUP_EVERY} moves, and up to n = {UNIFORM_REGROUP_SMALL_N} the elite is kept at least {LONG_REGROUP_DISTANCE} of n apart; `auto`: long from a --time-limit of {LONG_EFFORT_MIN_SECONDS} s up, so also at solve's default limit. --restart-after, --regroup-every and --regroup-distance, where given, win"
         )
     }
 

@@ -52,10 +52,10 @@ use super::aco::{self, AcoConfig, AcoEngine, LayoutRule};
 use super::policy::{
     self, ASPIRATION_FACTOR, CONVERGED_RAMP_MOVES, CONVERGED_SETTLE_PER_N, CPU_TABU_START, CPU_TENURE_LAW,
     CPU_TENURE_PER_MOVE, DEFAULT_REGROUP_EVERY, DEFAULT_REGROUP_MAX_N, DEFAULT_REGROUP_MIN_N, DEFAULT_REGROUP_ROUNDS,
-    DEFAULT_RESTART_CYCLE, LAUNCH_ITERATIONS, LONG_REGROUP_DISTANCE, LONG_RESTART_AFTER, LOW_DOMINANCE,
-    MAX_CYCLE_RESTARTS, MAX_SEGMENTS, REGROUP_KEEP, REGROUP_ROUNDS, STRUCTURED_REGROUP_ROUNDS, STRUCTURED_WALK_MAX_N,
-    STRUCTURED_WALK_THREADS, TENURE_FACTOR, TENURE_LAW, TENURE_PER_MOVE, TS_LAYOUT, UNIFORM_REGROUP_DISTANCE,
-    UNIFORM_REGROUP_MAX_N, UNIFORM_REGROUP_SMALL_N,
+    DEFAULT_RESTART_CYCLE, LAUNCH_ITERATIONS, LONG_REGROUP_DISTANCE, LONG_REGROUP_EVERY, LONG_RESTART_AFTER,
+    LOW_DOMINANCE, MAX_CYCLE_RESTARTS, MAX_SEGMENTS, REGROUP_KEEP, REGROUP_ROUNDS, STRUCTURED_REGROUP_ROUNDS,
+    STRUCTURED_WALK_MAX_N, STRUCTURED_WALK_THREADS, TENURE_FACTOR, TENURE_LAW, TENURE_PER_MOVE, TS_LAYOUT,
+    UNIFORM_REGROUP_DISTANCE, UNIFORM_REGROUP_MAX_N, UNIFORM_REGROUP_SMALL_N,
 };
 use super::{Backend, Family, Options, check_range};
 use crate::io::Instance;
@@ -191,7 +191,8 @@ fn rounds_by_default(n: usize, gpu: bool) -> bool {
 /// (`--regroup-every 0`: none), else on the GPU the default for n in
 /// `DEFAULT_REGROUP_MIN_N..=DEFAULT_REGROUP_MAX_N` (its rounds by `uniform`), or on
 /// `uniform` data for n above that up to `UNIFORM_REGROUP_MAX_N` every
-/// `policy::uniform_regroup_every(n)` moves all run long, else none. The CPU runs a walk a
+/// `policy::uniform_regroup_every(n)` moves all run long (`LONG_REGROUP_EVERY` at the `long`
+/// effort), else none. The CPU runs a walk a
 /// core, too few to regroup onto a share of them by default.
 pub fn default_regroup(
     every: Option<u32>,
@@ -199,6 +200,7 @@ pub fn default_regroup(
     n: usize,
     gpu: bool,
     uniform: bool,
+    long: bool,
 ) -> Option<(u32, u32)> {
     match every {
         Some(0) => None,
@@ -207,7 +209,10 @@ pub fn default_regroup(
             DEFAULT_REGROUP_EVERY,
             rounds.unwrap_or(if uniform { DEFAULT_REGROUP_ROUNDS } else { STRUCTURED_REGROUP_ROUNDS }),
         )),
-        None if all_along_by_default(n, gpu, uniform) => Some((policy::uniform_regroup_every(n), rounds.unwrap_or(0))),
+        None if all_along_by_default(n, gpu, uniform) => {
+            let every = if long { LONG_REGROUP_EVERY } else { policy::uniform_regroup_every(n) };
+            Some((every, rounds.unwrap_or(0)))
+        }
         None => None,
     }
 }
@@ -350,12 +355,12 @@ fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn S
     let rich = gpu && policy::null_swap_rich(inst);
     let (rich_regroup, rich_distance) =
         null_swap_regroup(x.regroup_every, x.regroup_rounds, x.regroup_distance, inst.n, rich);
-    let regroup = default_regroup(x.regroup_every, x.regroup_rounds, inst.n, gpu, uniform);
+    let long = x.effort.is_long(opts.time_limit);
+    let regroup = default_regroup(x.regroup_every, x.regroup_rounds, inst.n, gpu, uniform, long);
     let regroup = regroup.or(rich_regroup).map(|(every, rounds)| {
         let (cfg, keep) = (engine.config(), x.regroup_keep.unwrap_or(REGROUP_KEEP));
         Regroup::new(every, cfg.ls_iterations, rounds, cfg.ants, keep)
     });
-    let long = x.effort.is_long(opts.time_limit);
     let restart_after = restart_after(x.restart_after, x.restart_cycle, inst.n, gpu, uniform, long);
     let restart_cycle = restart_cycle(x.restart_cycle, inst.n, gpu, uniform);
     let min_distance = regroup_distance(x.regroup_distance, inst.n, gpu, uniform, long).or(rich_distance);
@@ -750,9 +755,9 @@ mod tests {
     use crate::algo::policy;
     use crate::algo::policy::{
         DEFAULT_REGROUP_EVERY, DEFAULT_REGROUP_MAX_N, DEFAULT_REGROUP_MIN_N, DEFAULT_REGROUP_ROUNDS,
-        DEFAULT_RESTART_CYCLE, LONG_EFFORT_MIN_SECONDS, LONG_RESTART_AFTER, REGROUP_ROUNDS, STRUCTURED_REGROUP_ROUNDS,
-        STRUCTURED_WALK_MAX_N, STRUCTURED_WALK_THREADS, UNIFORM_REGROUP_EVERY, UNIFORM_REGROUP_EVERY_SMALL,
-        UNIFORM_REGROUP_MAX_N, UNIFORM_REGROUP_SMALL_N,
+        DEFAULT_RESTART_CYCLE, LONG_EFFORT_MIN_SECONDS, LONG_REGROUP_EVERY, LONG_RESTART_AFTER, REGROUP_ROUNDS,
+        STRUCTURED_REGROUP_ROUNDS, STRUCTURED_WALK_MAX_N, STRUCTURED_WALK_THREADS, UNIFORM_REGROUP_EVERY,
+        UNIFORM_REGROUP_EVERY_SMALL, UNIFORM_REGROUP_MAX_N, UNIFORM_REGROUP_SMALL_N,
     };
     use crate::io::Instance;
     use qapgpu_common::mata::{MAX_THREADS, walk_split_threads};
@@ -763,31 +768,46 @@ mod tests {
         for uniform in [false, true] {
             let default =
                 Some((DEFAULT_REGROUP_EVERY, if uniform { DEFAULT_REGROUP_ROUNDS } else { STRUCTURED_REGROUP_ROUNDS }));
-            assert_eq!(default_regroup(None, None, 35, true, uniform), default);
-            assert_eq!(default_regroup(None, None, 40, true, uniform), default);
-            assert_eq!(default_regroup(None, None, 30, true, uniform), default);
-            assert_eq!(default_regroup(None, None, 29, true, uniform), None);
-            assert_eq!(default_regroup(None, None, 35, false, uniform), None);
-            assert_eq!(default_regroup(Some(0), None, 35, true, uniform), None);
-            assert_eq!(default_regroup(Some(50), None, 60, false, uniform), Some((50, REGROUP_ROUNDS)));
-            assert_eq!(default_regroup(None, Some(2), 30, true, uniform), Some((DEFAULT_REGROUP_EVERY, 2)));
-            assert_eq!(default_regroup(None, None, UNIFORM_REGROUP_MAX_N + 1, true, uniform), None);
+            assert_eq!(default_regroup(None, None, 35, true, uniform, false), default);
+            assert_eq!(default_regroup(None, None, 40, true, uniform, false), default);
+            assert_eq!(default_regroup(None, None, 30, true, uniform, false), default);
+            assert_eq!(default_regroup(None, None, 29, true, uniform, false), None);
+            assert_eq!(default_regroup(None, None, 35, false, uniform, false), None);
+            assert_eq!(default_regroup(Some(0), None, 35, true, uniform, false), None);
+            assert_eq!(default_regroup(Some(50), None, 60, false, uniform, false), Some((50, REGROUP_ROUNDS)));
+            assert_eq!(default_regroup(None, Some(2), 30, true, uniform, false), Some((DEFAULT_REGROUP_EVERY, 2)));
+            assert_eq!(default_regroup(None, None, UNIFORM_REGROUP_MAX_N + 1, true, uniform, false), None);
         }
         // Uniform data above n = 40, on the GPU: all along (rounds 0), unless told otherwise.
-        assert_eq!(default_regroup(None, None, 41, true, true), Some((UNIFORM_REGROUP_EVERY_SMALL, 0)));
+        assert_eq!(default_regroup(None, None, 41, true, true, false), Some((UNIFORM_REGROUP_EVERY_SMALL, 0)));
         assert_eq!(
-            default_regroup(None, None, UNIFORM_REGROUP_SMALL_N, true, true),
+            default_regroup(None, None, UNIFORM_REGROUP_SMALL_N, true, true, false),
             Some((UNIFORM_REGROUP_EVERY_SMALL, 0))
         );
         assert_eq!(
-            default_regroup(None, None, UNIFORM_REGROUP_SMALL_N + 1, true, true),
+            default_regroup(None, None, UNIFORM_REGROUP_SMALL_N + 1, true, true, false),
             Some((UNIFORM_REGROUP_EVERY, 0))
         );
-        assert_eq!(default_regroup(None, None, UNIFORM_REGROUP_MAX_N, true, true), Some((UNIFORM_REGROUP_EVERY, 0)));
-        assert_eq!(default_regroup(None, None, 80, false, true), None);
-        assert_eq!(default_regroup(None, None, 80, true, false), None);
-        assert_eq!(default_regroup(None, Some(3), 80, true, true), Some((UNIFORM_REGROUP_EVERY, 3)));
-        assert_eq!(default_regroup(Some(0), None, 80, true, true), None);
+        assert_eq!(
+            default_regroup(None, None, UNIFORM_REGROUP_MAX_N, true, true, false),
+            Some((UNIFORM_REGROUP_EVERY, 0))
+        );
+        assert_eq!(default_regroup(None, None, 80, false, true, false), None);
+        assert_eq!(default_regroup(None, None, 80, true, false, false), None);
+        assert_eq!(default_regroup(None, Some(3), 80, true, true, false), Some((UNIFORM_REGROUP_EVERY, 3)));
+        assert_eq!(default_regroup(Some(0), None, 80, true, true, false), None);
+        // At the long effort the all-along rounds are shorter (`LONG_REGROUP_EVERY`); the
+        // small runs' rounds, structured data and the command line are as at the short one.
+        for n in [41, UNIFORM_REGROUP_SMALL_N, UNIFORM_REGROUP_SMALL_N + 1, UNIFORM_REGROUP_MAX_N] {
+            assert_eq!(default_regroup(None, None, n, true, true, true), Some((LONG_REGROUP_EVERY, 0)), "n = {n}");
+        }
+        assert_eq!(
+            default_regroup(None, None, 35, true, true, true),
+            Some((DEFAULT_REGROUP_EVERY, DEFAULT_REGROUP_ROUNDS))
+        );
+        assert_eq!(default_regroup(None, None, 80, true, false, true), None);
+        assert_eq!(default_regroup(Some(700), None, 80, true, true, true), Some((700, REGROUP_ROUNDS)));
+        assert_eq!(default_regroup(None, Some(3), 80, true, true, true), Some((LONG_REGROUP_EVERY, 3)));
         assert_eq!(
             Regroup::new(UNIFORM_REGROUP_EVERY, 2048, 0, 264, 0.25),
             Regroup { every: 768, launch: 2048, segments: 3, rounds: u32::MAX, elite: Some(66) }
