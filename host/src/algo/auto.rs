@@ -14,7 +14,8 @@
 //!   0.014 s).
 //! * Uniform random data (both dominances below `policy::LOW_DOMINANCE`, the tai*a class) up
 //!   to n = `policy::UNIFORM_REGROUP_MAX_N`: `ts` too, whose walks then go with the winners
-//!   all run long (`policy::uniform_regroup_every`), above n = 64 onto an elite kept diverse
+//!   all run long (`policy::uniform_regroup_every`; `policy::LONG_REGROUP_EVERY` from a
+//!   10-s limit, `ts::Effort`), above n = 64 onto an elite kept diverse
 //!   (`ts::regroup_distance`). Within 1 s on the H100 they end lower than the colony below
 //!   on tai50a, tai60a, tai80a and tai100a (0.109, 0.306, 0.402 and 0.312 % against 0.337,
 //!   0.366, 0.512 and 0.439 %, means over seeds 1–8 or 1–16). 1 % above the optimum comes as

@@ -54,7 +54,10 @@ fn error(kind: ErrorKind, message: String) -> InstanceError {
 }
 
 /// A QAP instance: minimise `Σ a[i][j]·b[p(i)][p(j)]` over permutations p.
-#[derive(Debug, Clone)]
+///
+/// Build it with `new` (or `dual`, `transposed`, `renamed`) and do not change `n`, `a`, `b`
+/// or `width` afterwards: what it computes from them once (`null_swap_classes`) is kept.
+#[derive(Clone)]
 pub struct Instance {
     /// Its name, for reports (a file's stem).
     pub name: String,
@@ -69,6 +72,19 @@ pub struct Instance {
     /// `null_swaps`, computed once: `auto`, `ts`'s defaults and the engine each ask, and
     /// adversarial data make it O(n³).
     null_swaps: OnceLock<Option<(Vec<u8>, u64)>>,
+}
+
+impl fmt::Debug for Instance {
+    /// The data, not what was computed from it (so two equal instances print alike).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Instance")
+            .field("name", &self.name)
+            .field("n", &self.n)
+            .field("a", &self.a)
+            .field("b", &self.b)
+            .field("width", &self.width)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Instance {

@@ -12,7 +12,8 @@
 //! without a wait. On the GPU for n from `DEFAULT_REGROUP_MIN_N` to `DEFAULT_REGROUP_MAX_N`
 //! they do so by default, twice (on uniform random data four times) 32 moves at a run's
 //! start, and on uniform data above n = 40 (up to `UNIFORM_REGROUP_MAX_N`) every 768 or 1024
-//! moves all run long, where the walks become the population of one search
+//! moves all run long (512 at the long effort, `LONG_REGROUP_EVERY`), where the walks become
+//! the population of one search
 //! (`default_regroup`); `--regroup-every` sets it anywhere, and `--regroup-every 0` turns it
 //! off. Above n = 64 the elite is also kept diverse (`regroup_distance`, `elite`): a walk is
 //! elite only where its solution differs from every better elite walk's in half the
@@ -108,7 +109,7 @@ pub struct TsOptions {
 /// The budget `ts`'s defaults are chosen for (`--effort`). The rules of the policy table
 /// were tuned on runs of 1 s; where the walks regroup all along on uniform data (tai*a), runs
 /// of 10 s end lower with other settings (`policy::LONG_RESTART_AFTER`,
-/// `policy::LONG_REGROUP_DISTANCE`). Other families, and `ts` elsewhere, take the same
+/// `policy::LONG_REGROUP_DISTANCE`, `policy::LONG_REGROUP_EVERY`). Other families, and `ts` elsewhere, take the same
 /// settings at either effort.
 /// (The variants' comments are `--help`'s: `Auto` is long from
 /// `policy::LONG_EFFORT_MIN_SECONDS`.)
@@ -883,6 +884,14 @@ mod tests {
             (50, true, false),
         ] {
             assert_eq!(restart_after(None, None, n, gpu, uniform, true), None, "n = {n}, gpu {gpu}, uniform {uniform}");
+            // Where the walks do not regroup all along by default (the small runs' rounds,
+            // the CPU, structured data, above n = 100), the efforts regroup alike.
+            assert_eq!(
+                default_regroup(None, None, n, gpu, uniform, true),
+                default_regroup(None, None, n, gpu, uniform, false),
+                "n = {n}, gpu {gpu}, uniform {uniform}"
+            );
+            assert_eq!(default_regroup(Some(0), None, n, gpu, uniform, true), None, "n = {n}");
             assert_eq!(
                 regroup_distance(None, n, gpu, uniform, true),
                 regroup_distance(None, n, gpu, uniform, false),
