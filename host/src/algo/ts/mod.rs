@@ -343,6 +343,43 @@ impl Regroup {
 
 /// The walks, regrouping where `--regroup-every` asks for it (segments of the engine's
 /// launches, which `init` cuts them to).
+/// How `ts`'s walks regroup and restart, from the command line's settings and the defaults
+/// for the instance (n, the GPU or not, `uniform` data, `rich` in null swaps) and the budget
+/// (the effort, from `time_limit`): what `build` gives `TsSolver`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WalkPlan {
+    /// (every, rounds; 0: all along) of the regrouping, or None.
+    pub regroup: Option<(u32, u32)>,
+    /// `restart_after`'s moves without a new best, or None.
+    pub restart_after: Option<u64>,
+    /// `restart_cycle`'s first cycle, or None.
+    pub restart_cycle: Option<u64>,
+    /// The elite's least distance (`regroup_distance`), or None.
+    pub min_distance: Option<usize>,
+}
+
+impl WalkPlan {
+    /// The plan of `x` for an instance of size n, run within `time_limit`.
+    pub fn of(
+        x: &TsOptions,
+        time_limit: Option<std::time::Duration>,
+        n: usize,
+        gpu: bool,
+        uniform: bool,
+        rich: bool,
+    ) -> WalkPlan {
+        let (rich_regroup, rich_distance) =
+            null_swap_regroup(x.regroup_every, x.regroup_rounds, x.regroup_distance, n, rich);
+        let long = x.effort.is_long(time_limit);
+        WalkPlan {
+            regroup: default_regroup(x.regroup_every, x.regroup_rounds, n, gpu, uniform, long).or(rich_regroup),
+            restart_after: restart_after(x.restart_after, x.restart_cycle, n, gpu, uniform, long),
+            restart_cycle: restart_cycle(x.restart_cycle, n, gpu, uniform),
+            min_distance: regroup_distance(x.regroup_distance, n, gpu, uniform, long).or(rich_distance),
+        }
+    }
+}
+
 fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn Solver>> {
     if inst.n > qapgpu_common::MAX_N {
         if let Some(option) = opts.ts.first_given() {
@@ -352,19 +389,14 @@ fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn S
     }
     let engine = walk_engine(backend, inst, opts)?;
     let x = &opts.ts;
-    let (gpu, uniform) = (backend.is_gpu(), policy::is_uniform(inst));
+    let gpu = backend.is_gpu();
     let rich = gpu && policy::null_swap_rich(inst);
-    let (rich_regroup, rich_distance) =
-        null_swap_regroup(x.regroup_every, x.regroup_rounds, x.regroup_distance, inst.n, rich);
-    let long = x.effort.is_long(opts.time_limit);
-    let regroup = default_regroup(x.regroup_every, x.regroup_rounds, inst.n, gpu, uniform, long);
-    let regroup = regroup.or(rich_regroup).map(|(every, rounds)| {
+    let plan = WalkPlan::of(x, opts.time_limit, inst.n, gpu, policy::is_uniform(inst), rich);
+    let regroup = plan.regroup.map(|(every, rounds)| {
         let (cfg, keep) = (engine.config(), x.regroup_keep.unwrap_or(REGROUP_KEEP));
         Regroup::new(every, cfg.ls_iterations, rounds, cfg.ants, keep)
     });
-    let restart_after = restart_after(x.restart_after, x.restart_cycle, inst.n, gpu, uniform, long);
-    let restart_cycle = restart_cycle(x.restart_cycle, inst.n, gpu, uniform);
-    let min_distance = regroup_distance(x.regroup_distance, inst.n, gpu, uniform, long).or(rich_distance);
+    let WalkPlan { restart_after, restart_cycle, min_distance, .. } = plan;
     if x.regroup_perturb.is_some_and(|s| s > 0.0) {
         match regroup {
             None => bail!(
@@ -750,8 +782,8 @@ impl Solver for TsSolver {
 #[cfg(test)]
 mod tests {
     use super::{
-        Effort, Regroup, default_regroup, null_swap_regroup, regroup_distance, restart_after, restart_cycle,
-        walk_threads,
+        Effort, Regroup, TsOptions, WalkPlan, default_regroup, null_swap_regroup, regroup_distance, restart_after,
+        restart_cycle, walk_threads,
     };
     use crate::algo::policy;
     use crate::algo::policy::{
@@ -898,6 +930,36 @@ mod tests {
                 "n = {n}, gpu {gpu}, uniform {uniform}"
             );
         }
+    }
+
+    #[test]
+    fn a_runs_time_limit_and_effort_choose_the_walks_plan() {
+        let secs = |s: u64| Some(Duration::from_secs(s));
+        let plan = |x: &TsOptions, t| WalkPlan::of(x, t, 80, true, true, false);
+        let auto = TsOptions::default();
+        // tai80a's shape on the GPU: 1 s is short, 10 s and no limit long.
+        let short = plan(&auto, secs(1));
+        assert_eq!(short.regroup, Some((UNIFORM_REGROUP_EVERY, 0)));
+        assert_eq!((short.restart_after, short.min_distance), (None, Some(40)));
+        for t in [secs(10), secs(60), None] {
+            let long = plan(&auto, t);
+            assert_eq!(long.regroup, Some((LONG_REGROUP_EVERY, 0)), "{t:?}");
+            assert_eq!((long.restart_after, long.min_distance), (Some(u64::from(LONG_RESTART_AFTER)), Some(40)));
+        }
+        // A named effort wins over the limit; given settings win over both.
+        let named = TsOptions { effort: Effort::Short, ..TsOptions::default() };
+        assert_eq!(plan(&named, secs(60)), short);
+        let given = TsOptions { regroup_every: Some(640), restart_after: Some(0), ..TsOptions::default() };
+        assert_eq!(plan(&given, secs(60)).regroup, Some((640, REGROUP_ROUNDS)));
+        assert_eq!(plan(&given, secs(60)).restart_after, None);
+        // The CPU: no regrouping, no restarts at either effort.
+        assert_eq!(WalkPlan::of(&auto, secs(60), 80, false, true, false).regroup, None);
+        // Null swaps (n = 256 on the GPU): every 768 all along at either effort.
+        let grey = |t| WalkPlan::of(&auto, t, 256, true, false, true).regroup;
+        assert_eq!(
+            (grey(secs(1)), grey(secs(60))),
+            (Some((UNIFORM_REGROUP_EVERY, 0)), Some((UNIFORM_REGROUP_EVERY, 0)))
+        );
     }
 
     #[test]
