@@ -341,8 +341,6 @@ impl Regroup {
     }
 }
 
-/// The walks, regrouping where `--regroup-every` asks for it (segments of the engine's
-/// launches, which `init` cuts them to).
 /// How `ts`'s walks regroup and restart, from the command line's settings and the defaults
 /// for the instance (n, the GPU or not, `uniform` data, `rich` in null swaps) and the budget
 /// (the effort, from `time_limit`): what `build` gives `TsSolver`.
@@ -380,6 +378,8 @@ impl WalkPlan {
     }
 }
 
+/// The walks, regrouping where `--regroup-every` asks for it (segments of the engine's
+/// launches, which `init` cuts them to).
 fn build(backend: &Backend, inst: &Instance, opts: &Options) -> Result<Box<dyn Solver>> {
     if inst.n > qapgpu_common::MAX_N {
         if let Some(option) = opts.ts.first_given() {
