@@ -9,6 +9,15 @@ pub fn qaplib() -> PathBuf {
     qapgpu::io::qaplib::qaplib_dir()
 }
 
+/// The solution file of the instance `dat`: the `.sln` beside it, else the repository's copy
+/// (`data/qaplib`), since a QAPLIB_DIR of `.dat` files and `bks.csv` alone (what
+/// scripts/fetch-qaplib.sh writes) has none.
+pub fn sln_of(dat: &std::path::Path) -> Option<PathBuf> {
+    let beside = dat.with_extension("sln");
+    let shipped = qapgpu::io::qaplib::bundled_dir().join(beside.file_name()?);
+    [beside, shipped].into_iter().find(|p| p.is_file())
+}
+
 /// Every `.dat` in the QAPLIB folder, sorted.
 pub fn dat_files() -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(qaplib())

@@ -11,7 +11,7 @@ use qapgpu::bench;
 use qapgpu::io::qaplib;
 use qapgpu::run::stop::StopWord;
 use qapgpu::run::{self, Advance, Counters, Limits, Silent, Solver, SolverInfo, Stopped};
-use qapgpu_tests::{case, gpu};
+use qapgpu_tests::{case, gpu, sln_of};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -20,7 +20,7 @@ const FAMILIES: [&str; 7] = ["aco-ts", "aco-2opt", "ga-independent", "ga-islands
 
 fn optimum(name: &str) -> (qapgpu::Instance, i64, Vec<u16>) {
     let (inst, known) = bench::load(name).unwrap();
-    let sln = qaplib::read_sln(&qaplib::resolve(name).with_extension("sln")).unwrap();
+    let sln = qaplib::read_sln(&sln_of(&qaplib::resolve(name)).expect("a .sln of tai60a")).unwrap();
     assert_eq!(inst.cost(&sln.perm), known);
     (inst, known, sln.perm)
 }

@@ -1,7 +1,8 @@
 //! Every file of the QAPLIB folder (`qaplib_dir()`: the shared library, else the instances
-//! shipped in data/qaplib) reads, and every .sln has exactly the cost in its header.
+//! shipped in data/qaplib) reads, and every .sln has exactly the cost in its header (the
+//! .sln beside each .dat, else the shipped one).
 use qapgpu::io::qaplib::{best_known, read_dat, read_sln};
-use qapgpu_tests::{dat_files, qaplib};
+use qapgpu_tests::{dat_files, qaplib, sln_of};
 
 #[test]
 fn every_dat_file_reads() {
@@ -19,10 +20,7 @@ fn every_dat_file_reads() {
 fn every_sln_has_the_cost_in_its_header() {
     let mut checked = 0;
     for f in dat_files() {
-        let sln = f.with_extension("sln");
-        if !sln.exists() {
-            continue;
-        }
+        let Some(sln) = sln_of(&f) else { continue };
         let inst = read_dat(&f).unwrap();
         let s = read_sln(&sln).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(s.n, inst.n, "{}", sln.display());
@@ -43,7 +41,7 @@ fn element_width_is_chosen_per_instance() {
 
 #[test]
 fn sln_round_trips_through_the_writer() {
-    let f = qaplib().join("tai25b.sln");
+    let f = sln_of(&qaplib().join("tai25b.dat")).unwrap();
     let s = read_sln(&f).unwrap();
     let text = qapgpu::io::qaplib::format_sln(s.cost, &s.perm);
     assert_eq!(qapgpu::io::qaplib::parse_sln(&f, &text).unwrap(), s);
