@@ -12,8 +12,9 @@
 # files from $QAPLIB_DIR where it is set, else ../shared/qaplib, else data/qaplib; best-known
 # values from its bks.csv. REF_BLS_BIN: a binary built elsewhere (gcc -O3 -static), for a
 # machine without a compiler. RAW=FILE keeps each run's line ("instance seed hit|miss
-# seconds-to-best seconds moves cost"). Prints a row an instance: runs at the best-known value,
-# mean seconds to each run's best, the mean, lowest and highest gap %, and the groups' mean.
+# seconds-to-best seconds moves cost", or "instance seed failed STATUS: message"). Prints a row
+# an instance: runs at the best-known value, mean seconds to each run's best, the mean, lowest
+# and highest gap %, and the mean of the whole groups' bests; exits 1 where a run failed.
 set -u
 . scripts/reference/lib.sh
 runs=${1:-16}
@@ -35,33 +36,36 @@ if [ -n "${REF_BLS_BIN:-}" ]; then
   bin=$REF_BLS_BIN
   [ -x "$bin" ] || fail "REF_BLS_BIN = '$bin': not an executable file"
 else
-  build_dir=$(mktemp -d)
-  trap 'rm -rf "$build_dir"' EXIT
-  bin=$build_dir/bls
-  gcc -O3 -o "$bin" scripts/reference/bls.c -lm || fail "scripts/reference/bls.c did not build"
+  build bls -lm
 fi
 lines=$(for inst in $instances; do
   t=$(best "$inst")
   for s in $(seq 1 "$runs"); do echo "$inst $s $dir/$inst.dat $t $s $limit"; done
 done)
-# Every (instance, seed) run in one pool of JOBS; each line: instance seed and bls's output.
-results=$(echo "$lines" | xargs -P "$jobs" -L1 bash -c 'echo "$0 $1 $("'"$bin"'" "$2" "$3" "$4" "$5")"')
+# Every (instance, seed) run in one pool of JOBS; each line: instance seed and bls's output,
+# or "failed" and its exit status and message.
+results=$(echo "$lines" | xargs -P "$jobs" -L1 bash -c 'out=$("'"$bin"'" "$2" "$3" "$4" "$5" 2>&1) && echo "$0 $1 $out" || echo "$0 $1 failed $?: $out"')
 [ -z "${RAW:-}" ] || echo "$results" > "$RAW"
+failed=$(grep -c ' failed ' <<<"$results")
+[ "$failed" -eq 0 ] || { grep ' failed ' <<<"$results" | head -3 >&2; echo "$(basename "$0"): $failed run(s) failed" >&2; }
 printf "%-8s %-8s %-12s %-10s %-10s %-10s %s\n" instance "at best" "to best (s)" "mean %" "lowest %" "highest %" "best of $group, mean %"
-status=0
+status=$((failed > 0))
 for inst in $instances; do
+  # Only whole groups of GROUP runs count in the last column ("-" where there is none).
   row=$(echo "$results" | awk -v i="$inst" -v t="$(best "$inst")" -v g="$group" '
-    $1 == i && NF == 7 {
+    $1 == i && NF == 7 && ($3 == "hit" || $3 == "miss") {
       k++; e = ($7 - t) * 100 / t; s += e; tb += $4; h += ($3 == "hit")
       if (k == 1 || e < lo) lo = e
       if (k == 1 || e > hi) hi = e
-      grp = int(($2 - 1) / g); if (!(grp in gb) || e < gb[grp]) gb[grp] = e
+      grp = int(($2 - 1) / g); size[grp]++; if (!(grp in gb) || e < gb[grp]) gb[grp] = e
     }
     END {
       if (!k) exit
-      for (x in gb) { gs += gb[x]; gn++ }
-      printf "%-8s %2d/%-5d %-12.2f %-10.3f %-10.3f %-10.3f %.3f (%d groups)\n", i, h, k, tb / k, s / k, lo, hi, gs / gn, gn
+      for (x in gb) if (size[x] == g) { gs += gb[x]; gn++ }
+      printf "%-8s %2d/%-5d %-12.2f %-10.3f %-10.3f %-10.3f %s\n", i, h, k, tb / k, s / k, lo, hi, gn ? sprintf("%.3f (%d groups)", gs / gn, gn) : "-"
     }')
   if [ -n "$row" ]; then echo "$row"; else echo "$inst: no run finished" >&2; status=1; fi
+  done_runs=$(awk -v i="$inst" '$1 == i && ($3 == "hit" || $3 == "miss")' <<<"$results" | wc -l)
+  [ "$done_runs" -eq "$runs" ] || status=1
 done
 exit $status

@@ -4,19 +4,24 @@
  * with it: a leading CPU method on tai*a run on the same machine as our GPU runs, for the
  * same wall time (scripts/reference-bls.sh).
  *
- * The algorithm, with the parameter values of the authors' published code (U. Benlic, 2012):
+ * The algorithm, with the parameter values and rules of the BLS code its authors distributed
+ * (U. Benlic, 2012):
  *   - Descent: the best swap while it improves (steepest descent), move costs kept in a table
  *     and updated in O(1) for swaps disjoint from the last one (Taillard's update).
  *   - Jump magnitude L at each local optimum: L0 = max(5, ceil(0.15 n)) when the descent
- *     reached a new local optimum; L + 1 when it fell back to the one before; after T = 2500
- *     consecutive local optima without a new best, a strong jump of n * U[0.40, 0.60) and the
- *     count restarts.
- *   - Perturbation: L moves. With probability max(exp(-w / T), P0), P0 = 0.75 (w: local
- *     optima since the last new best), all L are directed: the best swap not tabu (a swap is
- *     tabu for 0.7 n + U[0, 0.2 n) moves after it was made; a tabu swap that beats the best
- *     cost is allowed). Otherwise each of the L is recency-based with probability Q = 0.3
- *     (the swap made longest ago), else random. Directed and random moves skip swaps that
- *     give back the local optimum's cost. A swap made at the start is never tabu.
+ *     reached a new local optimum; L + 1 when it fell back to the one before; once more than
+ *     T = 2500 escapes have passed without a new best, a strong jump of n * U[0.40, 0.60) and
+ *     the count restarts.
+ *   - Perturbation: L moves. With probability max(exp(-w / T), P0), P0 = 0.75 (w: escapes to
+ *     a new local optimum since the last new best; a fall-back does not count), all L are
+ *     directed: the best swap not tabu (as in the authors' code, a swap made at move k is
+ *     tabu while k + 0.7 n + U[0, 0.2 n) is not below the move count, the U drawn afresh at
+ *     each check, so the tenure is near 0.7 n; a tabu swap that beats the best cost is
+ *     allowed; where none is admissible the move count still advances). Otherwise each of
+ *     the L is recency-based with probability Q = 0.3 (the swap made longest ago), else
+ *     random. Directed and random moves skip swaps that give back the local optimum's cost.
+ *     A swap made at the start is never tabu. A descent of no step that ends at a new cost
+ *     (after a jump) leaves L as it was, as in the authors' code.
  *   - Stop: LIMIT wall-clock seconds, or the target cost.
  *
  * Usage: bls FILE.dat TARGET SEED LIMIT
@@ -120,6 +125,7 @@ static void directed_move(i64 optimum) {
             if (last[i * n + j] + tenure < moves || cur + d < best) { bd = d; bi = i; bj = j; }
         }
     if (bi >= 0) make_move(bi, bj);
+    else moves++; /* the tabu state ages all the same, as in the authors' code */
 }
 
 static void recency_move(void) {
@@ -160,14 +166,18 @@ int main(int argc, char **argv) {
     B = malloc(sizeof(i64) * n * n);
     delta = calloc((size_t)n * n, sizeof(i64));
     last = malloc(sizeof(long) * n * n);
+    if (!A || !B || !delta || !last) { fprintf(stderr, "bls: out of memory\n"); return 2; }
     for (int i = 0; i < n * n; i++) last[i] = -2L * n; /* nothing tabu at the start */
     for (int i = 0; i < n * n; i++) A[i] = readnum(f);
     for (int i = 0; i < n * n; i++) B[i] = readnum(f);
     fclose(f);
-    i64 target = atoll(argv[2]);
-    double limit = atof(argv[4]);
-    if (!(limit > 0)) { fprintf(stderr, "bls: LIMIT must be above 0\n"); return 2; }
-    unsigned long long seed = (unsigned long long)atoll(argv[3]);
+    char *end;
+    i64 target = strtoll(argv[2], &end, 10);
+    if (*argv[2] == 0 || *end) { fprintf(stderr, "bls: TARGET = '%s': a whole number\n", argv[2]); return 2; }
+    unsigned long long seed = strtoull(argv[3], &end, 10);
+    if (*argv[3] == 0 || *end) { fprintf(stderr, "bls: SEED = '%s': a whole number\n", argv[3]); return 2; }
+    double limit = strtod(argv[4], &end);
+    if (*argv[4] == 0 || *end || !(limit > 0)) { fprintf(stderr, "bls: LIMIT = '%s': seconds above 0\n", argv[4]); return 2; }
     st[0] = 0x9E3779B97F4A7C15ULL ^ seed;
     st[1] = 0xD1B54A32D192ED03ULL * (1 + seed);
     for (int i = 0; i < 20; i++) rnd();

@@ -1,5 +1,5 @@
-# What scripts/reference-ga.sh, scripts/reference-aco.sh and scripts/bench-cpu-rots.sh share;
-# sourced by them, from the repository root.
+# What scripts/reference-ga.sh, scripts/reference-aco.sh, scripts/reference-bls.sh and
+# scripts/bench-cpu-rots.sh share; sourced by them, from the repository root.
 
 # One line on stderr, named by the calling script, and exit 2.
 fail() {
@@ -29,13 +29,13 @@ qaplib_dir() {
   fi
 }
 
-# NAME: sets bin to scripts/reference/NAME.c built with gcc -O3 in a temporary folder that
-# is removed when the script exits.
+# NAME [FLAGS...]: sets bin to scripts/reference/NAME.c built with gcc -O3 (and FLAGS, such
+# as -lm) in a temporary folder that is removed when the script exits.
 build() {
   build_dir=$(mktemp -d)
   trap 'rm -rf "$build_dir"' EXIT
   bin=$build_dir/$1
-  gcc -O3 -o "$bin" "scripts/reference/$1.c" || fail "scripts/reference/$1.c did not build"
+  gcc -O3 -o "$bin" "scripts/reference/$1.c" "${@:2}" || fail "scripts/reference/$1.c did not build"
 }
 
 # Sets jobs to $JOBS (a whole number from 1) or the number of cores.

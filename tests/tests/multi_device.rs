@@ -20,7 +20,7 @@ const FAMILIES: [&str; 7] = ["aco-ts", "aco-2opt", "ga-independent", "ga-islands
 
 fn optimum(name: &str) -> (qapgpu::Instance, i64, Vec<u16>) {
     let (inst, known) = bench::load(name).unwrap();
-    let sln = qaplib::read_sln(&sln_of(&qaplib::resolve(name)).expect("a .sln of tai60a")).unwrap();
+    let sln = qaplib::read_sln(&sln_of(&qaplib::resolve(name)).unwrap_or_else(|| panic!("no .sln of {name}"))).unwrap();
     assert_eq!(inst.cost(&sln.perm), known);
     (inst, known, sln.perm)
 }

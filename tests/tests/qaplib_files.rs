@@ -7,7 +7,7 @@ use qapgpu_tests::{dat_files, qaplib, sln_of};
 #[test]
 fn every_dat_file_reads() {
     let files = dat_files();
-    // The shipped folder holds 25 instances, 23 of them with a .sln; the full library more.
+    // The shipped folder holds 26 instances, 24 of them with a .sln; the full library more.
     assert!(files.len() >= 25, "expected the QAPLIB set in {}", qaplib().display());
     for f in files {
         let inst = read_dat(&f).unwrap_or_else(|e| panic!("{e}"));
