@@ -234,6 +234,8 @@ fn another_familys_settings_are_refused_in_one_line() {
         (&["--algo", "cga", "--subpop", "64"], "--subpop", "cga"),
         (&["--algo", "ga-islands", "--ls", "record"], "--ls", "ga-islands"),
         (&["--algo", "ts", "--pm", "0.2"], "--pm", "and cga read it, not ts"),
+        (&["--algo", "ts", "--blocks", "8"], "--blocks", "not ts; --ants sets the walks of ts"),
+        (&["--algo", "cga", "--blocks", "8"], "--blocks", "ga-islands read it, not cga"),
         (&["--algo", "ga-independent", "--migration-fraction", "0.5"], "--migration-fraction", "ga-independent"),
         (&["--algo", "aco-ts", "--regroup-keep", "0.5"], "--regroup-keep", "aco-ts"),
         (&["--algo", "aco-ts", "--ls", "2opt"], "--ls", "--algo aco-2opt"),
@@ -251,6 +253,7 @@ fn another_familys_settings_are_refused_in_one_line() {
         &["--algo", "ga-islands", "--crossover", "ox", "--migration-fraction", "0.05"][..],
         &["--algo", "cga", "--pm", "0.05", "--grid", "4x4"],
         &["--algo", "ts", "--crossover", "pmx"],
+        &["--algo", "ts", "--ants", "4"],
         &["--algo", "ga-independent", "--restart-interval", "100"],
         &["--problem", "queens", "--k", "8", "--algo", "cga", "--grid", "4x4"],
     ];

@@ -198,7 +198,7 @@ pub struct AcoArgs {
     /// Instance class for Table 4's defaults (default: iv for taiNNb, i otherwise).
     #[arg(long, value_enum)]
     class: Option<Class>,
-    /// m: units (ants); one block each on the GPU. Default n (class i) or 4n (class iv).
+    /// m: units, one block each on the GPU: the colony's ants (default n, class i, or 4n, class iv), or the walks of ts and memetic (default on the GPU: as many as it holds at once, fewer and wider above n = 256; on the CPU one a thread for ts, 16 for memetic).
     #[arg(long)]
     ants: Option<u32>,
     /// ρ: pheromone kept per iteration, in [0, 1).

@@ -153,7 +153,11 @@ impl GaOptions {
         ];
         match changed.iter().find(|c| c.1) {
             Some((option, _)) => {
-                bail!("{option}: only --algo ga-independent and ga-islands read it, not {family}")
+                // The walk families count their walks (blocks) with --ants.
+                let walks = *option == "--blocks"
+                    && [crate::algo::ts::TS.name, crate::algo::memetic::MEMETIC.name].contains(&family);
+                let hint = if walks { format!("; --ants sets the walks of {family}") } else { String::new() };
+                bail!("{option}: only --algo ga-independent and ga-islands read it, not {family}{hint}")
             }
             None => Ok(()),
         }
