@@ -158,6 +158,14 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: bls FILE.dat TARGET SEED LIMIT\n");
         return 2;
     }
+    /* The arguments first: a wrong one ends the run before the file is read. */
+    char *end;
+    i64 target = strtoll(argv[2], &end, 10);
+    if (*argv[2] == 0 || *end) { fprintf(stderr, "bls: TARGET = '%s': a whole number\n", argv[2]); return 2; }
+    unsigned long long seed = strtoull(argv[3], &end, 10);
+    if (*argv[3] == 0 || *end) { fprintf(stderr, "bls: SEED = '%s': a whole number\n", argv[3]); return 2; }
+    double limit = strtod(argv[4], &end);
+    if (*argv[4] == 0 || *end || !(limit > 0)) { fprintf(stderr, "bls: LIMIT = '%s': seconds above 0\n", argv[4]); return 2; }
     FILE *f = fopen(argv[1], "r");
     if (!f) { perror(argv[1]); return 2; }
     n = (int)readnum(f);
@@ -171,13 +179,6 @@ int main(int argc, char **argv) {
     for (int i = 0; i < n * n; i++) A[i] = readnum(f);
     for (int i = 0; i < n * n; i++) B[i] = readnum(f);
     fclose(f);
-    char *end;
-    i64 target = strtoll(argv[2], &end, 10);
-    if (*argv[2] == 0 || *end) { fprintf(stderr, "bls: TARGET = '%s': a whole number\n", argv[2]); return 2; }
-    unsigned long long seed = strtoull(argv[3], &end, 10);
-    if (*argv[3] == 0 || *end) { fprintf(stderr, "bls: SEED = '%s': a whole number\n", argv[3]); return 2; }
-    double limit = strtod(argv[4], &end);
-    if (*argv[4] == 0 || *end || !(limit > 0)) { fprintf(stderr, "bls: LIMIT = '%s': seconds above 0\n", argv[4]); return 2; }
     st[0] = 0x9E3779B97F4A7C15ULL ^ seed;
     st[1] = 0xD1B54A32D192ED03ULL * (1 + seed);
     for (int i = 0; i < 20; i++) rnd();
